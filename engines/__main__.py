@@ -44,7 +44,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     rate = total / elapsed if elapsed > 0 else float("inf")
-    print(f"# {args.game} depth {args.depth}: {elapsed:.3f} s, {rate:,.0f} nodes/s", file=sys.stderr)
+    summary = f"# {args.game} depth {args.depth}: {elapsed:.3f} s, {rate:,.0f} nodes/s"
+    print(summary, file=sys.stderr)
     print(total)
     return 0
 
