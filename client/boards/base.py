@@ -1,0 +1,65 @@
+"""The interface of a board renderer: state to pixels, and pixels to points.
+
+One renderer per game (``client/boards/<game>.py`` defines ``VIEW_CLASS``). The geometry (where a
+point is on screen, which point a pixel hits) is pure and testable without a window; ``draw`` only
+reads its arguments and never changes game state.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pygame
+
+
+@dataclass(frozen=True)
+class Marks:
+    """What to emphasise on the board besides the pieces."""
+
+    selected: str | None = None
+    """The point/square the user picked (game notation, e.g. ``e2``, ``32``, ``3,6``, ``0,0``)."""
+    targets: frozenset[str] = frozenset()
+    """Where the selected piece may go."""
+    last_move: tuple[str, ...] = ()
+    """Points of the last move (from, to, and any intermediate landing squares)."""
+    highlight: tuple[str, ...] = ()
+    """Points to emphasise (a winning five, a checked king)."""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    """Game-specific flags (``coordinates``: bool, ``numbers``: bool, ...)."""
+
+
+class BoardView(abc.ABC):
+    """Draws one game's board into a rectangle and maps clicks back to points.
+
+    ``variant_info`` is the room's ``variant_info`` (custom games), ``variant`` the variant id.
+    """
+
+    def __init__(self, variant: str | None = None, variant_info: Mapping[str, Any] | None = None):
+        self.variant = variant
+        self.variant_info = variant_info
+        self.rect = pygame.Rect(0, 0, 600, 600)
+        self.flipped = False
+
+    def layout(self, rect: pygame.Rect, flipped: bool = False) -> None:
+        """Fit the board into ``rect`` (called on resize and flip)."""
+        self.rect = pygame.Rect(rect)
+        self.flipped = flipped
+
+    @abc.abstractmethod
+    def points(self) -> Iterable[str]:
+        """Every point/square of the board in the game's notation."""
+
+    @abc.abstractmethod
+    def pixel_of(self, point: str) -> tuple[int, int]:
+        """Centre pixel of ``point`` in the current layout."""
+
+    @abc.abstractmethod
+    def point_at(self, pixel: tuple[int, int]) -> str | None:
+        """The point under ``pixel``, or ``None`` when it hits no point."""
+
+    @abc.abstractmethod
+    def draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
+        """Draw the board and the pieces of engine state ``state`` with ``marks``."""
