@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     rate = total / elapsed if elapsed > 0 else float("inf")
     summary = f"# {args.game} depth {args.depth}: {elapsed:.3f} s, {rate:,.0f} nodes/s"
-    print(summary, file=sys.stderr)
+    print(summary)
     print(total)
     return 0
 
