@@ -1,0 +1,35 @@
+"""Protocol limits (DESIGN.md "Envelope and replies"), sent to clients in ``welcome.limits``."""
+
+from __future__ import annotations
+
+FRAME_BYTES = 64 * 1024
+"""Largest WebSocket frame; a bigger one closes the connection with 1009."""
+NAME_CHARS = 32
+"""Longest player name."""
+CHAT_CHARS = 500
+"""Longest chat line (also the longest ``report`` reason)."""
+MOVE_CHARS = 200
+"""Longest move text."""
+POSITION_BYTES = 4 * 1024
+"""Longest position string."""
+RECORD_BYTES = 48 * 1024
+"""Longest game record (PGN, PDN or JSON) sent on ``create``."""
+MESSAGES_PER_SECOND = 20
+"""Messages a connection may send per second (averaged over 10 s)."""
+
+ID_CHARS = 64
+"""Longest message ``id`` string, room code, game or variant id."""
+TOKEN_CHARS = 128
+"""Longest identity token."""
+CLIENT_CHARS = 64
+"""Longest ``hello.client`` description."""
+OPTIONS_MAX = 32
+"""Most entries in an ``options`` object."""
+OPTION_TEXT_CHARS = 200
+"""Longest string option value."""
+CLOCK_SECONDS_MAX = 24 * 3600
+"""Largest clock part in seconds."""
+FLOOD_ERRORS = 50
+"""More errors than this within :data:`FLOOD_WINDOW_S` closes the connection with 1008."""
+FLOOD_WINDOW_S = 10
+"""Window of the flood rule in seconds."""
