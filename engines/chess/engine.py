@@ -1,0 +1,227 @@
+"""The chess engine: FIDE rules through python-chess, immutable states, PGN records.
+
+States are frozen values. Repetition needs history, so a state keeps the FEN of the position
+after the last irreversible move (``root``) and the UCI moves played since (``tail``): exactly
+the part of the game python-chess walks back through to count repetitions, so it stays short
+(the fifty-move rule ends the game within ~100 plies of reversible moves).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import chess
+
+from engines.base import (
+    Engine,
+    IllegalMove,
+    Outcome,
+    RecordInfo,
+    Side,
+    VariantInfo,
+    other,
+)
+from engines.chess.notation import parse_move
+from engines.chess.position import STANDARD_FEN, read_fen
+from engines.chess.records import read_pgn, write_pgn
+
+REASONS: dict[chess.Termination, str] = {
+    chess.Termination.CHECKMATE: "checkmate",
+    chess.Termination.STALEMATE: "stalemate",
+    chess.Termination.INSUFFICIENT_MATERIAL: "insufficient",
+    chess.Termination.SEVENTYFIVE_MOVES: "fifty_moves",
+    chess.Termination.FIVEFOLD_REPETITION: "repetition",
+    chess.Termination.FIFTY_MOVES: "fifty_moves",
+    chess.Termination.THREEFOLD_REPETITION: "repetition",
+}
+"""python-chess termination -> Boardhall result reason (DESIGN.md)."""
+
+CLAIM_FREE_PLIES = 7
+"""With fewer reversible plies behind it (halfmove clock < 7) no position can repeat a third
+time, not even after one more move, and the fifty-move rule is far: claims need not be checked."""
+
+
+def side_of(color: chess.Color) -> Side:
+    """``first`` for White, ``second`` for Black."""
+    return "first" if color == chess.WHITE else "second"
+
+
+def color_of(side: Side) -> chess.Color:
+    """White for ``first``, Black for ``second``."""
+    return chess.WHITE if side == "first" else chess.BLACK
+
+
+@dataclass(frozen=True)
+class ChessState:
+    """A chess position with the history the draw rules need; an immutable, hashable value."""
+
+    fen: str
+    """FEN of the position (python-chess's normal form: en passant square only when legal)."""
+    ply: int
+    """Moves made since the game's start position."""
+    last_move: str | None
+    """UCI of the move that led here, ``None`` at the start."""
+    root: str
+    """FEN after the last irreversible move (or the start)."""
+    tail: tuple[str, ...] = ()
+    """UCI moves from ``root`` to here, none of them irreversible."""
+
+    @property
+    def turn(self) -> Side:
+        """The side to move: ``first`` is White."""
+        return "first" if self.fen.split(" ")[1] == "w" else "second"
+
+    def board(self) -> chess.Board:
+        """A fresh python-chess board of this state with its repetition history (a copy)."""
+        board = chess.Board(self.root)
+        for uci in self.tail:
+            board.push(chess.Move.from_uci(uci))
+        return board
+
+
+def game_over(board: chess.Board) -> chess.Outcome | None:
+    """python-chess's ``outcome(claim_draw=True)``: what FIDE lets a player claim ends the game.
+
+    Threefold repetition and the fifty-move rule count as soon as the side to move could claim
+    them (FIDE 9.2 and 9.3 allow the claim on announcing the move that brings them about).
+    """
+    if board.halfmove_clock < CLAIM_FREE_PLIES:
+        return board.outcome()
+    return board.outcome(claim_draw=True)
+
+
+def _is_finished_fast(board: chess.Board) -> bool:
+    """``game_over(board) is not None`` for a board known to have legal moves, cheaply."""
+    if board.is_insufficient_material():
+        return True
+    return board.halfmove_clock >= CLAIM_FREE_PLIES and board.outcome(claim_draw=True) is not None
+
+
+def _perft(board: chess.Board, depth: int) -> int:
+    """Positions at exactly ``depth`` plies below ``board`` (depth >= 1), by push/pop."""
+    if _is_finished_fast(board):
+        return 0
+    if depth == 1:
+        return board.legal_moves.count()
+    total = 0
+    for move in board.legal_moves:
+        board.push(move)
+        total += _perft(board, depth - 1)
+        board.pop()
+    return total
+
+
+class ChessEngine(Engine):
+    """Standard chess under the FIDE Laws, with automatic draws (RULES.md section 1)."""
+
+    game: ClassVar[str] = "chess"
+    name: ClassVar[str] = "Chess"
+
+    def variants(self) -> list[VariantInfo]:
+        return [VariantInfo("standard", "Standard", "FIDE chess; draws by rule are automatic")]
+
+    def start(
+        self,
+        variant: str | None = None,
+        position: str | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> ChessState:
+        self.resolve_variant(variant)
+        self.validate_options(options)
+        fen = STANDARD_FEN if position is None or not position.strip() else read_fen(position).fen()
+        return ChessState(fen=fen, ply=0, last_move=None, root=fen)
+
+    def legal_moves(self, state: ChessState) -> list[str]:
+        board = state.board()
+        if game_over(board) is not None:
+            return []
+        return [move.uci() for move in board.legal_moves]
+
+    def play(self, state: ChessState, move: str) -> ChessState:
+        board = state.board()
+        ended = game_over(board)
+        if ended is not None:
+            raise IllegalMove(f"the game is over ({REASONS[ended.termination]})")
+        return self._advance(state, board, parse_move(board, move))
+
+    @staticmethod
+    def _advance(state: ChessState, board: chess.Board, move: chess.Move) -> ChessState:
+        """The state after the legal ``move``; ``board`` is ``state``'s board and gets the move."""
+        irreversible = board.is_irreversible(move)
+        board.push(move)
+        fen = board.fen()
+        uci = move.uci()
+        if irreversible:
+            return ChessState(fen=fen, ply=state.ply + 1, last_move=uci, root=fen)
+        return ChessState(
+            fen=fen, ply=state.ply + 1, last_move=uci, root=state.root, tail=(*state.tail, uci)
+        )
+
+    def outcome(self, state: ChessState) -> Outcome | None:
+        board = state.board()
+        ended = game_over(board)
+        if ended is None:
+            return None
+        winner = None if ended.winner is None else side_of(ended.winner)
+        highlight: tuple[str, ...] = ()
+        if ended.termination == chess.Termination.CHECKMATE:
+            king = board.king(board.turn)
+            highlight = () if king is None else (chess.square_name(king),)
+        return Outcome(winner=winner, reason=REASONS[ended.termination], highlight=highlight)
+
+    def position(self, state: ChessState) -> str:
+        return state.fen
+
+    def timeout_outcome(self, state: ChessState, loser: Side) -> Outcome:
+        """``loser`` loses on time, but it is a draw when the other side cannot mate (FIDE 6.9)."""
+        winner = other(loser)
+        if chess.Board(state.fen).has_insufficient_material(color_of(winner)):
+            return Outcome(winner=None, reason="timeout_vs_insufficient")
+        return Outcome(winner=winner, reason="timeout")
+
+    def san(self, state: ChessState, move: str) -> str:
+        """The SAN of a legal ``move`` (UCI or SAN) in ``state``, e.g. for a move list."""
+        board = state.board()
+        return board.san(parse_move(board, move))
+
+    def record(self, info: RecordInfo) -> str:
+        """PGN: seven tag roster, Termination, TimeControl, FEN/SetUp, SAN moves, ``[%clk]``."""
+        self.resolve_variant(info.variant)
+        start = read_fen(info.start) if info.start.strip() else chess.Board()
+        return write_pgn(info, start)
+
+    def from_record(self, text: str, variant: str | None = None) -> ChessState:
+        """The final state of a PGN (its first game) or of a FEN; raises :class:`BadPosition`.
+
+        Moves are replayed even past a draw the players could have claimed (FIDE games go on
+        after an unclaimed repetition); python-chess has already checked that each is legal.
+        """
+        self.resolve_variant(variant)
+        stripped = text.strip()
+        if stripped.startswith("{"):
+            state: ChessState = super().from_record(stripped, variant)
+            return state
+        words = stripped.split()
+        if words and words[0].count("/") == 7:
+            return self.start(variant, position=stripped)
+        board, moves = read_pgn(stripped)
+        start_fen = board.fen()
+        read_fen(start_fen)  # every problem of a set-up position, not just python-chess's first
+        state = ChessState(fen=start_fen, ply=0, last_move=None, root=start_fen)
+        for move in moves:
+            state = self._advance(state, board, move)
+        return state
+
+    def perft(self, state: ChessState, depth: int) -> int:
+        """Positions at exactly ``depth`` plies, by push/pop on one python-chess board."""
+        if depth <= 0:
+            return 1
+        return _perft(state.board(), depth)
+
+
+ENGINE = ChessEngine()
+"""The chess engine instance the registry serves."""
+
+__all__ = ["ENGINE", "ChessEngine", "ChessState", "game_over"]

@@ -1,0 +1,69 @@
+"""FEN reading for Boardhall chess: a position is accepted only when python-chess finds it valid.
+
+``Board.status()`` lists *every* problem of a set-up position at once (as an ``IntFlag``), so the
+error names them all instead of the first one found.
+"""
+
+from __future__ import annotations
+
+import chess
+
+from engines.base import BadPosition
+
+MAX_FEN_TEXT = 200
+"""A FEN is at most ~90 characters; longer text is refused before parsing."""
+
+STANDARD_FEN = chess.STARTING_FEN
+
+_STATUS_TEXT: dict[chess.Status, str] = {
+    chess.STATUS_NO_WHITE_KING: "White has no king",
+    chess.STATUS_NO_BLACK_KING: "Black has no king",
+    chess.STATUS_TOO_MANY_KINGS: "a side has more than one king",
+    chess.STATUS_TOO_MANY_WHITE_PAWNS: "White has more than 8 pawns",
+    chess.STATUS_TOO_MANY_BLACK_PAWNS: "Black has more than 8 pawns",
+    chess.STATUS_PAWNS_ON_BACKRANK: "pawns stand on the first or eighth rank",
+    chess.STATUS_TOO_MANY_WHITE_PIECES: "White has more than 16 pieces",
+    chess.STATUS_TOO_MANY_BLACK_PIECES: "Black has more than 16 pieces",
+    chess.STATUS_BAD_CASTLING_RIGHTS: (
+        "castling rights name a king or rook that is not on its home square"
+    ),
+    chess.STATUS_INVALID_EP_SQUARE: (
+        "the en passant square is not behind a pawn that just moved two squares"
+    ),
+    chess.STATUS_OPPOSITE_CHECK: "the side not to move is in check",
+    chess.STATUS_EMPTY: "the board is empty",
+    chess.STATUS_TOO_MANY_CHECKERS: "the king is checked by more than two pieces",
+    chess.STATUS_IMPOSSIBLE_CHECK: "the check on the king cannot arise from any legal last move",
+}
+
+
+def status_problems(status: chess.Status) -> list[str]:
+    """Human descriptions of every problem flagged in ``status`` (empty when valid)."""
+    problems = [text for flag, text in _STATUS_TEXT.items() if status & flag]
+    known = 0
+    for flag in _STATUS_TEXT:
+        known |= flag
+    if status & ~known:
+        problems.append(f"python-chess status flags {int(status & ~known)}")
+    return problems
+
+
+def read_fen(fen: str) -> chess.Board:
+    """Return the standard-chess board of ``fen``; raises :class:`BadPosition` naming each problem.
+
+    >>> read_fen("8/8/8/8/8/8/8/K6k w - - 0 1").fen()
+    '8/8/8/8/8/8/8/K6k w - - 0 1'
+    """
+    text = fen.strip()
+    if len(text) > MAX_FEN_TEXT:
+        raise BadPosition(f"a FEN has at most {MAX_FEN_TEXT} characters, got {len(text)}")
+    if not text:
+        raise BadPosition("empty FEN: give a position like " + STANDARD_FEN)
+    try:
+        board = chess.Board(text, chess960=False)
+    except ValueError as exc:
+        raise BadPosition(f"bad FEN {text!r}: {exc}") from exc
+    problems = status_problems(board.status())
+    if problems:
+        raise BadPosition(f"impossible chess position {text!r}: {'; '.join(problems)}")
+    return board

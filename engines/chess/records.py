@@ -1,0 +1,117 @@
+"""PGN records for Boardhall chess: writing a finished game, reading one back (strictly).
+
+python-chess's PGN reader is lenient by design: it collects problems in ``game.errors`` and skips
+text it does not understand. Boardhall refuses any collected error, and text with neither a tag
+nor a move, so a garbled upload is never taken for an empty game.
+"""
+
+from __future__ import annotations
+
+import io
+
+import chess
+import chess.pgn
+
+from engines.base import BadPosition, RecordInfo
+
+MAX_RECORD_TEXT = 48 * 1024
+"""DESIGN.md caps a record at 48 KiB."""
+
+PGN_RESULTS: dict[str | None, str] = {"first": "1-0", "second": "0-1", "draw": "1/2-1/2", None: "*"}
+
+PGN_TERMINATIONS: dict[str, str] = {
+    "timeout": "time forfeit",
+    "timeout_vs_insufficient": "time forfeit",
+    "abandoned": "abandoned",
+    "report": "rules infraction",
+    "aborted": "unterminated",
+}
+"""Boardhall reason -> PGN Termination value (PGN standard 9.8.1); every other reason is
+``normal``, and the exact reason is also written as a comment after the last move."""
+
+
+def format_clock(ms: int) -> str:
+    """``[%clk h:mm:ss]`` of a remaining time in milliseconds (whole seconds, rounded down)."""
+    seconds = max(0, ms) // 1000
+    return f"[%clk {seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}]"
+
+
+def write_pgn(info: RecordInfo, board: chess.Board) -> str:
+    """The PGN of the game ``info`` describes, played from ``board`` (which is left unchanged).
+
+    Raises :class:`BadPosition` when a move of ``info.moves`` is not legal.
+    """
+    game = chess.pgn.Game()
+    game.headers["Event"] = info.event
+    game.headers["Site"] = info.site
+    game.headers["Date"] = info.date or "????.??.??"
+    game.headers["Round"] = "?"
+    game.headers["White"] = info.first_name
+    game.headers["Black"] = info.second_name
+    game.headers["Result"] = PGN_RESULTS[info.result]
+    if info.result is None and info.reason is None:
+        game.headers["Termination"] = "unterminated"
+    else:
+        game.headers["Termination"] = PGN_TERMINATIONS.get(info.reason or "", "normal")
+    if info.time_control:
+        game.headers["TimeControl"] = info.time_control
+    if board.fen() != chess.STARTING_FEN:
+        game.setup(board)
+    replay = board.copy(stack=False)
+    node: chess.pgn.GameNode = game
+    clocks = info.clocks_ms or ()
+    for index, uci in enumerate(info.moves):
+        try:
+            move = replay.parse_uci(uci)
+        except ValueError as exc:
+            raise BadPosition(f"record move {index + 1} ({uci!r}) is illegal: {exc}") from exc
+        replay.push(move)
+        node = node.add_variation(move)
+        if index < len(clocks):
+            node.comment = format_clock(clocks[index])
+    if info.reason:
+        node.comment = f"{node.comment} {info.reason}".strip()
+    return str(game) + "\n"
+
+
+class _StrictBuilder(chess.pgn.GameBuilder):
+    """Builds the game like python-chess does, noting whether any tag pair was read."""
+
+    def begin_game(self) -> None:
+        super().begin_game()
+        self.tags_read = 0
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        self.tags_read += 1
+        super().visit_header(tagname, tagvalue)
+
+    def handle_error(self, error: Exception) -> None:
+        self.game.errors.append(error)  # collected and refused by read_pgn; no log noise
+
+    def result(self) -> chess.pgn.Game:
+        game = super().result()
+        if self.tags_read == 0 and game.next() is None:
+            game.errors.append(ValueError("no PGN game found: no tag pair and no move"))
+        return game
+
+
+def read_pgn(text: str) -> tuple[chess.Board, list[chess.Move]]:
+    """The start board and the main-line moves of the first game in ``text``.
+
+    Raises :class:`BadPosition` with python-chess's reason for the first problem it met.
+    """
+    if len(text) > MAX_RECORD_TEXT:
+        raise BadPosition(f"a record has at most {MAX_RECORD_TEXT} characters, got {len(text)}")
+    try:
+        game = chess.pgn.read_game(io.StringIO(text), Visitor=_StrictBuilder)
+    except ValueError as exc:
+        raise BadPosition(f"bad PGN: {exc}") from exc
+    if game is None:
+        raise BadPosition("no PGN game found in the text")
+    if game.errors:
+        raise BadPosition(f"bad PGN: {game.errors[0]}")
+    board = game.board()
+    if board.uci_variant != "chess" or board.chess960:
+        variant = game.headers.get("Variant", board.uci_variant)
+        raise BadPosition(f"bad PGN: variant {variant!r} is not standard chess")
+    return board, list(game.mainline_moves())
