@@ -20,6 +20,7 @@ MAX_MOVE_TEXT = 16
 _UCI_RE = re.compile(r"^[a-h][1-8][a-h][1-8][qrbn]?$")
 _HELP = "write UCI like e2e4 or e7e8q, or SAN like Nf3, O-O, exd8=Q+"
 _NULL_MOVES = frozenset({"0000", "--", "Z0", "@@@@"})
+_CASTLING_TARGETS = (chess.C1, chess.G1, chess.C8, chess.G8)
 
 
 def parse_move(board: chess.Board, text: str) -> chess.Move:
@@ -93,11 +94,12 @@ def why_illegal(board: chess.Board, uci: str) -> str:
             )
     if move.promotion is not None and (piece.piece_type != chess.PAWN or not reaches_last_rank):
         return "only a pawn reaching the last rank promotes"
-    if piece.piece_type == chess.KING and chess.square_distance(move.from_square, move.to_square) > 1:
+    distance = chess.square_distance(move.from_square, move.to_square)
+    if piece.piece_type == chess.KING and distance > 1:
         return (
             "castling is not possible now (it needs the right to castle, empty squares between "
             "king and rook, and no check on the king's path)"
-            if chess.square_file(move.to_square) in (2, 6) and not move.promotion
+            if move.from_square in (chess.E1, chess.E8) and move.to_square in _CASTLING_TARGETS
             else "a king moves one square (castle with e1g1, e1c1, e8g8 or e8c8)"
         )
     if board.is_pseudo_legal(move):
