@@ -16,6 +16,13 @@ SHOTS = Path("/tmp/boardhall-shots")
 RECTS = [pygame.Rect(0, 0, 500, 500), pygame.Rect(37, 11, 900, 700), pygame.Rect(5, 5, 320, 480)]
 
 
+def new_view() -> HexGomokuView:
+    """A fresh renderer through the public factory."""
+    view = make_view("hexgomoku")
+    assert isinstance(view, HexGomokuView)
+    return view
+
+
 def save(surface: pygame.Surface, tmp_path: Path, name: str) -> Path:
     """Save a PNG under tmp_path and copy it to the shared screenshot folder."""
     path = tmp_path / f"hexgomoku-{name}.png"
@@ -46,7 +53,7 @@ def is_wood(c: tuple[int, int, int]) -> bool:
 
 def test_points_are_the_169_lattice_points() -> None:
     """points() lists 169 distinct q,r with max(|q|,|r|,|q+r|) <= 7."""
-    view = make_view("hexgomoku")
+    view = new_view()
     pts = list(view.points())
     assert len(pts) == len(set(pts)) == 169
     assert "0,0" in pts and "-7,7" in pts and "7,-7" in pts and "7,7" not in pts
@@ -56,7 +63,7 @@ def test_points_are_the_169_lattice_points() -> None:
 @pytest.mark.parametrize("rect", RECTS, ids=lambda r: f"{r.w}x{r.h}")
 def test_round_trip_every_point(rect: pygame.Rect, flipped: bool) -> None:
     """point_at(pixel_of(p)) == p for all points, in several sizes, flipped or not."""
-    view = make_view("hexgomoku")
+    view = new_view()
     view.layout(rect, flipped)
     for p in view.points():
         x, y = view.pixel_of(p)
@@ -71,7 +78,7 @@ def test_round_trip_every_point(rect: pygame.Rect, flipped: bool) -> None:
 @pytest.mark.parametrize("flipped", [False, True])
 def test_neighbours_are_one_spacing_apart_and_60_degrees(flipped: bool) -> None:
     """The three directions have equal length and the lattice is equilateral."""
-    view = make_view("hexgomoku")
+    view = new_view()
     view.layout(pygame.Rect(0, 0, 800, 800), flipped)
     ox, oy = view.pixel_of("0,0")
     for p in ("1,0", "0,1", "1,-1", "-1,0", "0,-1", "-1,1"):
@@ -87,7 +94,7 @@ def test_neighbours_are_one_spacing_apart_and_60_degrees(flipped: bool) -> None:
 
 def test_misses_give_none() -> None:
     """Far pixels, corners of the rect and points between two points hit nothing."""
-    view = make_view("hexgomoku")
+    view = new_view()
     view.layout(pygame.Rect(0, 0, 600, 600))
     assert view.point_at((-500, -500)) is None
     assert view.point_at((5000, 300)) is None
@@ -104,7 +111,7 @@ def test_misses_give_none() -> None:
 
 def test_bad_point_names_are_refused() -> None:
     """pixel_of refuses text that is not a board point, naming it."""
-    view = make_view("hexgomoku")
+    view = new_view()
     for bad in ("7,7", "a,b", "1", ""):
         with pytest.raises(ValueError, match=r"hexgomoku|off the board"):
             view.pixel_of(bad)
@@ -118,7 +125,7 @@ WON = "second;-2,0 -1,0 0,0 1,0 2,0 3,3;-2,1 -1,1 0,1 1,1 4,-4"
 @pytest.mark.parametrize("size", [500, 900])
 def test_render_opening_mid_game_and_win(tmp_path: Path, size: int) -> None:
     """Stones appear where the position has them; empty points stay wood; marks are drawn."""
-    view = make_view("hexgomoku")
+    view = new_view()
     rect = pygame.Rect(0, 0, size, size)
     view.layout(rect)
     surface = pygame.Surface(rect.size)
@@ -164,7 +171,7 @@ def test_render_flipped_and_engine_state(tmp_path: Path) -> None:
     state = engine.start()
     for move in ("0,0", "1,0", "-6,6"):
         state = engine.play(state, move)
-    view = make_view("hexgomoku")
+    view = new_view()
     view.layout(pygame.Rect(10, 20, 700, 640), flipped=True)
     surface = pygame.Surface((720, 680))
     view.draw(surface, state, Marks(last_move=("-6,6",)))
