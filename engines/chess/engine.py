@@ -208,7 +208,6 @@ class ChessEngine(Engine):
             return self.start(variant, position=stripped)
         board, moves = read_pgn(stripped)
         start_fen = board.fen()
-        read_fen(start_fen)  # every problem of a set-up position, not just python-chess's first
         state = ChessState(fen=start_fen, ply=0, last_move=None, root=start_fen)
         for move in moves:
             state = self._advance(state, board, move)

@@ -13,6 +13,7 @@ import chess
 import chess.pgn
 
 from engines.base import BadPosition, RecordInfo
+from engines.chess.position import read_fen
 
 MAX_RECORD_TEXT = 48 * 1024
 """DESIGN.md caps a record at 48 KiB."""
@@ -108,10 +109,17 @@ def read_pgn(text: str) -> tuple[chess.Board, list[chess.Move]]:
         raise BadPosition(f"bad PGN: {exc}") from exc
     if game is None:
         raise BadPosition("no PGN game found in the text")
-    if game.errors:
-        raise BadPosition(f"bad PGN: {game.errors[0]}")
-    board = game.board()
+    try:
+        board = game.board()
+    except ValueError as exc:
+        raise BadPosition(f"bad PGN: FEN tag: {exc}") from exc
     if board.uci_variant != "chess" or board.chess960:
         variant = game.headers.get("Variant", board.uci_variant)
         raise BadPosition(f"bad PGN: variant {variant!r} is not standard chess")
+    try:
+        read_fen(board.fen())
+    except BadPosition as exc:
+        raise BadPosition(f"bad PGN: FEN tag: {exc}") from exc
+    if game.errors:
+        raise BadPosition(f"bad PGN: {game.errors[0]}")
     return board, list(game.mainline_moves())

@@ -1,0 +1,176 @@
+"""Chess records: PGN export (tags, SAN, clocks) and import of PGN or FEN (strict)."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import chess
+import chess.pgn
+import pytest
+
+from engines.base import BadPosition, RecordInfo
+from engines.chess import ENGINE
+
+FOOLS_MATE = ("f2f3", "e7e5", "g2g4", "d8h4")
+CASTLE_FEN = "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1"
+CHESS960_FEN = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
+
+
+def parse(pgn: str) -> chess.pgn.Game:
+    """Read ``pgn`` with python-chess, insisting on no errors."""
+    game = chess.pgn.read_game(io.StringIO(pgn))
+    assert game is not None and game.errors == []
+    return game
+
+
+def test_finished_game_pgn_has_the_tags_san_and_clocks() -> None:
+    """Seven tag roster, Termination, TimeControl, SAN moves and [%clk] comments."""
+    info = RecordInfo(
+        variant="standard",
+        start=chess.STARTING_FEN,
+        moves=FOOLS_MATE,
+        first_name="Ann",
+        second_name="Bob",
+        result="second",
+        reason="checkmate",
+        date="2026.11.22",
+        time_control="300+3",
+        clocks_ms=(299_000, 3_599_999, 61_000, 5_400),
+    )
+    pgn = ENGINE.record(info)
+    game = parse(pgn)
+    assert dict(game.headers) == {
+        "Event": "Boardhall game",
+        "Site": "Boardhall",
+        "Date": "2026.11.22",
+        "Round": "?",
+        "White": "Ann",
+        "Black": "Bob",
+        "Result": "0-1",
+        "Termination": "normal",
+        "TimeControl": "300+3",
+    }
+    assert "1. f3 { [%clk 0:04:59] } 1... e5 { [%clk 0:59:59] } 2. g4" in pgn
+    assert "Qh4#" in pgn and pgn.rstrip().endswith("0-1")
+    assert [node.clock() for node in game.mainline()] == [299, 3599, 61, 5]
+    assert [m.uci() for m in game.mainline_moves()] == list(FOOLS_MATE)
+    assert "checkmate" in game.end().comment
+
+
+@pytest.mark.parametrize(
+    ("result", "reason", "tag_result", "termination"),
+    [
+        ("first", "timeout", "1-0", "time forfeit"),
+        ("draw", "timeout_vs_insufficient", "1/2-1/2", "time forfeit"),
+        ("draw", "agreement", "1/2-1/2", "normal"),
+        ("second", "resign", "0-1", "normal"),
+        ("first", "abandoned", "1-0", "abandoned"),
+        (None, "aborted", "*", "unterminated"),
+        (None, None, "*", "unterminated"),
+    ],
+)
+def test_result_and_termination_tags(
+    result: str | None, reason: str | None, tag_result: str, termination: str
+) -> None:
+    """Result and the PGN-standard Termination value follow the outcome."""
+    info = RecordInfo(
+        variant="standard",
+        start=chess.STARTING_FEN,
+        moves=("e2e4",),
+        result=result,  # type: ignore[arg-type]
+        reason=reason,
+    )
+    game = parse(ENGINE.record(info))
+    assert game.headers["Result"] == tag_result
+    assert game.headers["Termination"] == termination
+    assert "TimeControl" not in game.headers and "FEN" not in game.headers
+    assert game.headers["Date"] == "????.??.??"
+
+
+def test_non_standard_start_writes_fen_and_setup() -> None:
+    """A game from a set-up position carries FEN and SetUp, and replays from it."""
+    info = RecordInfo(variant="standard", start=CASTLE_FEN, moves=("e8c8", "e1g1"))
+    pgn = ENGINE.record(info)
+    game = parse(pgn)
+    assert game.headers["FEN"] == CASTLE_FEN and game.headers["SetUp"] == "1"
+    assert "1... O-O-O 2. O-O" in pgn
+    assert ENGINE.position(ENGINE.from_record(pgn)) == game.end().board().fen()
+
+
+def test_record_refuses_an_illegal_move() -> None:
+    """A record whose moves do not replay is refused, naming the move."""
+    info = RecordInfo(variant="standard", start="", moves=("e2e4", "e2e4"))
+    with pytest.raises(BadPosition, match=r"record move 2 \('e2e4'\)"):
+        ENGINE.record(info)
+
+
+def test_pgn_round_trip_gives_the_final_state() -> None:
+    """from_record(record(game)) is the game's final state, outcome included."""
+    state = ENGINE.start()
+    for move in FOOLS_MATE:
+        state = ENGINE.play(state, move)
+    info = RecordInfo(variant="standard", start="", moves=FOOLS_MATE, result="second")
+    loaded = ENGINE.from_record(ENGINE.record(info))
+    assert loaded == state
+    outcome = ENGINE.outcome(loaded)
+    assert outcome is not None and outcome.reason == "checkmate"
+
+
+def test_pgn_import_keeps_repetition_history() -> None:
+    """An imported game knows its recent positions: the next repetition is recognised."""
+    pgn = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 *"
+    state = ENGINE.from_record(pgn)
+    assert state.ply == 6 and state.tail == ("g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6")
+    outcome = ENGINE.outcome(ENGINE.play(state, "Ng1"))
+    assert outcome is not None and outcome.reason == "repetition"
+
+
+def test_pgn_import_goes_past_unclaimed_draws() -> None:
+    """Over-the-board games continue after an unclaimed repetition; import follows them."""
+    pgn = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. e4 *"
+    state = ENGINE.from_record(pgn)
+    assert state.last_move == "e2e4" and ENGINE.outcome(state) is None
+
+
+def test_from_record_reads_a_fen_and_a_json_record() -> None:
+    """A bare FEN or the generic JSON record is accepted as well."""
+    assert ENGINE.position(ENGINE.from_record(f"  {CASTLE_FEN}\n")) == CASTLE_FEN
+    record = json.dumps({"game": "chess", "moves": ["e2e4", "e7e5"]})
+    assert ENGINE.from_record(record).last_move == "e7e5"
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("1. e4 e5 2. Qxf7 *", "illegal san: 'Qxf7'"),
+        ("hello world", "no PGN game found"),
+        ("", "no PGN game found"),
+        ('[Variant "Crazyhouse"]\n\n1. e4 *', "not standard chess"),
+        ('[Variant "Chess960"]\n[FEN "' + CHESS960_FEN + '"]\n\n*', "not standard chess"),
+        ('[SetUp "1"]\n[FEN "8/8/8/8/8/8/8/8 w - - 0 1"]\n\n1. e4 *', "FEN tag: impossible"),
+        ('[SetUp "1"]\n[FEN "not a fen"]\n\n*', "FEN tag: expected 'w' or 'b'"),
+        ("1. e4 " * 10_000, "at most"),
+    ],
+)
+def test_bad_pgn_is_refused_with_the_reason(text: str, why: str) -> None:
+    """Any problem python-chess collects, or no game at all, is a BadPosition naming it."""
+    with pytest.raises(BadPosition) as info:
+        ENGINE.from_record(text)
+    assert why.lower() in str(info.value).lower()
+    assert str(info.value).startswith(("bad PGN", "no PGN", "a record"))
+
+
+def test_lichess_style_pgn_is_read() -> None:
+    """A typical exported PGN with comments, NAGs, clocks and a result reads cleanly."""
+    pgn = """[Event "Rated Blitz game"]
+[Site "https://lichess.org/abcdefgh"]
+[White "a"]
+[Black "b"]
+[Result "1-0"]
+
+1. e4 { [%clk 0:03:00] } 1... e5 { [%clk 0:03:00] } 2. Bc4 $1 Nc6 3. Qh5 Nf6?? 4. Qxf7# 1-0
+"""
+    state = ENGINE.from_record(pgn)
+    outcome = ENGINE.outcome(state)
+    assert state.ply == 7 and outcome is not None and outcome.winner == "first"
