@@ -1,0 +1,1 @@
+"""One module per game: ``make_adapter(engine, state)`` with the game's evaluation."""

@@ -1,0 +1,106 @@
+"""Pick a bot's next action in any game: the searcher, the game's adapter and the levels table."""
+
+from __future__ import annotations
+
+import importlib
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from engines.base import ClaimRefused, Engine, Side
+from engines.registry import get
+from engines.search.adapter import MATE_BOUND, SearchAdapter
+from engines.search.core import Clock, Limits, Searcher
+from engines.search.levels import level_info
+
+EVALUATIONS: dict[str, str] = {
+    "chess": "engines.search.evaluate.chess",
+    "draughts": "engines.search.evaluate.draughts",
+    "shuqi": "engines.search.evaluate.shuqi",
+    "hexgomoku": "engines.search.evaluate.hexgomoku",
+    "custom": "engines.search.evaluate.custom",
+}
+"""Game id -> module with ``make_adapter(engine, state)`` (and optionally ``claim_now``)."""
+
+DRAW_ACCEPT_BELOW = -150
+"""A bot accepts a draw offer when its last score is below this (clearly losing)."""
+
+Action = Literal["move", "stop", "report"]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the bot does now: a move (``move`` is its notation), or a claim."""
+
+    action: Action
+    move: str | None
+    score: int
+    depth: int
+    nodes: int
+    seconds: float
+
+
+def make_adapter(engine: Engine, state: Any) -> SearchAdapter:
+    """The searcher's view of ``state`` for ``engine``'s game."""
+    module = importlib.import_module(EVALUATIONS[engine.game])
+    adapter: SearchAdapter = module.make_adapter(engine, state)
+    return adapter
+
+
+class BotPlayer:
+    """A bot of one game and level; keep one per game played to reuse its search tables.
+
+    Args:
+        game: the game id.
+        level: 1-8 (see :mod:`engines.search.levels`).
+        clock: the clock the search reads (inject one in tests).
+        seed: seeds the random choice of levels 1-2.
+    """
+
+    def __init__(
+        self, game: str, level: int, clock: Clock = time.monotonic, seed: int | None = None
+    ) -> None:
+        self.level = level_info(level)
+        self.engine = get(game)
+        self.module = importlib.import_module(EVALUATIONS[game])
+        self.searcher = Searcher(clock=clock, rng=random.Random(seed))
+        self.last_score = 0
+
+    def claim_now(self, state: Any, side: Side) -> Action | None:
+        """A claim that wins now (number chess: ``report`` of a violation), else ``None``."""
+        claim = getattr(self.module, "claim_now", None)
+        if claim is None:
+            return None
+        action: Action | None = claim(self.engine, state, side)
+        return action
+
+    def decide(
+        self, state: Any, seconds: float | None = None, nodes: int | None = None
+    ) -> Decision:
+        """The bot's action in ``state`` (its side is ``state.turn``).
+
+        ``seconds`` caps the level's thinking time (pass what the clock allows); ``nodes`` caps
+        the search by nodes instead of time (tests, benchmarks).
+        """
+        claim = self.claim_now(state, state.turn)
+        if claim is not None:
+            return Decision(claim, None, MATE_BOUND, 0, 0, 0.0)
+        budget = self.level.seconds if seconds is None else min(seconds, self.level.seconds)
+        adapter = make_adapter(self.engine, state)
+        limits = Limits(
+            seconds=None if nodes is not None else budget, nodes=nodes, margin=self.level.margin
+        )
+        result = self.searcher.search(adapter, limits)
+        if result.notation is None:
+            raise ClaimRefused("the bot has no move: the game is over")
+        self.last_score = result.score
+        action: Action = "move"
+        move: str | None = result.notation
+        if result.notation in ("stop", "report"):
+            action, move = result.notation, None  # type: ignore[assignment]
+        return Decision(action, move, result.score, result.depth, result.nodes, result.seconds)
+
+    def accepts_draw(self) -> bool:
+        """Whether to accept a draw offer: only when the last search saw the bot clearly losing."""
+        return self.last_score < DRAW_ACCEPT_BELOW
