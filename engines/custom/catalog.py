@@ -1,0 +1,100 @@
+"""Where variants come from: the shipped files, directories loaded by the server, single files.
+
+Variant files are Boardhall's TOML format (``*.toml``, see FORMAT.md) or JBQ map workbooks
+(``*.xlsx``). Every loader validates completely and raises :class:`VariantError` listing every
+problem; nothing is registered from a directory unless every file in it is sound.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Iterable
+from pathlib import Path
+
+from engines.custom.definition import Variant, VariantError, parse_definition
+from engines.custom.jbq import load_map, slug
+
+MAX_TOML_BYTES = 256 * 1024
+"""Largest variant file read."""
+SHIPPED_DIR = Path(__file__).with_name("variants")
+SHIPPED_ORDER = ("xiangqi", "stones", "guards")
+"""Menu order of the shipped variants (the first is the default)."""
+VARIANT_SUFFIXES = (".toml", ".xlsx")
+
+
+def load_toml_text(text: str, default_id: str = "variant", source: str = "variant") -> Variant:
+    """Parse and validate a variant file's text; raises :class:`VariantError`."""
+    if len(text) > MAX_TOML_BYTES:
+        raise VariantError([f"longer than {MAX_TOML_BYTES} characters"], source)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise VariantError([f"not valid TOML: {exc}"], source) from exc
+    except (RecursionError, MemoryError) as exc:
+        raise VariantError(["nested too deeply or too large to read"], source) from exc
+    return parse_definition(data, default_id=default_id, source=source)
+
+
+def load_file(path: str | os.PathLike[str]) -> Variant:
+    """Load one ``.toml`` variant file or ``.xlsx`` JBQ map; raises :class:`VariantError`."""
+    p = Path(path)
+    name = p.name
+    if p.suffix.lower() == ".xlsx":
+        return load_map(str(p))
+    if p.suffix.lower() != ".toml":
+        raise VariantError(["a variant file must end in .toml (or be a .xlsx JBQ map)"], name)
+    try:
+        with open(p, "rb") as handle:
+            raw = handle.read(MAX_TOML_BYTES + 1)
+    except OSError as exc:
+        raise VariantError([f"cannot read the file: {exc.strerror}"], name) from exc
+    if len(raw) > MAX_TOML_BYTES:
+        raise VariantError([f"file larger than {MAX_TOML_BYTES} bytes"], name)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise VariantError([f"not UTF-8 text (byte {exc.start})"], name) from exc
+    return load_toml_text(text, default_id=slug(p.stem), source=name)
+
+
+def load_directory(directory: str | os.PathLike[str]) -> list[Variant]:
+    """Load every ``*.toml`` / ``*.xlsx`` file of ``directory`` (sorted by name).
+
+    Raises :class:`VariantError` listing the problems of every bad file (prefixed by its name)
+    and duplicate ids; then nothing is returned.
+    """
+    d = Path(directory)
+    if not d.is_dir():
+        raise VariantError([f"{d} is not a directory"], "variants")
+    problems: list[str] = []
+    found: list[Variant] = []
+    seen: dict[str, str] = {}
+    for path in sorted(d.iterdir()):
+        if path.suffix.lower() not in VARIANT_SUFFIXES or path.name.startswith("."):
+            continue
+        try:
+            variant = load_file(path)
+        except VariantError as exc:
+            problems.extend(f"{path.name}: {p}" for p in exc.problems)
+            continue
+        if variant.id in seen:
+            problems.append(f"{path.name}: id {variant.id!r} is also the id of {seen[variant.id]}")
+            continue
+        seen[variant.id] = path.name
+        found.append(variant)
+    if problems:
+        raise VariantError(problems, str(d))
+    return found
+
+
+def shipped() -> list[Variant]:
+    """The variants that ship with Boardhall, default first."""
+    variants = load_directory(SHIPPED_DIR)
+    rank = {vid: i for i, vid in enumerate(SHIPPED_ORDER)}
+    return sorted(variants, key=lambda v: (rank.get(v.id, len(rank)), v.id))
+
+
+def ids(variants: Iterable[Variant]) -> list[str]:
+    """The ids of ``variants``."""
+    return [v.id for v in variants]

@@ -1,0 +1,428 @@
+"""The ``custom`` engine: data-defined variants (RULES.md section 5).
+
+States are frozen values. A move is ``r,c-r,c`` (1-based, row 1 at the top). The position string
+is ``VARIANT;TURN;N1,N2;ROWS``: rows from the top separated by ``/``, cells by ``,``; ``.`` is
+empty, otherwise a piece type id, with ``*`` after a promoted piece.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar
+
+from engines.base import (
+    SIDES,
+    BadPosition,
+    Engine,
+    IllegalMove,
+    Outcome,
+    Side,
+    UnknownVariant,
+    VariantInfo,
+    other,
+)
+from engines.custom import catalog
+from engines.custom.definition import Variant, VariantError
+from engines.custom.rules import Board, Compiled
+
+_MOVE = re.compile(r"\s*(\d{1,2})\s*,\s*(\d{1,2})\s*-\s*(\d{1,2})\s*,\s*(\d{1,2})\s*")
+MAX_POSITION_CHARS = 4096
+
+
+def _side_number(side: Side) -> int:
+    return 1 if side == "first" else 2
+
+
+@dataclass(frozen=True)
+class CustomState:
+    """A position of a custom variant, and how it came about."""
+
+    variant: str
+    board: Board
+    turn: Side
+    ply: int = 0
+    last_move: str | None = None
+    neutral: tuple[int, int] = (0, 0)
+    """Consecutive own turns on which red / blue moved a neutral piece (0..2)."""
+    finished: Outcome | None = None
+    """Set when a move ended the game (a captain captured, generals left facing)."""
+    max_plies: int = 400
+    rules: Compiled = field(compare=False, hash=False, repr=False, default=None)  # type: ignore[assignment]
+    _memo: dict[str, Any] = field(compare=False, hash=False, repr=False, default_factory=dict)
+
+
+class CustomEngine(Engine):
+    """Rectangular boards, pieces with step/slide rules, captains, neutrals, promotion."""
+
+    game = "custom"
+    name = "Custom variants"
+    default_options: ClassVar[Mapping[str, Any]] = {"max_plies": 400}
+
+    def __init__(self) -> None:
+        self.accept_paths = True
+        """Whether :meth:`resolve_variant` loads a ``.toml``/``.xlsx`` path (the command line).
+        A server that takes variant names from clients should set it to ``False``."""
+        self._lock = threading.Lock()
+        self._variants: dict[str, Variant] = {}
+        self._compiled: dict[str, Compiled] = {}
+        self._shipped: list[str] = []
+        for v in catalog.shipped():
+            self._variants[v.id] = v
+            self._shipped.append(v.id)
+
+    # ---- variants ------------------------------------------------------------------------------
+
+    def register(self, variant: Variant) -> str:
+        """Make ``variant`` playable under its id (refused if a different one has that id)."""
+        with self._lock:
+            known = self._variants.get(variant.id)
+            if known is not None and known != variant:
+                raise VariantError(
+                    [f"id {variant.id!r} is already used by another variant"], variant.id
+                )
+            self._variants[variant.id] = variant
+        return variant.id
+
+    def load_directory(self, directory: str | os.PathLike[str]) -> list[str]:
+        """Load and register every variant file of ``directory`` (the server's ``--variants``).
+
+        All or nothing: raises :class:`VariantError` listing every problem of every file.
+        """
+        found = catalog.load_directory(directory)
+        problems = [
+            f"{v.id}: id already used by another variant"
+            for v in found
+            if v.id in self._variants and self._variants[v.id] != v
+        ]
+        if problems:
+            raise VariantError(problems, str(directory))
+        return [self.register(v) for v in found]
+
+    def load_file(self, path: str | os.PathLike[str]) -> str:
+        """Load and register one ``.toml`` file or ``.xlsx`` map; returns its variant id."""
+        return self.register(catalog.load_file(path))
+
+    def load_data(self, data: Mapping[str, Any]) -> str:
+        """Register a definition given as data (``variant_info`` JSON, e.g. from storage)."""
+        from engines.custom.definition import parse_definition
+
+        return self.register(parse_definition(data, source="variant data"))
+
+    def definition(self, variant: str) -> Variant:
+        """The :class:`Variant` of a known id; raises :class:`UnknownVariant`."""
+        found = self._variants.get(variant)
+        if found is None:
+            raise UnknownVariant(
+                f"custom has no variant {variant!r}; known: {', '.join(self._variants)}"
+            )
+        return found
+
+    def variants(self) -> list[VariantInfo]:
+        """Shipped variants first (the default is Xiangqi), then loaded ones."""
+        order = self._shipped + sorted(k for k in self._variants if k not in self._shipped)
+        return [
+            VariantInfo(v.id, v.name, v.description) for v in (self._variants[k] for k in order)
+        ]
+
+    def resolve_variant(self, variant: str | None) -> str:
+        """A known id, or (with :attr:`accept_paths`) the path of a ``.toml`` or ``.xlsx`` file."""
+        if variant is None or variant == "":
+            return self.default_variant()
+        if variant in self._variants:
+            return variant
+        looks_like_path = variant.lower().endswith(catalog.VARIANT_SUFFIXES)
+        if self.accept_paths and looks_like_path and os.path.isfile(variant):
+            return self.load_file(variant)
+        return self.definition(variant).id
+
+    def variant_info(self, variant: str) -> dict[str, Any]:
+        """The definition as JSON data: everything a client needs to draw and explain it."""
+        v = self.definition(self.resolve_variant(variant))
+        info = v.to_data(derived=True)
+        info["sides"] = {"1": "red", "2": "blue", "3": "neutral"}
+        info["first"] = "red"
+        info["undo_allowed"] = v.rules.undo
+        return info
+
+    def allows_undo(self, variant: str) -> bool:
+        """Whether takeback offers are allowed in ``variant`` (else the server refuses them)."""
+        return self.definition(self.resolve_variant(variant)).rules.undo
+
+    def compiled(self, variant: str) -> Compiled:
+        """Move tables of a known variant (built once)."""
+        with self._lock:
+            table = self._compiled.get(variant)
+            v = self.definition(variant)
+            if table is None or table.variant != v:
+                table = Compiled(v)
+                self._compiled[variant] = table
+            return table
+
+    # ---- the game ------------------------------------------------------------------------------
+
+    def start(
+        self,
+        variant: str | None = None,
+        position: str | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> CustomState:
+        """The start position of ``variant`` or the position string ``position``."""
+        opts = self.validate_options(options)
+        if position is not None and position.strip():
+            return self._parse_position(position, variant, opts["max_plies"])
+        vid = self.resolve_variant(variant)
+        table = self.compiled(vid)
+        v = table.variant
+        board = tuple(c * 2 if c else 0 for row in v.layout for c in row)
+        return CustomState(vid, board, "first", max_plies=opts["max_plies"], rules=table)
+
+    def _parse_position(self, text: str, variant: str | None, max_plies: int) -> CustomState:
+        if len(text) > MAX_POSITION_CHARS:
+            raise BadPosition(f"position string longer than {MAX_POSITION_CHARS} characters")
+        parts = text.strip().split(";")
+        if len(parts) != 4:
+            raise BadPosition(
+                "a custom position is VARIANT;TURN;N1,N2;ROWS (4 parts separated by ';'),"
+                f" got {len(parts)} part(s)"
+            )
+        vid_text, turn, counters, rows_text = (p.strip() for p in parts)
+        if vid_text not in self._variants:
+            raise BadPosition(f"position names unknown variant {vid_text[:50]!r}")
+        if variant:
+            wanted = self.resolve_variant(variant)
+            if wanted != vid_text:
+                raise BadPosition(f"position is of variant {vid_text!r}, not {wanted!r}")
+        table = self.compiled(vid_text)
+        v = table.variant
+        problems: list[str] = []
+        if turn not in ("first", "second"):
+            problems.append(f"turn must be 'first' or 'second', not {turn[:20]!r}")
+        counts = counters.split(",")
+        if len(counts) != 2 or not all(c.strip() in ("0", "1", "2") for c in counts):
+            problems.append(
+                f"neutral counters must be two numbers 0..2 like '0,1', not {counters[:20]!r}"
+            )
+            neutral = (0, 0)
+        else:
+            neutral = (int(counts[0]), int(counts[1]))
+        rows = rows_text.split("/")
+        board: list[int] = []
+        if len(rows) != v.rows:
+            problems.append(f"{len(rows)} rows, variant {v.id} has {v.rows}")
+        for r, row in enumerate(rows[: v.rows]):
+            cells = row.split(",")
+            if len(cells) != v.cols:
+                problems.append(f"row {r + 1} has {len(cells)} cells, variant {v.id} has {v.cols}")
+            for c, cell in enumerate(cells[: v.cols]):
+                cell = cell.strip()
+                promoted = cell.endswith("*")
+                core = cell[:-1] if promoted else cell
+                if core == "." and not promoted:
+                    board.append(0)
+                elif core.isdigit() and len(core) <= 3 and 1 <= int(core) <= len(v.pieces):
+                    board.append(int(core) * 2 + promoted)
+                else:
+                    problems.append(f"row {r + 1}, column {c + 1}: bad cell {cell[:10]!r}")
+                    board.append(0)
+            board.extend(0 for _ in range(v.cols - len(cells)))
+        if problems:
+            raise BadPosition("bad position: " + "; ".join(problems))
+        final = tuple(board[: v.rows * v.cols])
+        side: Side = "first" if turn == "first" else "second"
+        state = CustomState(vid_text, final, side, 0, None, neutral, None, max_plies, table)
+        return replace(state, finished=self._judge_loaded(state))
+
+    def _judge_loaded(self, state: CustomState) -> Outcome | None:
+        """A loaded position may already be decided: a side without captains has lost."""
+        table = state.rules
+        v = table.variant
+        lost: list[Side] = []
+        for number, side in ((1, SIDES[0]), (2, SIDES[1])):
+            if any(p.captain and p.side == number for p in v.pieces) and not table.captains(
+                state.board, number
+            ):
+                lost.append(side)
+        if len(lost) == 2:
+            raise BadPosition("both sides have lost all their captains")
+        if lost:
+            return Outcome(winner=other(lost[0]), reason="captain")
+        facing = table.facing_generals(state.board)
+        if facing is not None:
+            if v.rules.self_check:
+                raise BadPosition("the generals face each other on an open file")
+            # The side that just moved left them facing and lost.
+            return Outcome(
+                winner=state.turn, reason="captain", highlight=self._names(table, facing)
+            )
+        if v.rules.self_check:
+            waiting = 3 - _side_number(state.turn)
+            if any(
+                table.attacked(state.board, sq, 3 - waiting)
+                for sq in table.captains(state.board, waiting)
+            ):
+                raise BadPosition("the side not to move has its captain attacked")
+        return None
+
+    @staticmethod
+    def _names(table: Compiled, squares: tuple[int, ...]) -> tuple[str, ...]:
+        return tuple(f"{s // table.cols + 1},{s % table.cols + 1}" for s in squares)
+
+    def _notation(self, table: Compiled, move: tuple[int, int]) -> str:
+        a, b = move
+        cols = table.cols
+        return f"{a // cols + 1},{a % cols + 1}-{b // cols + 1},{b % cols + 1}"
+
+    def _after(self, state: CustomState, move: tuple[int, int]) -> Board:
+        table = state.rules
+        board = list(state.board)
+        board[move[1]] = board[move[0]]
+        board[move[0]] = 0
+        if table.variant.rules.promotion:
+            return table.promote_all(board)
+        return tuple(board)
+
+    def _pseudo(self, state: CustomState) -> list[tuple[int, int]]:
+        table = state.rules
+        side = _side_number(state.turn)
+        neutrals = not table.variant.rules.neutral_limit or state.neutral[side - 1] < 2
+        return table.moves(state.board, side, neutrals)
+
+    def _pairs(self, state: CustomState) -> list[tuple[int, int]]:
+        """Moves of the side to move, ignoring whether the game is over."""
+        memo = state._memo.get("pairs")
+        if memo is not None:
+            return list(memo)
+        table = state.rules
+        pairs = self._pseudo(state)
+        if table.variant.rules.self_check:
+            side = _side_number(state.turn)
+            kept = []
+            for move in pairs:
+                board = self._after(state, move)
+                if table.facing_generals(board) is not None:
+                    continue
+                if any(table.attacked(board, sq, 3 - side) for sq in table.captains(board, side)):
+                    continue
+                kept.append(move)
+            pairs = kept
+        state._memo["pairs"] = pairs
+        return pairs
+
+    def legal_moves(self, state: CustomState) -> list[str]:
+        """Every legal move as ``r,c-r,c``; empty once the game is over."""
+        if self.outcome(state) is not None:
+            return []
+        return [self._notation(state.rules, m) for m in self._pairs(state)]
+
+    def play(self, state: CustomState, move: str) -> CustomState:
+        """The state after ``move`` (``r,c-r,c``); raises :class:`IllegalMove`."""
+        m = _MOVE.fullmatch(move) if isinstance(move, str) and len(move) < 40 else None
+        if m is None:
+            raise IllegalMove(
+                f"bad move {str(move)[:40]!r}: write it as row,col-row,col (e.g. 7,2-6,2)"
+            )
+        table = state.rules
+        r1, c1, r2, c2 = (int(g) - 1 for g in m.groups())
+        if not (
+            0 <= r1 < table.rows
+            and 0 <= r2 < table.rows
+            and 0 <= c1 < table.cols
+            and 0 <= c2 < table.cols
+        ):
+            raise IllegalMove(f"move {move.strip()!r} leaves the {table.rows}x{table.cols} board")
+        if self.outcome(state) is not None:
+            raise IllegalMove("the game is over")
+        pair = (r1 * table.cols + c1, r2 * table.cols + c2)
+        if pair not in self._pairs(state):
+            raise IllegalMove(self._why_illegal(state, pair, move.strip()))
+        return self._apply(state, pair)
+
+    def _why_illegal(self, state: CustomState, pair: tuple[int, int], text: str) -> str:
+        table = state.rules
+        code = state.board[pair[0]]
+        side = _side_number(state.turn)
+        if not code:
+            return f"{text}: there is no piece on the first square"
+        owner = table.side_of[code]
+        if owner not in (side, 3):
+            return f"{text}: that piece belongs to the opponent"
+        if owner == 3 and table.variant.rules.neutral_limit and state.neutral[side - 1] >= 2:
+            return f"{text}: neutral pieces were moved on your last 2 turns"
+        if (pair in self._pseudo(state)) and table.variant.rules.self_check:
+            return f"{text}: it would leave your captain attacked"
+        return f"{text}: that piece cannot move there"
+
+    def _apply(self, state: CustomState, pair: tuple[int, int]) -> CustomState:
+        table = state.rules
+        rules = table.variant.rules
+        mover = _side_number(state.turn)
+        moved = state.board[pair[0]]
+        captured = state.board[pair[1]]
+        neutral = list(state.neutral)
+        if rules.neutral_limit and table.side_of[moved] == 3:
+            neutral[mover - 1] += 1
+        else:
+            neutral[mover - 1] = 0
+        board = self._after(state, pair)
+        finished = None
+        if captured and table.captain[captured]:
+            finished = Outcome(
+                winner=state.turn, reason="captain", highlight=self._names(table, (pair[1],))
+            )
+        elif not rules.self_check:
+            facing = table.facing_generals(board)
+            if facing is not None:
+                finished = Outcome(
+                    winner=other(state.turn), reason="captain", highlight=self._names(table, facing)
+                )
+        return CustomState(
+            state.variant,
+            board,
+            other(state.turn),
+            state.ply + 1,
+            self._notation(table, pair),
+            (neutral[0], neutral[1]),
+            finished,
+            state.max_plies,
+            table,
+        )
+
+    def outcome(self, state: CustomState) -> Outcome | None:
+        """Captain captured / generals left facing, no legal move, or the ply limit."""
+        if state.finished is not None:
+            return state.finished
+        if not self._pairs(state):
+            if state.rules.variant.rules.no_legal_move == "lose":
+                return Outcome(winner=other(state.turn), reason="no_moves")
+            return Outcome(winner=None, reason="no_moves")
+        if state.max_plies and state.ply >= state.max_plies:
+            return Outcome(winner=None, reason="move_limit")
+        return None
+
+    def position(self, state: CustomState) -> str:
+        """``VARIANT;TURN;N1,N2;ROWS``."""
+        table = state.rules
+        rows = []
+        for r in range(table.rows):
+            cells = []
+            for v in state.board[r * table.cols : (r + 1) * table.cols]:
+                cells.append("." if not v else f"{v >> 1}{'*' if v & 1 else ''}")
+            rows.append(",".join(cells))
+        return (
+            f"{state.variant};{state.turn};{state.neutral[0]},{state.neutral[1]};{'/'.join(rows)}"
+        )
+
+    def perft(self, state: CustomState, depth: int) -> int:
+        """Positions at exactly ``depth`` plies (finished positions have no moves)."""
+        if depth == 0:
+            return 1
+        if self.outcome(state) is not None:
+            return 0
+        pairs = self._pairs(state)
+        if depth == 1:
+            return len(pairs)
+        return sum(self.perft(self._apply(state, m), depth - 1) for m in pairs)

@@ -1,0 +1,317 @@
+"""Move generation for a compiled :class:`~engines.custom.definition.Variant`.
+
+A board is a tuple of ints, one per square (index ``row * cols + col``, 0-based, row 0 at the
+top): 0 is empty, otherwise ``type_id * 2 + promoted``. Everything that does not depend on the
+board (which directions a piece type has on each square, the rays, the static conditions) is
+computed once per variant; only the conditions of the ``conditions`` module that look at the
+board (C, D, R, T) are evaluated during play.
+
+The ``xiangqi`` module follows the JBQ extension: a horse jumps one orthogonal then one diagonal
+square unless the orthogonal square (its leg) is occupied; an elephant moves exactly two squares
+along its slide directions when the middle square (its eye) is empty, and never a single step; a
+cannon moves like its rule says without capturing and captures over exactly one screen along the
+four orthogonal lines; generals (role ``general``) of both sides in one column with nothing between
+are "facing".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from engines.custom.definition import PieceType, Variant
+from engines.custom.grammar import DIRECTIONS, Atom, Condition, MoveRule
+
+Board = tuple[int, ...]
+DynamicTest = Callable[[Board, int], bool]
+
+ORTHOGONAL = (2, 4, 5, 7)
+_HORSE = ((2, (1, 3)), (4, (1, 6)), (5, (3, 8)), (7, (6, 8)))
+"""Horse leg direction and the two diagonal directions continuing from the leg (JBQ's table)."""
+
+
+def can_eat(mover_side: int, target_side: int) -> bool:
+    """Whether a piece of ``mover_side`` may capture one of ``target_side`` (never neutrals)."""
+    return mover_side != 3 and target_side != 3 and mover_side != target_side
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """One direction of a piece type on one square: its ray (1 square for steps) and test."""
+
+    ray: tuple[int, ...]
+    dynamic: tuple[DynamicTest, ...] | None
+    """``None``: always active; otherwise active when any test holds on the board."""
+
+
+class Compiled:
+    """Precomputed move tables of one variant."""
+
+    def __init__(self, variant: Variant):
+        self.variant = variant
+        self.rows = variant.rows
+        self.cols = variant.cols
+        self.size = variant.rows * variant.cols
+        n_codes = (len(variant.pieces) + 1) * 2
+        self.side_of = [0] * n_codes
+        self.captain = [False] * n_codes
+        self.role = [""] * n_codes
+        self.type_of = [0] * n_codes
+        self.xiangqi = "xiangqi" in variant.modules
+        self.rays: list[dict[int, tuple[int, ...]]] = [
+            {d: self._ray(sq, d) for d in DIRECTIONS} for sq in range(self.size)
+        ]
+        self.steps: list[list[list[_Entry]]] = [[] for _ in range(n_codes)]
+        self.slides: list[list[list[_Entry]]] = [[] for _ in range(n_codes)]
+        self.promote: list[list[tuple[DynamicTest, ...] | bool | None]] = [
+            [] for _ in range(n_codes)
+        ]
+        for p in variant.pieces:
+            for promoted in (0, 1):
+                code = p.id * 2 + promoted
+                self.side_of[code] = p.side
+                self.captain[code] = p.captain
+                self.role[code] = p.role if self.xiangqi else ""
+                self.type_of[code] = p.id
+                rule = p.promoted_moves if promoted else p.moves
+                self.steps[code], self.slides[code] = self._tables(rule)
+                self.promote[code] = self._promotion_table(p, promoted)
+
+    # ---- precomputation ---------------------------------------------------------------------
+
+    def _ray(self, sq: int, d: int) -> tuple[int, ...]:
+        dr, dc = DIRECTIONS[d]
+        r, c = divmod(sq, self.cols)
+        out = []
+        r, c = r + dr, c + dc
+        while 0 <= r < self.rows and 0 <= c < self.cols:
+            out.append(r * self.cols + c)
+            r, c = r + dr, c + dc
+        return tuple(out)
+
+    def _index(self, value: int, length: int) -> int:
+        """JBQ coordinates: 1.. from the top/left, -1.. from the bottom/right; 0 never matches."""
+        return value - 1 if value > 0 else value + length
+
+    def _static(self, atom: Atom, sq: int) -> bool:
+        r, c = divmod(sq, self.cols)
+        if atom.name == "X":
+            return any(self._index(a, self.rows) == r for a in atom.args)
+        if atom.name == "Y":
+            return any(self._index(a, self.cols) == c for a in atom.args)
+        pairs = [
+            (self._index(atom.args[i], self.rows), self._index(atom.args[i + 1], self.cols))
+            for i in range(0, len(atom.args), 2)
+        ]
+        hit = (r, c) in pairs
+        return hit if atom.name == "P" else not hit  # NP
+
+    def _dynamic(self, atom: Atom) -> DynamicTest:
+        args = atom.args
+        cols = self.cols
+        type_of = self.type_of
+        if atom.name == "C":
+            wanted, low, high = args
+
+            def count(board: Board, sq: int) -> bool:
+                n = sum(1 for v in board if v and (wanted == 0 or type_of[v] == wanted))
+                return low <= n <= high
+
+            return count
+        if atom.name == "T":
+
+            def not_single(board: Board, sq: int) -> bool:
+                return self.unique_square(board, args[0]) is None
+
+            return not_single
+
+        def distance(board: Board, sq: int) -> bool:
+            other = self.unique_square(board, args[0])
+            if other is None:
+                return False
+            orow, ocol = divmod(other, cols)
+            row, col = divmod(sq, cols)
+            dist = abs(orow - row) + abs(ocol - col)
+            cmp, limit = args[1], args[2]
+            if not (
+                (cmp == 1 and dist > limit)
+                or (cmp == 0 and dist == limit)
+                or (cmp == -1 and dist < limit)
+            ):
+                return False
+            if atom.name == "D":
+                return True
+            # R: the side of this piece on which the other one stands (keypad numbering).
+            vertical = 0 if orow < row else 1 if orow == row else 2
+            horizontal = 0 if ocol < col else 1 if ocol == col else 2
+            direction = (1, 2, 3, 4, 0, 5, 6, 7, 8)[vertical * 3 + horizontal]
+            return direction in args[3:]
+
+        return distance
+
+    def _condition(self, cond: Condition, sq: int) -> tuple[DynamicTest, ...] | bool | None:
+        """``True``/``False`` when the board cannot change the answer, else the dynamic tests."""
+        dynamic: list[DynamicTest] = []
+        for atom in cond:
+            if atom.name in ("X", "Y", "P", "NP"):
+                if self._static(atom, sq):
+                    return True
+            else:
+                dynamic.append(self._dynamic(atom))
+        return tuple(dynamic) if dynamic else False
+
+    def _tables(self, rule: MoveRule) -> tuple[list[list[_Entry]], list[list[_Entry]]]:
+        steps: list[list[_Entry]] = []
+        slides: list[list[_Entry]] = []
+        for sq in range(self.size):
+            for dirs, table, is_step in ((rule.steps, steps, True), (rule.slides, slides, False)):
+                entries = []
+                for d in dirs:
+                    ray = self.rays[sq][d.dir]
+                    if not ray:
+                        continue
+                    active = self._condition(d.when, sq) if d.when else True
+                    if active is False:
+                        continue
+                    entries.append(
+                        _Entry(ray[:1] if is_step else ray, None if active is True else active)
+                    )
+                table.append(entries)
+        return steps, slides
+
+    def _promotion_table(
+        self, piece: PieceType, promoted: int
+    ) -> list[tuple[DynamicTest, ...] | bool | None]:
+        if promoted or not piece.promote_when:
+            return [False] * self.size
+        return [self._condition(piece.promote_when, sq) for sq in range(self.size)]
+
+    # ---- queries --------------------------------------------------------------------------------
+
+    def unique_square(self, board: Board, type_id: int) -> int | None:
+        """The square of the only piece of ``type_id``; ``None`` when there are none or several."""
+        found = None
+        for sq, v in enumerate(board):
+            if v and self.type_of[v] == type_id:
+                if found is not None:
+                    return None
+                found = sq
+        return found
+
+    def targets(self, board: Board, sq: int) -> list[int]:
+        """Squares the piece on ``sq`` may move to (pseudo-legal; may contain duplicates)."""
+        code = board[sq]
+        side = self.side_of[code]
+        side_of = self.side_of
+        role = self.role[code]
+        out: list[int] = []
+        if role != "elephant":
+            for e in self.steps[code][sq]:
+                if e.dynamic is not None and not any(t(board, sq) for t in e.dynamic):
+                    continue
+                t = e.ray[0]
+                v = board[t]
+                if not v or can_eat(side, side_of[v]):
+                    out.append(t)
+        for e in self.slides[code][sq]:
+            if e.dynamic is not None and not any(t(board, sq) for t in e.dynamic):
+                continue
+            if role == "elephant":
+                if len(e.ray) >= 2 and not board[e.ray[0]]:
+                    v = board[e.ray[1]]
+                    if not v or can_eat(side, side_of[v]):
+                        out.append(e.ray[1])
+                continue
+            for t in e.ray:
+                v = board[t]
+                if not v:
+                    out.append(t)
+                else:
+                    if can_eat(side, side_of[v]):
+                        out.append(t)
+                    break
+        if role == "cannon":
+            out = [t for t in out if not board[t]]
+            rays = self.rays[sq]
+            for d in ORTHOGONAL:
+                screen = False
+                for t in rays[d]:
+                    v = board[t]
+                    if not v:
+                        continue
+                    if screen:
+                        if can_eat(side, side_of[v]):
+                            out.append(t)
+                        break
+                    screen = True
+        elif role == "horse":
+            rays = self.rays[sq]
+            for leg_dir, diagonals in _HORSE:
+                leg = rays[leg_dir]
+                if not leg or board[leg[0]]:
+                    continue
+                for d in diagonals:
+                    jump = self.rays[leg[0]][d]
+                    if jump:
+                        v = board[jump[0]]
+                        if not v or can_eat(side, side_of[v]):
+                            out.append(jump[0])
+        return out
+
+    def moves(self, board: Board, side: int, neutrals: bool) -> list[tuple[int, int]]:
+        """Pseudo-legal moves ``(from, to)`` of ``side``; ``neutrals``: may it move neutrals."""
+        out: list[tuple[int, int]] = []
+        side_of = self.side_of
+        for sq, v in enumerate(board):
+            if not v:
+                continue
+            s = side_of[v]
+            if s != side and (s != 3 or not neutrals):
+                continue
+            for t in sorted(set(self.targets(board, sq))):
+                out.append((sq, t))
+        return out
+
+    def attacked(self, board: Board, target: int, by_side: int) -> bool:
+        """Whether a piece of ``by_side`` could move onto ``target`` now."""
+        side_of = self.side_of
+        for sq, v in enumerate(board):
+            if v and side_of[v] == by_side and target in self.targets(board, sq):
+                return True
+        return False
+
+    def facing_generals(self, board: Board) -> tuple[int, int] | None:
+        """Squares of two opposing generals in one column with nothing between (xiangqi)."""
+        if not self.xiangqi:
+            return None
+        generals = [sq for sq, v in enumerate(board) if v and self.role[v] == "general"]
+        cols = self.cols
+        for a in generals:
+            for b in generals:
+                if (
+                    a < b
+                    and a % cols == b % cols
+                    and self.side_of[board[a]] != self.side_of[board[b]]
+                ) and all(not board[s] for s in range(a + cols, b, cols)):
+                    return a, b
+        return None
+
+    def promote_all(self, board: Sequence[int]) -> Board:
+        """Promote every unpromoted piece whose promotion condition holds at its square."""
+        snapshot = tuple(board)
+        out = list(board)
+        for sq, v in enumerate(snapshot):
+            if not v or v & 1:
+                continue
+            test = self.promote[v][sq]
+            if test is False:
+                continue
+            if test is True or (test is not None and any(t(snapshot, sq) for t in test)):
+                out[sq] = v | 1
+        return tuple(out)
+
+    def captains(self, board: Board, side: int) -> list[int]:
+        """Squares of ``side``'s captains."""
+        return [
+            sq for sq, v in enumerate(board) if v and self.captain[v] and self.side_of[v] == side
+        ]

@@ -1,0 +1,1 @@
+"""The variant files that ship with Boardhall (package data: ``*.toml``)."""
