@@ -443,29 +443,32 @@ def _listing(numbers: tuple[int, ...] | list[int]) -> str:
 
 
 def _check_span(text: str, numbers: tuple[int, ...], target: int, expression: str | None) -> None:
-    """Refuse a span whose expression is missing, unreadable, uses the wrong numbers or value."""
-    expected = f"expected the spanned numbers {_listing(numbers)} making {target}"
+    """Refuse a span whose expression is missing, unreadable, uses the wrong numbers or value.
+
+    Every reason names the numbers expected (the spanned pieces) and the value needed, and, once
+    the expression can be read, the numbers it used and its value.
+    """
+    expected = sorted(numbers)
+    wanted = f"expected the spanned numbers {_listing(expected)} (each used exactly once)"
     if expression is None or expression == "":
         raise IllegalMove(
-            f"{text} is a span and needs an expression: {expected} "
-            f"(write {text}=EXPRESSION, each spanned number used exactly once)"
+            f"{text} is a span and needs an expression: {wanted} making {target}, "
+            f"the moving piece's number; write {text}=EXPRESSION"
         )
     try:
         result = evaluate(expression)
     except ExpressionError as exc:
-        raise IllegalMove(f"illegal span {text}: {exc}; {expected}") from exc
-    used = tuple(sorted(result.operands))
-    if used != tuple(sorted(numbers)):
+        raise IllegalMove(f"illegal span {text}: {exc}; {wanted} making {target}") from exc
+    used = sorted(result.operands)
+    if used != expected:
         raise IllegalMove(
-            f"illegal span {text}={expression}: {expected}, but the expression uses "
-            f"{_listing(result.operands)} (each spanned number exactly once); "
-            f"its value is {result.value}"
+            f"illegal span {text}={expression}: {wanted}, used {_listing(used)}; "
+            f"it has value {result.value}, needed {target}"
         )
     if result.value != target:
         raise IllegalMove(
-            f"illegal span {text}={expression}: the expression uses {_listing(result.operands)} "
-            f"and has the value {result.value}, but the moving piece is {target}: "
-            f"needed {target}"
+            f"illegal span {text}={expression}: it has value {result.value}, needed {target} "
+            f"(the moving piece's number); used {_listing(used)} as expected"
         )
 
 

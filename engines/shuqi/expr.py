@@ -43,6 +43,8 @@ class _Parser:
 
     def fail(self, what: str) -> ExpressionError:
         found = repr(self.text[self.pos]) if self.pos < len(self.text) else "the end"
+        if found.strip("'").isspace():
+            found += " (no spaces allowed)"
         return ExpressionError(
             f"expression {self.text!r}: {what} at position {self.pos + 1}, found {found}"
         )
@@ -95,8 +97,6 @@ class _Parser:
             return Fraction(int(c))
         if c == "-":
             raise self.fail("expected a digit or '(' (there is no unary minus)")
-        if c == " ":
-            raise self.fail("expected a digit or '(' (no spaces allowed)")
         raise self.fail("expected a digit or '('")
 
 
