@@ -1,0 +1,316 @@
+"""The client application: window, scene stack, connection and the frame loop.
+
+Scenes are laid out on a fixed logical surface (``theme.LOGICAL_SIZE``); the app scales it to the
+window (keeping its aspect) and maps mouse positions back, so every scene works at any window size.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import pygame
+
+from client.config import Config
+from client.net import Connection, NetEvent
+from client.scenes.base import Scene
+from client.ui import draw, theme
+
+MAX_EVENTS_PER_FRAME = 200
+"""Network events handled per frame, so a burst of messages never freezes the window."""
+
+MOUSE_EVENTS = (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION)
+
+
+class App:
+    """Owns the window, the scene stack and the server connection(s).
+
+    Args:
+        config: the loaded config file (saved when the server gives us a token).
+        headless: draw only on an offscreen surface (screenshots, tests, benchmarks).
+        clock: monotonic seconds; tests inject their own.
+        window_size: initial window size.
+    """
+
+    def __init__(
+        self,
+        config: Config | None = None,
+        headless: bool = False,
+        clock: Callable[[], float] = time.monotonic,
+        window_size: tuple[int, int] = theme.LOGICAL_SIZE,
+    ) -> None:
+        pygame.display.init()
+        pygame.font.init()
+        self.config = config or Config()
+        self.headless = headless
+        self.clock = clock
+        self.surface = pygame.Surface(theme.LOGICAL_SIZE)
+        self.window: pygame.Surface | None = None
+        if not headless:
+            self.window = pygame.display.set_mode(window_size, pygame.RESIZABLE)
+            pygame.display.set_caption("Boardhall")
+            with contextlib.suppress(Exception):
+                pygame.scrap.init()
+        self.stack: list[Scene] = []
+        self.running = True
+        self.connection: Connection | None = None
+        self.seat_connections: dict[str, Connection] = {}
+        """Hot-seat play: one connection per seat, each sends for its own seat."""
+        self.url = ""
+        self.address = ""
+        self.welcome: dict[str, Any] = {}
+        self.net_status = "offline"
+        self.notice = ""
+        self._ids = itertools.count(1)
+        self.local_server: Any = None
+
+    # ---- scene stack --------------------------------------------------------------------------
+
+    @property
+    def top(self) -> Scene | None:
+        """The scene receiving input."""
+        return self.stack[-1] if self.stack else None
+
+    def push(self, scene: Scene) -> None:
+        """Put ``scene`` on top."""
+        self.stack.append(scene)
+        scene.enter()
+
+    def pop(self, scene: Scene | None = None) -> None:
+        """Remove the top scene (or ``scene`` wherever it is)."""
+        if not self.stack:
+            return
+        target = scene or self.stack[-1]
+        if target in self.stack:
+            self.stack.remove(target)
+            target.exit()
+        if self.stack:
+            self.stack[-1].enter()
+
+    def replace(self, scene: Scene) -> None:
+        """Replace the top scene with ``scene``."""
+        if self.stack:
+            self.stack.pop().exit()
+        self.push(scene)
+
+    def reset(self, scenes: Iterable[Scene]) -> None:
+        """Replace the whole stack."""
+        while self.stack:
+            self.stack.pop().exit()
+        for scene in scenes:
+            self.push(scene)
+
+    def find(self, kind: type[Scene]) -> list[Scene]:
+        """Scenes of ``kind`` on the stack, bottom first."""
+        return [s for s in self.stack if isinstance(s, kind)]
+
+    # ---- connection ---------------------------------------------------------------------------
+
+    def connect(self, url: str, name: str, address: str = "", ssl: Any = None) -> None:
+        """Open the connection to ``url`` as ``name`` (resuming the saved token for that URL)."""
+        self.disconnect()
+        self.url = url
+        self.address = address or url
+        self.welcome = {}
+        self.net_status = "connecting"
+        self.connection = Connection(url, name, self.config.token_for(url), ssl=ssl)
+        self.connection.start()
+
+    def disconnect(self) -> None:
+        """Close every connection."""
+        for conn in [self.connection, *self.seat_connections.values()]:
+            if conn is not None:
+                conn.close()
+        self.connection = None
+        self.seat_connections = {}
+        self.net_status = "offline"
+
+    def next_id(self) -> int:
+        """A fresh request id."""
+        return next(self._ids)
+
+    def send(self, message: dict[str, Any], seat: str | None = None) -> int:
+        """Send ``message`` with a fresh ``id`` (through ``seat``'s connection in hot-seat play)."""
+        message = dict(message)
+        message["id"] = self.next_id()
+        conn = self.seat_connections.get(seat or "") or self.connection
+        if conn is not None:
+            conn.send(message)
+        return int(message["id"])
+
+    @property
+    def games(self) -> list[dict[str, Any]]:
+        """GameInfo list from ``welcome`` (only well-formed entries)."""
+        games = self.welcome.get("games")
+        if not isinstance(games, list):
+            return []
+        return [g for g in games if isinstance(g, dict) and isinstance(g.get("game"), str)]
+
+    @property
+    def player_id(self) -> str | None:
+        """Our public identity id."""
+        value = self.welcome.get("player")
+        return value if isinstance(value, str) else None
+
+    def poll_network(self) -> None:
+        """Deliver queued connection events to the scenes (bounded per frame)."""
+        for _ in range(MAX_EVENTS_PER_FRAME):
+            event = self._next_net_event()
+            if event is None:
+                return
+            self.dispatch_net(event)
+
+    def _next_net_event(self) -> NetEvent | None:
+        for conn in [self.connection, *self.seat_connections.values()]:
+            if conn is None:
+                continue
+            try:
+                event = conn.inbox.get_nowait()
+            except Exception:  # queue.Empty
+                continue
+            if conn is not self.connection:
+                # A hot-seat helper connection: only its errors matter to the player.
+                if event.kind == "message" and event.data.get("type") == "error":
+                    return event
+                continue
+            return event
+        return None
+
+    def dispatch_net(self, event: NetEvent) -> None:
+        """Handle one connection event: bookkeeping, then every scene sees it."""
+        if event.kind == "message":
+            self._on_message(event.data)
+            return
+        if event.kind == "open":
+            self.net_status = "online"
+            self.notice = ""
+        elif event.kind == "reconnecting":
+            self.net_status = "reconnecting"
+            self.notice = event.text
+        elif event.kind == "failed":
+            self.net_status = "offline"
+            self.notice = event.text
+        elif event.kind == "closed":
+            self.net_status = "offline"
+            if event.code == 4001:
+                self.notice = "This identity connected from somewhere else; this window is closed."
+        for scene in list(self.stack):
+            scene.on_net(event)
+
+    def _on_message(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        if kind == "welcome":
+            self.welcome = message
+            self.net_status = "online"
+            self.notice = ""
+            token = message.get("token")
+            name = message.get("name")
+            if isinstance(token, str) and self.url:
+                self.config.tokens[self.url] = token
+            if isinstance(name, str):
+                self.config.name = name
+            if self.address:
+                self.config.server = self.address
+            with contextlib.suppress(OSError):
+                self.config.save()
+        elif kind == "room":
+            from client.scenes.room import RoomScene
+
+            code = message.get("room")
+            if isinstance(code, str) and not any(
+                isinstance(s, RoomScene) and s.model.room == code for s in self.stack
+            ):
+                self.push(RoomScene(self, code))
+        for scene in list(self.stack):
+            try:
+                scene.on_message(message)
+            except Exception as exc:  # a message the scene could not digest must not kill us
+                self.notice = f"Ignored a message the client could not read ({kind}): {exc}"
+
+    # ---- frames -------------------------------------------------------------------------------
+
+    def viewport(self) -> tuple[float, int, int]:
+        """(scale, x offset, y offset) of the logical surface inside the window."""
+        if self.window is None:
+            return 1.0, 0, 0
+        w, h = self.window.get_size()
+        lw, lh = theme.LOGICAL_SIZE
+        scale = min(w / lw, h / lh)
+        return scale, int((w - lw * scale) / 2), int((h - lh * scale) / 2)
+
+    def to_logical(self, event: pygame.event.Event) -> pygame.event.Event:
+        """The same event with its mouse position in logical coordinates."""
+        if event.type not in MOUSE_EVENTS or self.window is None:
+            return event
+        scale, ox, oy = self.viewport()
+        if scale == 1.0 and ox == 0 and oy == 0:
+            return event
+        x, y = event.pos
+        attrs = dict(event.dict)
+        attrs["pos"] = (int((x - ox) / scale), int((y - oy) / scale))
+        return pygame.event.Event(event.type, attrs)
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        """Route one pygame event to the top scene (after window-level handling)."""
+        if event.type == pygame.QUIT:
+            self.running = False
+            return
+        if event.type == pygame.VIDEORESIZE and self.window is not None:
+            self.window = pygame.display.get_surface()
+            return
+        top = self.top
+        if top is not None:
+            top.handle_event(self.to_logical(event))
+
+    def step(self, dt: float, events: Iterable[pygame.event.Event] = ()) -> None:
+        """One frame: input, network, update, draw."""
+        for event in events:
+            self.handle_event(event)
+        self.poll_network()
+        for scene in list(self.stack):
+            scene.update(dt)
+        self.render()
+
+    def render(self) -> None:
+        """Draw the visible scenes on the logical surface and present it."""
+        self.surface.fill(theme.BG)
+        start = len(self.stack) - 1
+        while start > 0 and self.stack[start].transparent:
+            start -= 1
+        for scene in self.stack[max(start, 0):]:
+            scene.draw(self.surface)
+        if self.notice:
+            self._draw_notice(self.surface)
+        if self.window is None:
+            return
+        scale, ox, oy = self.viewport()
+        self.window.fill(theme.BG)
+        if scale == 1.0:
+            self.window.blit(self.surface, (ox, oy))
+        else:
+            lw, lh = theme.LOGICAL_SIZE
+            size = (max(1, int(lw * scale)), max(1, int(lh * scale)))
+            self.window.blit(pygame.transform.smoothscale(self.surface, size), (ox, oy))
+        pygame.display.flip()
+
+    def _draw_notice(self, surface: pygame.Surface) -> None:
+        rect = pygame.Rect(0, 0, 760, 40)
+        rect.midbottom = (theme.LOGICAL_SIZE[0] // 2, theme.LOGICAL_SIZE[1] - 12)
+        color = theme.WARN if self.net_status == "reconnecting" else theme.BAD
+        draw.panel(surface, rect, (52, 40, 30) if color == theme.WARN else (58, 32, 34), color)
+        draw.text(surface, self.notice, rect.center, 15, theme.TEXT, "center", rect.width - 24)
+
+    def run(self, fps: int = 60) -> None:
+        """The main loop until the window closes."""
+        clock = pygame.time.Clock()
+        while self.running and self.stack:
+            dt = clock.tick(fps) / 1000.0
+            self.step(dt, pygame.event.get())
+        self.disconnect()
+        if self.local_server is not None:
+            with contextlib.suppress(Exception):
+                self.local_server.stop()
+        pygame.quit()

@@ -1,0 +1,176 @@
+"""The ``boardhall`` command: ``connect``, ``local``, ``screenshot``, ``replay`` (and ``bot``).
+
+Subcommands live in :data:`SUBCOMMANDS` (name -> (add_arguments, run)); another module can add
+its own with :func:`register` (the headless bot player adds ``bot`` from ``client/bot_cli.py``
+without importing pygame).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+AddArgs = Callable[[argparse.ArgumentParser], None]
+Run = Callable[[argparse.Namespace], int]
+
+SUBCOMMANDS: dict[str, tuple[str, AddArgs, Run]] = {}
+"""name -> (help, add_arguments, run)."""
+
+PLUGIN_MODULES = ("client.bot_cli",)
+"""Modules that may call :func:`register` when imported (missing ones are skipped)."""
+
+
+def register(name: str, help_text: str, add_arguments: AddArgs, run: Run) -> None:
+    """Add a subcommand."""
+    SUBCOMMANDS[name] = (help_text, add_arguments, run)
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size must look like 1280x800, not {text!r}") from None
+    if not (320 <= w <= 7680 and 240 <= h <= 4320):
+        raise argparse.ArgumentTypeError(f"size {text} is out of range")
+    return w, h
+
+
+# ---- connect ------------------------------------------------------------------------------------
+
+def _connect_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("address", nargs="?", default=None,
+                   help="HOST, HOST:PORT or a ws:// / wss:// URL (default: the last server)")
+    p.add_argument("--name", help="your player name (default: the last one)")
+    p.add_argument("--port", type=int, help="port when the address names none (default 8765)")
+    p.add_argument("--size", type=_size, default=(1280, 800), help="window size, e.g. 900x600")
+
+
+def _connect(args: argparse.Namespace) -> int:
+    from client.address import BadAddress, to_url
+    from client.app import App
+    from client.config import Config
+    from client.scenes.connect import ConnectScene
+
+    config = Config.load()
+    app = App(config, window_size=args.size)
+    address = args.address or config.server
+    name = args.name or config.name
+    scene = ConnectScene(app, address or "", name or "")
+    app.push(scene)
+    if address and name:
+        try:
+            to_url(address, args.port)
+        except BadAddress as exc:
+            scene.show(str(exc), (226, 104, 100))
+        else:
+            if args.port and "://" not in address and ":" not in address:
+                scene.address.value = f"{address}:{args.port}"
+            scene.submit()
+    app.run()
+    return 0
+
+
+# ---- local --------------------------------------------------------------------------------------
+
+def _local_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--game", default="hexgomoku", help="game id (default hexgomoku)")
+    p.add_argument("--variant", help="variant id")
+    p.add_argument("--bot", help="play the computer at this level instead of hot-seat")
+    p.add_argument("--size", type=_size, default=(1280, 800), help="window size, e.g. 900x600")
+
+
+def _local(args: argparse.Namespace) -> int:
+    from client.local import run_local
+
+    return run_local(args.game, args.variant, args.bot, args.size)
+
+
+# ---- screenshot ---------------------------------------------------------------------------------
+
+def _screenshot_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--game", default="hexgomoku", help="game id")
+    p.add_argument("--variant", help="variant id")
+    p.add_argument("--position", help="start position string")
+    p.add_argument("--scene", choices=("room", "lobby", "connect"), default="room")
+    p.add_argument("--plies", type=int, default=6, help="legal moves to play first (default 6)")
+    p.add_argument("--size", type=_size, default=(1280, 800), help="image size, e.g. 900x600")
+    p.add_argument("--out", required=True, type=Path, help="PNG file to write")
+
+
+def _screenshot(args: argparse.Namespace) -> int:
+    import engines
+    from client.screenshot import screenshot
+
+    try:
+        screenshot(args.game, args.out, args.variant, args.position, args.scene,
+                   max(0, args.plies), args.size)
+    except engines.EngineError as exc:
+        print(f"boardhall screenshot: {exc}", file=sys.stderr)
+        return 2
+    print(f"wrote {args.out}")
+    return 0
+
+
+# ---- replay -------------------------------------------------------------------------------------
+
+def _replay_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("record", help="a record file (JSON or PGN) or an http(s):// URL of "
+                   "GET /games/ID?format=json")
+    p.add_argument("--game", help="game id when the record does not say")
+    p.add_argument("--size", type=_size, default=(1280, 800))
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from client.app import App
+    from client.config import Config
+    from client.scenes.replay import RecordError, ReplayScene, fetch_record, parse_record
+
+    try:
+        if args.record.startswith(("http://", "https://")):
+            record = fetch_record(args.record)
+        else:
+            record = parse_record(Path(args.record).read_text(encoding="utf-8"), args.game)
+    except (OSError, RecordError) as exc:
+        print(f"boardhall replay: {exc}", file=sys.stderr)
+        return 2
+    app = App(Config.load(), window_size=args.size)
+    app.push(ReplayScene.from_record(app, record))
+    app.run()
+    return 0
+
+
+register("connect", "connect to a server and open the window", _connect_args, _connect)
+register("local", "play on this computer (hot-seat or against a bot)", _local_args, _local)
+register("screenshot", "render a scene offscreen to a PNG", _screenshot_args, _screenshot)
+register("replay", "step through a recorded game", _replay_args, _replay)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every registered subcommand."""
+    for module in PLUGIN_MODULES:
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+    parser = argparse.ArgumentParser(prog="boardhall", description="Boardhall board-game client")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (help_text, add_arguments, _) in SUBCOMMANDS.items():
+        add_arguments(sub.add_parser(name, help=help_text, description=help_text))
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``boardhall`` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        args = parser.parse_args(["connect", *(argv or [])])
+    return SUBCOMMANDS[args.command][2](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

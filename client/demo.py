@@ -1,0 +1,101 @@
+"""Made-up but realistic server messages, for screenshots, tests and the frame-time benchmark.
+
+Everything here is built with the real engines, so the positions and moves are legal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engines
+
+
+def demo_welcome(name: str = "Alice") -> dict[str, Any]:
+    """A ``welcome`` listing every installed game."""
+    games = []
+    for game in engines.available():
+        games.append(engines.get(game).info())
+    return {"type": "welcome", "player": "p-alice", "name": name, "token": "demo-token",
+            "protocol": 1, "server": "boardhall demo", "games": games, "resumed": [],
+            "limits": {}}
+
+
+def demo_rooms() -> dict[str, Any]:
+    """A ``rooms`` list with seeks, games in progress and spectators."""
+    rows = [
+        ("K7QD", "chess", "standard", "playing", ["Alice", "Bob"], {"initial": 300, "increment": 3},
+         4, False),
+        ("M2XA", "hexgomoku", "standard", "playing", ["Chen", "Dana"], {"per_move": 20}, 12, False),
+        ("P9LE", "shuqi", "standard", "waiting", ["Wei"], {"per_move": 30}, 0, True),
+        ("R4TB", "draughts", "international", "playing", ["Eve", "Frank"],
+         {"initial": 600, "increment": 5}, 1, False),
+        ("Z8WN", "chess", "standard", "waiting", ["Gita"], {"per_move": 20}, 0, True),
+    ]
+    return {"type": "rooms", "rooms": [
+        {"room": r, "game": g, "variant": v, "status": s, "seats": seats, "clock": c,
+         "spectators": n, "seek": seek} for r, g, v, s, seats, c, n, seek in rows]}
+
+
+def pick_moves(game: str, variant: str | None, position: str | None, plies: int,
+               options: dict[str, Any] | None = None) -> tuple[str, list[str]]:
+    """The start position string and ``plies`` legal moves from it (chosen deterministically)."""
+    engine = engines.get(game)
+    state = engine.start(variant, position=position, options=options)
+    start = engine.position(state)
+    moves: list[str] = []
+    for i in range(plies):
+        legal = engine.legal_moves(state)
+        if not legal:
+            break
+        if game == "hexgomoku":
+            # Stones near the centre, alternating around it, so a picture looks like a game.
+            preferred = ["0,0", "1,0", "0,1", "-1,1", "1,-1", "-1,0", "2,-1", "0,-1", "1,1",
+                         "-2,1", "2,0", "-1,2"]
+            choice = next((p for p in preferred if p in legal), legal[len(legal) // 2])
+        else:
+            choice = legal[(i * 7 + 3) % len(legal)]
+        moves.append(choice)
+        state = engine.play(state, choice)
+    return start, moves
+
+
+def demo_room(
+    game: str,
+    variant: str | None = None,
+    position: str | None = None,
+    plies: int = 6,
+    you: str | None = "first",
+    status: str = "playing",
+    room: str = "K7QD",
+) -> dict[str, Any]:
+    """A ``room`` snapshot of ``game`` after ``plies`` legal moves."""
+    engine = engines.get(game)
+    variant = engine.resolve_variant(variant)
+    start, moves = pick_moves(game, variant, position, plies)
+    clock = {"per_move": 30} if game == "shuqi" else {"initial": 300, "increment": 3}
+    turn = "first" if len(moves) % 2 == 0 else "second"
+    if game != "hexgomoku" and position:
+        state = engine.start(variant, position=position)
+        turn = state.turn if len(moves) % 2 == 0 else ("second" if state.turn == "first"
+                                                       else "first")
+    return {
+        "type": "room", "room": room, "game_id": "g-demo-1", "game": game, "variant": variant,
+        "options": {}, "status": status,
+        "seats": {"first": {"player": "p-alice", "name": "Alice", "connected": True, "bot": False},
+                  "second": {"player": "p-bob", "name": "Bob", "connected": True, "bot": False}},
+        "spectators": 3, "you": you, "start": start, "position": start, "moves": moves,
+        "turn": turn, "clock": clock,
+        "clocks": {"first": 287_400, "second": 263_900, "move": 30_000 if game == "shuqi" else None,
+                   "running": turn if status == "playing" else None},
+        "result": None, "offers": [], "private": False,
+    }
+
+
+def demo_chat(room: str = "K7QD") -> list[dict[str, Any]]:
+    """A few chat lines."""
+    return [
+        {"type": "chat", "room": room, "from": "Bob", "role": "second", "text": "Good luck!"},
+        {"type": "chat", "room": room, "from": "Alice", "role": "first", "text": "You too :)"},
+        {"type": "chat", "room": room, "from": "Chen", "role": "spectator",
+         "text": "Nice opening."},
+    ]

@@ -1,0 +1,215 @@
+"""Turning clicks on board points into moves, from the engine's list of legal moves.
+
+The engine decides what is legal; this module only reads the canonical move strings, so the client
+never re-implements a rule. Every game's notation is split into an origin, the points it passes
+and a suffix (chess promotion piece, number chess expression):
+
+>>> shape("chess", "e7e8q")
+MoveShape(text='e7e8q', origin='e7', path=('e8',), suffix='q')
+>>> shape("draughts", "28x19x10").path
+('19', '10')
+>>> shape("shuqi", "13,8-10,5=6+3").suffix
+'6+3'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+_UCI = re.compile(r"^([a-h][1-8])([a-h][1-8])([qrbn]?)$")
+
+
+@dataclass(frozen=True)
+class MoveShape:
+    """A move split into points: placement games have no ``origin``."""
+
+    text: str
+    origin: str | None
+    path: tuple[str, ...]
+    """Every point the piece lands on, in order; the last is the target."""
+    suffix: str = ""
+
+    @property
+    def target(self) -> str:
+        """The final point."""
+        return self.path[-1] if self.path else ""
+
+
+def shape(game: str, move: str) -> MoveShape:
+    """Split a canonical move of ``game`` into points."""
+    if game == "hexgomoku":
+        return MoveShape(move, None, (move,))
+    if game == "chess":
+        m = _UCI.match(move)
+        if m:
+            return MoveShape(move, m.group(1), (m.group(2),), m.group(3))
+        return MoveShape(move, None, (move,))
+    if game == "draughts":
+        squares = [s for s in re.split(r"[-x]", move) if s]
+        if len(squares) >= 2:
+            return MoveShape(move, squares[0], tuple(squares[1:]))
+        return MoveShape(move, None, (move,))
+    body, _, suffix = move.partition("=")
+    if "-" in body:
+        origin, _, target = body.partition("-")
+        return MoveShape(move, origin, (target,), suffix)
+    return MoveShape(move, None, (body,), suffix)
+
+
+def points_of(game: str, move: str | None) -> tuple[str, ...]:
+    """The points a move touches (origin first), for the last-move marks."""
+    if not move:
+        return ()
+    s = shape(game, move)
+    return ((s.origin,) if s.origin else ()) + s.path
+
+
+def legal_shapes(game: str, engine: Any, state: Any) -> list[MoveShape]:
+    """The legal moves of ``state`` as shapes.
+
+    For draughts every capture path the engine knows becomes its own shape (same text), so the
+    user may click the landing squares in order even when the canonical text is the short form.
+    """
+    texts = list(engine.legal_moves(state))
+    moves_of = getattr(engine, "moves", None) if game == "draughts" else None
+    if moves_of is None:
+        return [shape(game, t) for t in texts]
+    allowed = set(texts)
+    shapes: list[MoveShape] = []
+    for move in moves_of(state):
+        text = getattr(move, "text", None)
+        if not isinstance(text, str) or text not in allowed:
+            continue
+        for path in getattr(move, "paths", ()) or ():
+            if len(path) >= 2:
+                shapes.append(MoveShape(text, str(path[0]), tuple(str(p) for p in path[1:])))
+    return shapes or [shape(game, t) for t in texts]
+
+
+PickKind = Literal["none", "select", "pending", "send", "choose", "expression", "illegal"]
+
+
+@dataclass
+class Pick:
+    """What a click meant.
+
+    ``send``: send ``moves[0]``. ``choose``: ask which of ``moves`` (promotion piece).
+    ``expression``: a number chess span: ask for the expression (``moves[0]`` holds a valid one,
+    the hint). ``select``/``pending``: a piece or part of a capture path is chosen, wait for more.
+    ``illegal``: ``message`` says why nothing happened.
+    """
+
+    kind: PickKind
+    moves: list[str] = field(default_factory=list)
+    message: str = ""
+
+
+class MovePicker:
+    """Click-by-click move selection for one position."""
+
+    def __init__(self, game: str, legal: Iterable[str | MoveShape] = ()) -> None:
+        self.game = game
+        self.shapes: list[MoveShape] = []
+        self.selected: str | None = None
+        self.partial: list[str] = []
+        self.reset(legal)
+
+    def reset(self, legal: Iterable[str | MoveShape]) -> None:
+        """Use a new list of legal moves (a new position) and clear the selection."""
+        self.shapes = [m if isinstance(m, MoveShape) else shape(self.game, m) for m in legal]
+        self.clear()
+
+    def clear(self) -> None:
+        """Forget the selection."""
+        self.selected = None
+        self.partial = []
+
+    @property
+    def placement(self) -> bool:
+        """True when moves put a stone on a point (no origin)."""
+        return bool(self.shapes) and all(s.origin is None for s in self.shapes)
+
+    def origins(self) -> set[str]:
+        """Points that have a piece with a legal move."""
+        return {s.origin for s in self.shapes if s.origin is not None}
+
+    def _candidates(self) -> list[MoveShape]:
+        n = len(self.partial)
+        return [
+            s for s in self.shapes
+            if s.origin == self.selected and s.path[:n] == tuple(self.partial)
+        ]
+
+    def targets(self) -> frozenset[str]:
+        """Where a click continues the current selection (for the board's marks)."""
+        if self.placement:
+            return frozenset(s.target for s in self.shapes)
+        if self.selected is None:
+            return frozenset()
+        n = len(self.partial)
+        found: set[str] = set()
+        for s in self._candidates():
+            found.add(s.target)
+            if len(s.path) > n:
+                found.add(s.path[n])
+        return frozenset(found)
+
+    def click(self, point: str | None) -> Pick:
+        """Handle a click on ``point`` (``None``: outside the board)."""
+        if point is None:
+            self.clear()
+            return Pick("none")
+        if not self.shapes:
+            return Pick("illegal", message="No move is possible here now.")
+        if self.placement:
+            for s in self.shapes:
+                if s.target == point:
+                    return Pick("send", [s.text])
+            return Pick("illegal", message=f"{point} is not a legal point to play.")
+        if self.selected is None or (point == self.selected and not self.partial):
+            return self._select(point)
+        ends = [s for s in self._candidates() if s.target == point]
+        if ends:
+            result = self._finish(ends)
+            if result is not None:
+                return result
+        n = len(self.partial)
+        continuing = [s for s in self._candidates() if len(s.path) > n + 1 and s.path[n] == point]
+        if continuing:
+            self.partial.append(point)
+            return Pick("pending", message="Click the next landing square.")
+        if ends:
+            return Pick("illegal", message="Several captures end there: click the landing "
+                        "squares in order.")
+        if point in self.origins():
+            return self._select(point)
+        self.clear()
+        return Pick("none")
+
+    def _select(self, point: str) -> Pick:
+        if self.selected == point:
+            self.clear()
+            return Pick("none")
+        if point in self.origins():
+            self.selected = point
+            self.partial = []
+            return Pick("select")
+        self.clear()
+        return Pick("illegal", message=f"No legal move starts at {point}.")
+
+    def _finish(self, ends: list[MoveShape]) -> Pick | None:
+        if len({s.text for s in ends}) == 1:
+            only = ends[0]
+            self.clear()
+            if self.game == "shuqi" and only.suffix:
+                return Pick("expression", [only.text])
+            return Pick("send", [only.text])
+        suffixes = {s.suffix for s in ends}
+        if len(suffixes) == len(ends):
+            self.clear()
+            return Pick("choose", [s.text for s in ends])
+        # Same end square reached by different paths: the user must click the landing squares.
+        return None

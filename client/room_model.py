@@ -1,0 +1,345 @@
+"""What the client knows about one room, kept in step with the server's messages.
+
+The server is the referee: this model only mirrors what it says. The engine rebuilds the board
+from the start position and the move list (for drawing and for highlighting legal targets).
+Every field read from a message is checked, so a malformed message is ignored, never a crash.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import engines
+from client.moves import points_of
+
+SEATS = ("first", "second")
+
+
+def _str(value: Any, default: str = "") -> str:
+    return value if isinstance(value, str) else default
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+@dataclass
+class ChatLine:
+    """One chat line."""
+
+    sender: str
+    role: str
+    text: str
+
+
+@dataclass
+class RoomModel:
+    """The client's copy of a room."""
+
+    room: str
+    game: str = ""
+    variant: str | None = None
+    game_id: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    status: str = "waiting"
+    seats: dict[str, dict[str, Any] | None] = field(default_factory=dict)
+    spectators: int = 0
+    you: str | None = None
+    start: str | None = None
+    moves: list[str] = field(default_factory=list)
+    turn: str = "first"
+    clock: dict[str, Any] = field(default_factory=dict)
+    clocks: dict[str, Any] = field(default_factory=dict)
+    clocks_at: float = 0.0
+    result: str | None = None
+    reason: str | None = None
+    scores: dict[str, Any] | None = None
+    offers: list[dict[str, Any]] = field(default_factory=list)
+    private: bool = False
+    variant_info: dict[str, Any] | None = None
+    chat: list[ChatLine] = field(default_factory=list)
+    state: Any = None
+    engine_error: str = ""
+    needs_resync: bool = False
+    highlight: tuple[str, ...] = ()
+
+    # ---- applying messages --------------------------------------------------------------------
+
+    def apply(self, message: dict[str, Any], now: float) -> str | None:
+        """Apply one server message about this room; returns a line worth showing, if any."""
+        if message.get("room") != self.room:
+            return None
+        kind = message.get("type")
+        handler = getattr(self, f"_on_{kind}", None)
+        if handler is None:
+            return None
+        result: str | None = handler(message, now)
+        return result
+
+    def _on_room(self, m: dict[str, Any], now: float) -> str | None:
+        self.game = _str(m.get("game"), self.game)
+        self.variant = m.get("variant") if isinstance(m.get("variant"), str) else None
+        self.game_id = _str(m.get("game_id"), self.game_id)
+        self.options = _dict(m.get("options"))
+        self.status = _str(m.get("status"), self.status)
+        seats = _dict(m.get("seats"))
+        self.seats = {s: seats.get(s) if isinstance(seats.get(s), dict) else None for s in SEATS}
+        self.spectators = _int(m.get("spectators")) or 0
+        you = m.get("you")
+        self.you = you if you in SEATS else None
+        self.start = m.get("start") if isinstance(m.get("start"), str) else None
+        moves = m.get("moves")
+        self.moves = [x for x in moves if isinstance(x, str)] if isinstance(moves, list) else []
+        self.turn = _str(m.get("turn"), self.turn)
+        self.clock = _dict(m.get("clock"))
+        self._set_clocks(m.get("clocks"), now)
+        self.result = m.get("result") if isinstance(m.get("result"), str) else None
+        if self.status != "over":
+            self.reason, self.scores, self.highlight = None, None, ()
+        offers = m.get("offers")
+        self.offers = [o for o in offers if isinstance(o, dict)] if isinstance(offers, list) else []
+        self.private = bool(m.get("private"))
+        info = m.get("variant_info")
+        self.variant_info = info if isinstance(info, dict) else self.variant_info
+        self.needs_resync = False
+        self.rebuild()
+        return None
+
+    def _on_moved(self, m: dict[str, Any], now: float) -> str | None:
+        ply, move = _int(m.get("ply")), m.get("move")
+        if not isinstance(move, str) or ply is None:
+            return None
+        if ply != len(self.moves):
+            if ply < len(self.moves):
+                return None  # a copy of a move we already have
+            self.needs_resync = True
+            return None
+        self.moves.append(move)
+        self.turn = _str(m.get("turn"), self.turn)
+        self._set_clocks(m.get("clocks"), now)
+        self.offers = []
+        self.status = "playing"
+        self._play(move, _str(m.get("position")) or None)
+        return None
+
+    def _on_over(self, m: dict[str, Any], now: float) -> str | None:
+        self.status = "over"
+        result = m.get("result")
+        self.result = result if result in ("first", "second", "draw") else None
+        self.reason = _str(m.get("reason"), "") or None
+        scores = m.get("scores")
+        self.scores = scores if isinstance(scores, dict) else None
+        self.game_id = _str(m.get("game_id"), self.game_id)
+        self.offers = []
+        running = self.clocks.get("running")
+        if running in SEATS:
+            self.clocks = {**self.clocks, **self.frozen_clocks(now)}
+        self.clocks["running"] = None
+        self.clocks_at = now
+        if self.engine is not None and self.state is not None:
+            try:
+                outcome = self.engine.outcome(self.state)
+            except Exception:
+                outcome = None
+            if outcome is not None:
+                self.highlight = tuple(outcome.highlight)
+        return None
+
+    def _on_presence(self, m: dict[str, Any], now: float) -> str | None:
+        count = _int(m.get("spectators"))
+        if count is not None:
+            self.spectators = count
+        seat, connected = m.get("seat"), m.get("connected")
+        if seat in SEATS and isinstance(connected, bool) and self.seats.get(seat):
+            seat_info = dict(self.seats[seat] or {})
+            seat_info["connected"] = connected
+            self.seats[seat] = seat_info
+            name = _str(seat_info.get("name"), seat)
+            return f"{name} {'is back' if connected else 'left the room'}."
+        return None
+
+    def _on_offer(self, m: dict[str, Any], now: float) -> str | None:
+        kind, by = m.get("kind"), m.get("by")
+        if not isinstance(kind, str) or by not in SEATS:
+            return None
+        self.offers = [o for o in self.offers if o.get("kind") != kind] + [{"kind": kind, "by": by}]
+        return f"{self.name_of(by)} offers {OFFER_WORDS.get(kind, kind)}."
+
+    def _on_answer(self, m: dict[str, Any], now: float) -> str | None:
+        kind, accept = m.get("kind"), m.get("accept")
+        if not isinstance(kind, str):
+            return None
+        self.offers = [o for o in self.offers if o.get("kind") != kind]
+        word = "accepted" if accept is True else "declined"
+        return f"Your {OFFER_WORDS.get(kind, kind)} offer was {word}."
+
+    def _on_chat(self, m: dict[str, Any], now: float) -> str | None:
+        text = m.get("text")
+        if isinstance(text, str):
+            self.chat.append(ChatLine(_str(m.get("from"), "?"), _str(m.get("role")), text))
+            del self.chat[:-200]
+        return None
+
+    def _set_clocks(self, clocks: Any, now: float) -> None:
+        if isinstance(clocks, dict):
+            self.clocks = dict(clocks)
+            self.clocks_at = now
+
+    # ---- engine state -------------------------------------------------------------------------
+
+    @property
+    def engine(self) -> engines.Engine | None:
+        """The engine of this room's game, or ``None`` when it is not installed."""
+        try:
+            return engines.get(self.game)
+        except Exception:
+            return None
+
+    def rebuild(self) -> None:
+        """Recompute the engine state from the start position and the moves."""
+        engine = self.engine
+        self.engine_error = ""
+        if engine is None:
+            self.state = None
+            self.engine_error = f"This client has no rules for {self.game!r}."
+            return
+        try:
+            state = engine.start(self.variant, position=self.start, options=self.options)
+            for move in self.moves:
+                state = engine.play(state, move)
+        except Exception as exc:
+            self.engine_error = f"Cannot follow this game: {exc}"
+            self.state = None
+            return
+        self.state = state
+
+    def _play(self, move: str, position: str | None) -> None:
+        engine = self.engine
+        if engine is None or self.state is None:
+            return
+        try:
+            self.state = engine.play(self.state, move)
+        except Exception:
+            self.rebuild()
+
+    def legal_moves(self) -> list[str]:
+        """Legal moves of the current position (empty unless playing or waiting, or on error)."""
+        engine = self.engine
+        if engine is None or self.state is None or self.status == "over":
+            return []
+        try:
+            return list(engine.legal_moves(self.state))
+        except Exception:
+            return []
+
+    # ---- views --------------------------------------------------------------------------------
+
+    @property
+    def last_move(self) -> str | None:
+        """The last move played."""
+        return self.moves[-1] if self.moves else None
+
+    def last_points(self) -> tuple[str, ...]:
+        """Points of the last move."""
+        return points_of(self.game, self.last_move)
+
+    def name_of(self, seat: str) -> str:
+        """The name in ``seat`` (or a placeholder)."""
+        info = self.seats.get(seat)
+        if isinstance(info, dict):
+            return _str(info.get("name"), "?") or "?"
+        return "(empty seat)"
+
+    def is_my_turn(self) -> bool:
+        """True when we are seated and it is our move in a game that is on."""
+        return self.you is not None and self.turn == self.you and self.status != "over"
+
+    def remaining_ms(self, seat: str, now: float) -> int | None:
+        """``seat``'s clock now, counted down locally from the last server value."""
+        value = _int(self.clocks.get(seat))
+        if value is None:
+            return None
+        if self.clocks.get("running") == seat and self.status == "playing":
+            value -= int((now - self.clocks_at) * 1000)
+        return max(0, value)
+
+    def move_ms(self, now: float) -> int | None:
+        """What is left of the current per-move limit, counted down locally."""
+        value = _int(self.clocks.get("move"))
+        if value is None:
+            return None
+        if self.clocks.get("running") in SEATS and self.status == "playing":
+            value -= int((now - self.clocks_at) * 1000)
+        return max(0, value)
+
+    def frozen_clocks(self, now: float) -> dict[str, int]:
+        """Both clocks as they stand now."""
+        return {s: v for s in SEATS if (v := self.remaining_ms(s, now)) is not None}
+
+    def pending_offer(self) -> dict[str, Any] | None:
+        """An offer from the opponent waiting for our answer."""
+        for offer in self.offers:
+            if self.you is not None and offer.get("by") not in (self.you, None):
+                return offer
+        return None
+
+
+OFFER_WORDS = {
+    "draw": "a draw", "undo": "a takeback", "rematch": "a rematch", "swap": "to swap sides",
+}
+
+
+def format_clock(ms: int | None) -> str:
+    """``m:ss`` (or ``s.t`` under ten seconds); ``—`` when there is no clock.
+
+    >>> format_clock(65_000), format_clock(9_450), format_clock(None)
+    ('1:05', '9.4', '—')
+    """
+    if ms is None:
+        return "—"
+    if ms < 10_000:
+        return f"{ms // 1000}.{(ms % 1000) // 100}"
+    total = (ms + 999) // 1000
+    hours, rest = divmod(total, 3600)
+    minutes, seconds = divmod(rest, 60)
+    if hours:
+        return f"{hours}:{minutes:02d}:{seconds:02d}"
+    return f"{minutes}:{seconds:02d}"
+
+
+def clock_text(clock: dict[str, Any] | None) -> str:
+    """A clock setting in words: ``5+3``, ``20 s/move``, or ``untimed``.
+
+    >>> clock_text({"initial": 300, "increment": 3}), clock_text({"per_move": 20}), clock_text({})
+    ('5+3', '20 s/move', 'untimed')
+    """
+    if not isinstance(clock, dict):
+        return "untimed"
+    initial = _int(clock.get("initial")) or 0
+    inc = _int(clock.get("increment")) or 0
+    per_move = _int(clock.get("per_move")) or 0
+    parts = []
+    if initial:
+        minutes = initial / 60
+        parts.append(f"{minutes:g}+{inc}" if minutes >= 1 else f"{initial}s+{inc}")
+    if per_move:
+        parts.append(f"{per_move} s/move")
+    return ", ".join(parts) or "untimed"
+
+
+REASON_WORDS = {
+    "checkmate": "checkmate", "stalemate": "stalemate", "insufficient": "insufficient material",
+    "repetition": "threefold repetition", "fifty_moves": "the fifty-move rule",
+    "kings_only": "25 king moves without capture", "endgame_16": "the 16-move endgame rule",
+    "endgame_5": "the 5-move endgame rule", "no_moves": "no legal moves", "five": "five in a row",
+    "board_full": "a full board", "captain": "captain captured", "stop": "stop called (scores)",
+    "report": "a rule violation reported", "resign": "resignation", "timeout": "time ran out",
+    "timeout_vs_insufficient": "time ran out against insufficient material",
+    "agreement": "agreement", "move_limit": "the move limit", "abandoned": "abandonment",
+    "aborted": "aborted before both sides moved",
+}

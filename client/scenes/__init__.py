@@ -1,0 +1,1 @@
+"""The client's scenes: connect, lobby, room, result, replay."""

@@ -1,0 +1,136 @@
+"""The connect scene: server address and player name, with clear messages when it fails."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from client.address import BadAddress, to_url
+from client.scenes.base import Scene
+from client.ui import draw, fonts, theme
+from client.ui.widgets import Button, TextField
+
+if TYPE_CHECKING:
+    from client.app import App
+    from client.net import NetEvent
+
+NAME_LIMIT = 32
+
+
+class ConnectScene(Scene):
+    """Type a server and a name, then Connect (Enter)."""
+
+    def __init__(self, app: App, address: str = "", name: str = "") -> None:
+        super().__init__(app)
+        cx = theme.LOGICAL_SIZE[0] // 2
+        self.card = pygame.Rect(0, 0, 560, 470)
+        self.card.center = (cx, theme.LOGICAL_SIZE[1] // 2)
+        left = self.card.left + 40
+        width = self.card.width - 80
+        self.address = TextField(pygame.Rect(left, self.card.top + 150, width, 44), "Server",
+                                 address or app.config.server,
+                                 "host, host:port or ws://… (port 8765 by default)", 200)
+        self.name = TextField(pygame.Rect(left, self.card.top + 230, width, 44), "Your name",
+                              name or app.config.name, "up to 32 characters", NAME_LIMIT)
+        self.fields = [self.address, self.name]
+        (self.name if self.address.value and not self.name.value else self.address).focused = True
+        self.connect_button = Button(pygame.Rect(left, self.card.top + 300, width, 48),
+                                     "Connect", "connect", primary=True, size=18)
+        self.message = ""
+        self.message_color = theme.MUTED
+        self.busy = False
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        """Typing, Tab between fields, Enter or the button to connect."""
+        if self.connect_button.handle_event(event):
+            self.submit()
+            return
+        if event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.submit()
+                return
+            if event.key == pygame.K_TAB:
+                i = next((i for i, f in enumerate(self.fields) if f.focused), -1)
+                for f in self.fields:
+                    f.focused = False
+                self.fields[(i + 1) % len(self.fields)].focused = True
+                return
+            if event.key == pygame.K_ESCAPE:
+                self.app.running = False
+                return
+        for f in self.fields:
+            f.handle_event(event)
+
+    def submit(self) -> None:
+        """Validate the inputs and start connecting."""
+        name = self.name.value.strip()
+        try:
+            url = to_url(self.address.value)
+        except BadAddress as exc:
+            self.show(str(exc), theme.BAD)
+            return
+        if not name:
+            self.show("Type a name others will see.", theme.BAD)
+            return
+        self.busy = True
+        self.show(f"Connecting to {url} …", theme.MUTED)
+        self.app.connect(url, name, self.address.value.strip())
+
+    def show(self, text: str, color: theme.Color) -> None:
+        """Set the message under the button."""
+        self.message, self.message_color = text, color
+
+    def on_net(self, event: NetEvent) -> None:
+        """Show why connecting failed."""
+        if event.kind == "failed":
+            self.busy = False
+            self.app.notice = ""
+            self.show(event.text, theme.BAD)
+        elif event.kind == "closed" and self.busy and not self.app.welcome:
+            self.busy = False
+            reason = f" ({event.text})" if event.text else ""
+            self.show(f"The server closed the connection{reason}.", theme.BAD)
+            self.app.disconnect()
+
+    def on_message(self, message: dict[str, Any]) -> None:
+        """Go to the lobby on ``welcome``; explain a refused ``hello``."""
+        if message.get("type") == "welcome" and self.app.top is self:
+            from client.scenes.lobby import LobbyScene
+
+            self.busy = False
+            self.show("", theme.MUTED)
+            self.app.push(LobbyScene(self.app))
+        elif message.get("type") == "error" and not self.app.welcome:
+            code = message.get("code")
+            text = str(message.get("message") or code)
+            if code == "unsupported_protocol":
+                text = f"Wrong protocol version: {text}. Update the client or the server."
+            elif code == "bad_token":
+                self.app.config.tokens.pop(self.app.url, None)
+                text = "The saved identity is unknown to this server; connect again for a new one."
+            self.busy = False
+            self.show(text, theme.BAD)
+            self.app.disconnect()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """The title card with the two fields, the button and the message."""
+        w = theme.LOGICAL_SIZE[0]
+        draw.text(surface, "Boardhall", (w // 2, self.card.top - 90), 56, theme.TEXT, "midtop")
+        draw.text(surface, fonts.label("chess · draughts · number chess · hex five-in-a-row",
+                                       "国际象棋 · 国际跳棋 · 数棋 · 五子棋"),
+                  (w // 2, self.card.top - 28), 16, theme.MUTED, "midtop")
+        draw.panel(surface, self.card)
+        draw.text(surface, "Connect to a server", (self.card.left + 40, self.card.top + 36), 26)
+        draw.text(surface, "Ask the host for the address; your name is shown to other players.",
+                  (self.card.left + 40, self.card.top + 76), 15, theme.MUTED)
+        for f in self.fields:
+            f.draw(surface)
+        self.connect_button.enabled = not self.busy
+        self.connect_button.draw(surface)
+        if self.message:
+            draw.paragraph(surface, self.message,
+                           pygame.Rect(self.card.left + 40, self.card.top + 364,
+                                       self.card.width - 80, 90), 16, self.message_color)
+        draw.text(surface, "Tab: next field   Enter: connect   Esc: quit",
+                  (w // 2, self.card.bottom + 18), 14, theme.FAINT, "midtop")

@@ -1,0 +1,161 @@
+"""Modal dialogs drawn over the room: a choice (chess promotion) and the number chess expression."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import pygame
+
+from client.scenes.base import Scene
+from client.ui import draw, theme
+from client.ui.widgets import Button, TextField
+
+if TYPE_CHECKING:
+    from client.app import App
+
+
+class Dialog(Scene):
+    """A centred card over a dimmed scene; Esc cancels."""
+
+    transparent = True
+
+    def __init__(self, app: App, title: str, size: tuple[int, int]) -> None:
+        super().__init__(app)
+        self.title = title
+        self.card = pygame.Rect(0, 0, *size)
+        self.card.center = (theme.LOGICAL_SIZE[0] // 2, theme.LOGICAL_SIZE[1] // 2)
+
+    def close(self) -> None:
+        """Remove the dialog."""
+        self.app.pop(self)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Dim what is below and draw the card with its title."""
+        shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        shade.fill(theme.OVERLAY)
+        surface.blit(shade, (0, 0))
+        draw.panel(surface, self.card, theme.PANEL, theme.ACCENT)
+        draw.text(surface, self.title, (self.card.left + 24, self.card.top + 20), 22)
+
+
+class ChoiceDialog(Dialog):
+    """Pick one of a few options (button or its key)."""
+
+    def __init__(self, app: App, title: str, options: list[tuple[str, str, str]],
+                 on_choose: Callable[[str], None]) -> None:
+        """``options`` are (label, key letter, value); ``on_choose(value)`` runs on a pick."""
+        width = max(360, 48 + len(options) * 118)
+        super().__init__(app, title, (width, 190))
+        self.on_choose = on_choose
+        self.buttons: list[tuple[Button, str, str]] = []
+        for i, (label, key, value) in enumerate(options):
+            rect = pygame.Rect(self.card.left + 24 + i * 118, self.card.top + 70, 108, 64)
+            self.buttons.append((Button(rect, label, value, key.upper(), size=17), key, value))
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        """A click on a button or its key chooses; Esc cancels."""
+        for button, key, value in self.buttons:
+            if button.handle_event(event):
+                self.choose(value)
+                return
+            if event.type == pygame.KEYDOWN and event.unicode.lower() == key.lower():
+                self.choose(value)
+                return
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.close()
+
+    def choose(self, value: str) -> None:
+        """Close and report the choice."""
+        self.close()
+        self.on_choose(value)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """The card with its buttons."""
+        super().draw(surface)
+        for button, _, _ in self.buttons:
+            button.draw(surface)
+        draw.text(surface, "Esc: cancel", (self.card.centerx, self.card.bottom - 28), 13,
+                  theme.FAINT, "midtop")
+
+
+class ExpressionDialog(Dialog):
+    """Number chess span: type the expression over the spanned pieces' numbers.
+
+    ``check(expression)`` returns an error text (or ``None`` when the engine accepts it);
+    ``on_send(expression)`` runs when it is accepted. ``hint`` is a valid expression.
+    """
+
+    def __init__(self, app: App, span: str, numbers_text: str, target: int | None, hint: str,
+                 check: Callable[[str], str | None], on_send: Callable[[str], None]) -> None:
+        super().__init__(app, f"Span {span}", (560, 300))
+        self.numbers_text = numbers_text
+        self.target = target
+        self.hint = hint
+        self.check = check
+        self.on_send = on_send
+        left, top = self.card.left + 24, self.card.top
+        self.field = TextField(pygame.Rect(left, top + 128, 512, 44), "Expression", "",
+                               "e.g. 6+3  (operators + - * / and parentheses)", 60, focused=True)
+        self.hint_button = Button(pygame.Rect(left, top + 200, 160, 48), "Hint", "hint", "Ctrl+H")
+        self.send_button = Button(pygame.Rect(left + 176, top + 200, 160, 48), "Play", "send",
+                                  "Enter", primary=True)
+        self.cancel_button = Button(pygame.Rect(left + 352, top + 200, 160, 48), "Cancel",
+                                    "cancel", "Esc")
+        self.error = ""
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        """Typing, Hint, Play and Cancel."""
+        for button in (self.hint_button, self.send_button, self.cancel_button):
+            action = button.handle_event(event)
+            if action:
+                self.act(action)
+                return
+        if event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.act("send")
+                return
+            if event.key == pygame.K_ESCAPE:
+                self.act("cancel")
+                return
+            if event.key == pygame.K_h and event.mod & pygame.KMOD_CTRL:
+                self.act("hint")
+                return
+        if event.type == pygame.TEXTINPUT:
+            event = pygame.event.Event(pygame.TEXTINPUT, text="".join(
+                ch for ch in event.text if ch in "0123456789+-*/() "))
+        self.field.focused = True
+        self.field.handle_event(event)
+
+    def act(self, action: str) -> None:
+        """Fill the hint, send the expression, or cancel."""
+        if action == "hint":
+            self.field.value = self.hint
+            self.error = ""
+        elif action == "cancel":
+            self.close()
+        elif action == "send":
+            expression = self.field.value.replace(" ", "")
+            if not expression:
+                self.error = "Type an expression (or press Hint)."
+                return
+            problem = self.check(expression)
+            if problem:
+                self.error = problem
+                return
+            self.close()
+            self.on_send(expression)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Numbers to combine, the field, the buttons and any error."""
+        super().draw(surface)
+        goal = f" to make {self.target}" if self.target is not None else ""
+        draw.text(surface, f"Combine the spanned numbers {self.numbers_text}{goal}, each once.",
+                  (self.card.left + 24, self.card.top + 62), 16, theme.MUTED,
+                  max_width=self.card.width - 48)
+        self.field.draw(surface)
+        for button in (self.hint_button, self.send_button, self.cancel_button):
+            button.draw(surface)
+        if self.error:
+            draw.text(surface, self.error, (self.card.left + 24, self.card.bottom - 30), 15,
+                      theme.BAD, max_width=self.card.width - 48)

@@ -1,0 +1,381 @@
+"""The lobby: pick a game, seek an opponent, create or join a room, or watch one."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from client.room_model import clock_text
+from client.scenes.base import Scene
+from client.ui import draw, theme
+from client.ui.widgets import Button, Chooser, ListView, TextField, Toggle
+
+if TYPE_CHECKING:
+    from client.app import App
+    from client.net import NetEvent
+
+FISCHER = [("3+2", {"initial": 180, "increment": 2}), ("5+3", {"initial": 300, "increment": 3}),
+           ("10+5", {"initial": 600, "increment": 5})]
+PER_MOVE = {"chess": 20, "shuqi": 30}
+RECORD_LIMIT = 48 * 1024
+
+
+def clock_presets(game: str) -> list[tuple[str, dict[str, int]]]:
+    """The quick-seek clocks for ``game``: its per-move preset (if any) then Fischer ones."""
+    presets: list[tuple[str, dict[str, int]]] = []
+    if game in PER_MOVE:
+        presets.append((f"{PER_MOVE[game]} s/move", {"per_move": PER_MOVE[game]}))
+    return presets + FISCHER
+
+
+def read_start(text: str) -> tuple[str, str]:
+    """Interpret the start-position field: (``position`` or ``record``, the text).
+
+    A path to an existing file is read (at most 48 KiB). PGN, PDN and JSON records are sent as
+    ``record``; anything else as ``position``. Raises ``ValueError`` with a readable reason.
+    """
+    value = text.strip()
+    if value and len(value) < 1024 and "\n" not in value:
+        path = Path(os.path.expanduser(value))
+        if path.is_file():
+            if path.stat().st_size > RECORD_LIMIT:
+                raise ValueError(f"{path.name} is larger than 48 KiB")
+            try:
+                value = path.read_text(encoding="utf-8").strip()
+            except (OSError, UnicodeDecodeError) as exc:
+                raise ValueError(f"cannot read {path}: {exc}") from exc
+    looks_like_record = value.startswith(("[", "{")) or "\n1." in value or value.startswith("1.")
+    return ("record" if looks_like_record else "position"), value
+
+
+class LobbyScene(Scene):
+    """Games on the left, playing in the middle, rooms to watch on the right."""
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.game_index = 0
+        self.rooms: list[dict[str, Any]] = []
+        self.queued: dict[str, Any] | None = None
+        self.status = ""
+        self.status_color = theme.MUTED
+        self.my_requests: set[int] = set()
+        col2 = 412
+        self.variant = Chooser(pygame.Rect(28, 470, 352, 40), "Variant", [])
+        self.clock = Chooser(pygame.Rect(col2 + 16, 316, 180, 40), "Clock", [])
+        self.color = Chooser(pygame.Rect(col2 + 212, 316, 180, 40), "Your colour",
+                             [("random", "random"), ("first", "first (moves first)"),
+                              ("second", "second")])
+        self.private = Toggle(pygame.Rect(col2 + 16, 372, 180, 30), "Private room")
+        self.position = TextField(pygame.Rect(col2 + 16, 436, 376, 40),
+                                  "Start position (paste with Ctrl+V, or a file path)", "",
+                                  "optional: FEN, PDN, record file…", 4096)
+        self.create = Button(pygame.Rect(col2 + 16, 490, 376, 42), "Create room", "create",
+                             "Ctrl+N", primary=True)
+        self.code = TextField(pygame.Rect(col2 + 16, 606, 150, 40), "Room code", "", "code", 16)
+        self.join = Button(pygame.Rect(col2 + 178, 606, 104, 40), "Join", "join")
+        self.watch_code = Button(pygame.Rect(col2 + 290, 606, 102, 40), "Watch", "watch_code")
+        self.rooms_view = ListView(pygame.Rect(836, 112, 420, 560), header=(
+            "Room", "Game", "Players", "Clock", "👁"), widths=[70, 88, 150, 70, 40],
+            empty_text="No open rooms yet.")
+        self.rooms_view.header = ("Room", "Game", "Players", "Clock", "Eyes")
+        self.watch_room = Button(pygame.Rect(836, 688, 200, 42), "Watch", "watch", "W")
+        self.join_room = Button(pygame.Rect(1056, 688, 200, 42), "Join seat", "join_room", "J")
+        self.cancel = Button(pygame.Rect(col2 + 16, 224, 376, 40), "Cancel search", "cancel",
+                             "Esc")
+        self.leave_button = Button(pygame.Rect(1136, 14, 120, 34), "Disconnect", "disconnect")
+        self.fields = [self.position, self.code]
+        self._refresh_game()
+
+    # ---- data ---------------------------------------------------------------------------------
+
+    @property
+    def game(self) -> dict[str, Any]:
+        """The selected GameInfo (an empty dict when the server listed none)."""
+        games = self.app.games
+        if not games:
+            return {}
+        return games[min(self.game_index, len(games) - 1)]
+
+    def _refresh_game(self) -> None:
+        game = self.game
+        variants: list[Any] = game["variants"] if isinstance(game.get("variants"), list) else []
+        self.variant.set_options([
+            (str(v.get("id")), str(v.get("name") or v.get("id")))
+            for v in variants if isinstance(v, dict) and v.get("id") is not None
+        ])
+        presets = clock_presets(str(game.get("game", "")))
+        self.clock.set_options([(str(i), name) for i, (name, _) in enumerate(presets)]
+                               + [("none", "untimed")])
+
+    def seek_buttons(self) -> list[Button]:
+        """One button per clock preset of the selected game."""
+        presets = clock_presets(str(self.game.get("game", "")))
+        buttons = []
+        for i, (name, _) in enumerate(presets):
+            rect = pygame.Rect(412 + 16 + (i % 2) * 192, 112 + (i // 2) * 52, 184, 44)
+            buttons.append(Button(rect, name, f"seek:{i}", f"F{i + 1}", size=17))
+        return buttons
+
+    def game_rows(self) -> list[pygame.Rect]:
+        """Rectangles of the game cards."""
+        return [pygame.Rect(28, 112 + i * 62, 352, 54) for i in range(len(self.app.games))]
+
+    def variant_description(self) -> str:
+        """Description of the chosen variant."""
+        for v in self.game.get("variants") or []:
+            if isinstance(v, dict) and str(v.get("id")) == self.variant.value:
+                return str(v.get("description") or "")
+        return ""
+
+    # ---- lifecycle ----------------------------------------------------------------------------
+
+    def enter(self) -> None:
+        """Ask for the live room list whenever the lobby shows."""
+        self._refresh_game()
+        self.app.send({"type": "list", "watch": True})
+
+    # ---- input --------------------------------------------------------------------------------
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        """Buttons, list selection, typing, and keyboard shortcuts."""
+        for button in [*self.seek_buttons(), self.create, self.join, self.watch_code,
+                       self.watch_room, self.join_room, self.leave_button, self.cancel]:
+            if button is self.cancel and not self.queued:
+                continue
+            action = button.handle_event(event)
+            if action:
+                self.act(action)
+                return
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            for i, rect in enumerate(self.game_rows()):
+                if rect.collidepoint(event.pos):
+                    self.game_index = i
+                    self._refresh_game()
+                    return
+        if self.rooms_view.handle_event(event):
+            if getattr(event, "clicks", 1) == 2:
+                self.act("watch")
+            return
+        for widget in (self.variant, self.clock, self.color, self.private):
+            if widget.handle_event(event):
+                return
+        typing = any(f.focused for f in self.fields)
+        for f in self.fields:
+            f.handle_event(event)
+        if event.type == pygame.KEYDOWN:
+            self._key(event, typing)
+
+    def _key(self, event: pygame.event.Event, typing: bool) -> None:
+        ctrl = event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META)
+        if event.key == pygame.K_n and ctrl:
+            self.act("create")
+        elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.code.focused:
+            self.act("join")
+        elif event.key == pygame.K_ESCAPE:
+            if typing:
+                for f in self.fields:
+                    f.focused = False
+            elif self.queued:
+                self.act("cancel")
+        elif not typing and pygame.K_F1 <= event.key <= pygame.K_F12:
+            self.act(f"seek:{event.key - pygame.K_F1}")
+        elif not typing and event.key == pygame.K_w:
+            self.act("watch")
+        elif not typing and event.key == pygame.K_j:
+            self.act("join_room")
+        elif not typing and event.key in (pygame.K_UP, pygame.K_DOWN) and self.app.games:
+            step = -1 if event.key == pygame.K_UP else 1
+            self.game_index = (self.game_index + step) % len(self.app.games)
+            self._refresh_game()
+
+    def act(self, action: str) -> None:
+        """Do what a button or shortcut asks."""
+        game = str(self.game.get("game", ""))
+        if action.startswith("seek:"):
+            presets = clock_presets(game)
+            i = int(action[5:])
+            if not game or i >= len(presets):
+                return
+            self.request({"type": "join", "game": game, "variant": self.variant.value or None,
+                          "clock": presets[i][1]})
+            self.say(f"Looking for an opponent: {self.game.get('name', game)}, {presets[i][0]}…")
+        elif action == "cancel":
+            self.request({"type": "leave"})
+            self.queued = None
+            self.say("Search cancelled.")
+        elif action == "create":
+            self.create_room(game)
+        elif action in ("join", "watch_code"):
+            code = self.code.value.strip()
+            if not code:
+                self.say("Type a room code first.", theme.BAD)
+                return
+            role = "spectator" if action == "watch_code" else "player"
+            self.request({"type": "join", "room": code, "role": role})
+        elif action in ("watch", "join_room"):
+            index = self.rooms_view.selected
+            if index is None or index >= len(self.rooms):
+                self.say("Pick a room in the list first.", theme.BAD)
+                return
+            found = self.rooms[index].get("room")
+            if not isinstance(found, str):
+                return
+            code = found
+            role = "spectator" if action == "watch" else "player"
+            self.request({"type": "join", "room": code, "role": role})
+        elif action == "disconnect":
+            self.app.disconnect()
+            self.app.pop(self)
+
+    def create_room(self, game: str) -> None:
+        """Send ``create`` with the form's choices (checking the start position first)."""
+        if not game:
+            return
+        message: dict[str, Any] = {"type": "create", "game": game,
+                                   "color": self.color.value, "private": self.private.on}
+        if self.variant.value:
+            message["variant"] = self.variant.value
+        if self.clock.value != "none":
+            message["clock"] = clock_presets(game)[int(self.clock.value)][1]
+        if self.position.value.strip():
+            try:
+                kind, text = read_start(self.position.value)
+            except ValueError as exc:
+                self.say(f"Start position: {exc}", theme.BAD)
+                return
+            message[kind] = text
+        self.request(message)
+        self.say("Creating the room…")
+
+    def request(self, message: dict[str, Any]) -> None:
+        """Send ``message`` and remember its id to show its error here."""
+        self.my_requests.add(self.app.send(message))
+
+    def say(self, text: str, color: theme.Color = theme.MUTED) -> None:
+        """Show a status line."""
+        self.status, self.status_color = text, color
+
+    # ---- network ------------------------------------------------------------------------------
+
+    def on_message(self, message: dict[str, Any]) -> None:
+        """Rooms list, queue state, errors; a new ``welcome`` refreshes the games."""
+        kind = message.get("type")
+        if kind == "rooms" and isinstance(message.get("rooms"), list):
+            self.rooms = [r for r in message["rooms"] if isinstance(r, dict)]
+            self.rooms_view.set_rows([self.room_row(r) for r in self.rooms])
+        elif kind == "queued":
+            self.queued = message
+        elif kind == "room":
+            self.queued = None
+            self.say("")
+        elif kind == "welcome":
+            self._refresh_game()
+            if self.app.top is self:
+                self.app.send({"type": "list", "watch": True})
+            resumed = message.get("resumed")
+            if isinstance(resumed, list):
+                for code in resumed:
+                    if isinstance(code, str):
+                        self.app.send({"type": "join", "room": code})
+        elif kind == "error" and message.get("re") in self.my_requests:
+            self.say(str(message.get("message") or message.get("code")), theme.BAD)
+            if self.queued and message.get("code") != "not_allowed":
+                self.queued = None
+
+    def on_net(self, event: NetEvent) -> None:
+        """Forget the queue on a drop (the server forgets it too)."""
+        if event.kind in ("closed", "failed"):
+            self.queued = None
+        if event.kind == "failed" and self.app.top is self:
+            self.app.pop(self)
+
+    @staticmethod
+    def room_row(r: dict[str, Any]) -> list[str]:
+        """One row of the room list."""
+        seats = r.get("seats") if isinstance(r.get("seats"), list) else []
+        names = [str(s) for s in seats if s] if seats else []
+        players = " vs ".join(names) if names else "—"
+        if r.get("seek"):
+            players = f"{players} (seeking)"
+        game = str(r.get("game", "?"))
+        variant = r.get("variant")
+        if isinstance(variant, str) and variant and variant != "standard":
+            game = f"{game}/{variant}"
+        spectators = r.get("spectators")
+        return [str(r.get("room", "?")), game, players, clock_text(r.get("clock")),
+                str(spectators if isinstance(spectators, int) else 0)]
+
+    # ---- drawing ------------------------------------------------------------------------------
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Header, the three columns and the status line."""
+        w, _ = theme.LOGICAL_SIZE
+        draw.text(surface, "Boardhall", (28, 16), 30)
+        who = f"{self.app.welcome.get('name', '?')} @ {self.app.address or self.app.url}"
+        status_color = theme.GOOD if self.app.net_status == "online" else theme.WARN
+        pygame.draw.circle(surface, status_color, (790, 31), 6)
+        draw.text(surface, f"{who}  ·  {self.app.net_status}", (804, 31), 15, theme.MUTED,
+                  "midleft", 320)
+        self.leave_button.draw(surface)
+        pygame.draw.line(surface, theme.BORDER, (0, 62), (w, 62))
+        self._draw_games(surface)
+        self._draw_play(surface)
+        self._draw_rooms(surface)
+        if self.status:
+            draw.text(surface, self.status, (28, 770), 16, self.status_color, "midleft", 1220)
+
+    def _draw_games(self, surface: pygame.Surface) -> None:
+        draw.text(surface, "Games", (28, 78), 20)
+        games = self.app.games
+        if not games:
+            draw.text(surface, "The server listed no games.", (28, 120), 16, theme.MUTED)
+        for i, (rect, g) in enumerate(zip(self.game_rows(), games, strict=False)):
+            chosen = i == min(self.game_index, len(games) - 1)
+            draw.panel(surface, rect, theme.ACCENT_DIM if chosen else theme.PANEL,
+                       theme.ACCENT if chosen else theme.BORDER)
+            draw.text(surface, str(g.get("name") or g.get("game")), (rect.left + 14, rect.top + 9),
+                      18, theme.TEXT, max_width=rect.width - 28)
+            variants: list[Any] = g["variants"] if isinstance(g.get("variants"), list) else []
+            names = ", ".join(str(v.get("name") or v.get("id")) for v in variants
+                              if isinstance(v, dict))
+            draw.text(surface, names or str(g.get("game")), (rect.left + 14, rect.top + 32), 13,
+                      theme.MUTED if not chosen else theme.TEXT, max_width=rect.width - 28)
+        if games:
+            self.variant.draw(surface)
+            draw.paragraph(surface, self.variant_description() or "No description.",
+                           pygame.Rect(28, 524, 352, 200), 15, theme.MUTED)
+
+    def _draw_play(self, surface: pygame.Surface) -> None:
+        box = pygame.Rect(412, 74, 400, 680)
+        draw.text(surface, "Quick game", (box.left + 16, 78), 20)
+        if self.queued:
+            clock = clock_text(self.queued.get("clock") if isinstance(self.queued.get("clock"),
+                                                                       dict) else None)
+            draw.panel(surface, pygame.Rect(box.left + 16, 112, 376, 100), theme.PANEL_HI,
+                       theme.ACCENT)
+            draw.text(surface, "Looking for an opponent…", (box.left + 32, 128), 18)
+            draw.text(surface, f"{self.queued.get('game', '')} · {clock}", (box.left + 32, 158),
+                      15, theme.MUTED)
+            self.cancel.draw(surface)
+        else:
+            for b in self.seek_buttons():
+                b.draw(surface)
+        pygame.draw.line(surface, theme.BORDER, (box.left + 16, 262), (box.right - 8, 262))
+        draw.text(surface, "Create a room", (box.left + 16, 272), 20)
+        for widget in (self.clock, self.color, self.private, self.position, self.create):
+            widget.draw(surface)
+        pygame.draw.line(surface, theme.BORDER, (box.left + 16, 546), (box.right - 8, 546))
+        draw.text(surface, "Join by code", (box.left + 16, 556), 20)
+        for widget in (self.code, self.join, self.watch_code):
+            widget.draw(surface)
+
+    def _draw_rooms(self, surface: pygame.Surface) -> None:
+        draw.text(surface, "Rooms", (836, 78), 20)
+        draw.text(surface, f"{len(self.rooms)} listed, live", (1256, 84), 14, theme.FAINT,
+                  "topright")
+        self.rooms_view.draw(surface)
+        self.watch_room.draw(surface)
+        self.join_room.draw(surface)

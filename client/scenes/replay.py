@@ -1,0 +1,231 @@
+"""Replay a finished game move by move (from the server's JSON record or a local file)."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+import engines
+from client.boards import make_view
+from client.boards.base import BoardView, Marks
+from client.moves import points_of
+from client.room_model import REASON_WORDS
+from client.scenes.base import Scene
+from client.ui import draw, theme
+from client.ui.widgets import Button
+
+if TYPE_CHECKING:
+    from client.app import App
+
+BOARD_RECT = pygame.Rect(16, 16, 768, 768)
+
+
+class RecordError(ValueError):
+    """A record the replay cannot read."""
+
+
+def parse_record(text: str, game: str | None = None) -> dict[str, Any]:
+    """Read a game record: Boardhall's JSON record, an engine JSON record, or a chess PGN.
+
+    Returns ``{game, variant, start, moves: [str], names: {first, second}, result, reason,
+    options, variant_info}``; raises :class:`RecordError` naming what is wrong.
+    """
+    try:
+        data = json.loads(text)
+    except ValueError:
+        data = None
+    if isinstance(data, dict):
+        moves_raw = data.get("moves")
+        if not isinstance(moves_raw, list):
+            raise RecordError("the record has no 'moves' list")
+        moves = []
+        for i, item in enumerate(moves_raw):
+            move = item.get("move") if isinstance(item, dict) else item
+            if not isinstance(move, str):
+                raise RecordError(f"move {i + 1} of the record is not a move text")
+            moves.append(move)
+        found = data.get("game") or game
+        if not isinstance(found, str):
+            raise RecordError("the record does not say which game it is")
+        players: dict[str, Any] = data["players"] if isinstance(data.get("players"), dict) else {}
+        names = {}
+        for seat in ("first", "second"):
+            p = players.get(seat)
+            name = p.get("name") if isinstance(p, dict) else data.get(seat)
+            names[seat] = name if isinstance(name, str) else "?"
+        return {"game": found, "variant": data.get("variant"), "start": data.get("start"),
+                "moves": moves, "names": names, "result": data.get("result"),
+                "reason": data.get("reason"), "options": data.get("options") or {},
+                "variant_info": data.get("variant_info")}
+    if (game in (None, "chess")) and ("[" in text or "1." in text):
+        return _parse_pgn(text)
+    raise RecordError("not a JSON record or a PGN game")
+
+
+def _parse_pgn(text: str) -> dict[str, Any]:
+    import io
+
+    import chess.pgn
+
+    game = chess.pgn.read_game(io.StringIO(text))
+    if game is None:
+        raise RecordError("no PGN game found")
+    if game.errors:
+        raise RecordError(f"PGN error: {game.errors[0]}")
+    board = game.board()
+    start = board.fen()
+    moves = [m.uci() for m in game.mainline_moves()]
+    results = {"1-0": "first", "0-1": "second", "1/2-1/2": "draw"}
+    result = results.get(game.headers.get("Result", "*"))
+    return {"game": "chess", "variant": None, "start": start, "moves": moves,
+            "names": {"first": game.headers.get("White", "?"),
+                      "second": game.headers.get("Black", "?")},
+            "result": result, "reason": None, "options": {}, "variant_info": None}
+
+
+def fetch_record(http_url: str, timeout: float = 10.0) -> dict[str, Any]:
+    """GET a JSON record from the server and parse it."""
+    try:
+        with urllib.request.urlopen(http_url, timeout=timeout) as response:
+            text = response.read(1024 * 1024).decode("utf-8")
+    except OSError as exc:
+        raise RecordError(f"cannot fetch {http_url}: {exc}") from exc
+    return parse_record(text)
+
+
+class ReplayScene(Scene):
+    """Step through a game: Left/Right one move, Home/End to the ends, Esc to go back."""
+
+    def __init__(
+        self,
+        app: App,
+        game: str,
+        variant: str | None,
+        start: str | None,
+        moves: list[str],
+        names: Mapping[str, str] | None = None,
+        options: Mapping[str, Any] | None = None,
+        variant_info: Mapping[str, Any] | None = None,
+        result: str | None = None,
+        reason: str | None = None,
+    ) -> None:
+        super().__init__(app)
+        self.game = game
+        self.moves = list(moves)
+        self.names = dict(names or {})
+        self.result, self.reason = result, reason
+        self.index = len(self.moves)
+        self.states: list[Any] = []
+        self.error = ""
+        try:
+            engine = engines.get(game)
+            state = engine.start(variant, position=start or None, options=dict(options or {}))
+            self.states.append(state)
+            for move in self.moves:
+                state = engine.play(state, move)
+                self.states.append(state)
+        except Exception as exc:
+            done = len(self.states)
+            self.error = f"Cannot replay move {done}: {exc}" if done else str(exc)
+            self.moves = self.moves[: max(0, len(self.states) - 1)]
+            self.index = len(self.moves)
+        self.view: BoardView | None = None
+        try:
+            self.view = make_view(game, variant, variant_info)
+            self.view.layout(BOARD_RECT.inflate(-8, -8), False)
+        except Exception as exc:
+            self.error = self.error or f"No board renderer for {game}: {exc}"
+        y = 700
+        self.buttons = [
+            Button(pygame.Rect(800, y, 106, 50), "|<", "home", "Home"),
+            Button(pygame.Rect(914, y, 106, 50), "<", "back", "Left"),
+            Button(pygame.Rect(1028, y, 106, 50), ">", "forward", "Right"),
+            Button(pygame.Rect(1142, y, 106, 50), ">|", "end", "End"),
+            Button(pygame.Rect(800, y - 60, 448, 44), "Back", "close", "Esc"),
+        ]
+
+    @classmethod
+    def from_record(cls, app: App, record: Mapping[str, Any]) -> ReplayScene:
+        """Build from :func:`parse_record` output."""
+        return cls(app, record["game"], record.get("variant"), record.get("start"),
+                   list(record.get("moves") or []), record.get("names"), record.get("options"),
+                   record.get("variant_info"), record.get("result"), record.get("reason"))
+
+    @classmethod
+    def from_file(cls, app: App, path: Path, game: str | None = None) -> ReplayScene:
+        """Build from a record file (JSON or PGN)."""
+        return cls.from_record(app, parse_record(path.read_text(encoding="utf-8"), game))
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        """Buttons and arrow keys."""
+        for b in self.buttons:
+            action = b.handle_event(event)
+            if action:
+                self.act(action)
+                return
+        if event.type == pygame.KEYDOWN:
+            keys = {pygame.K_LEFT: "back", pygame.K_RIGHT: "forward", pygame.K_HOME: "home",
+                    pygame.K_END: "end", pygame.K_ESCAPE: "close", pygame.K_f: "flip"}
+            action = keys.get(event.key)
+            if action:
+                self.act(action)
+
+    def act(self, action: str) -> None:
+        """Move through the game."""
+        if action == "back":
+            self.index = max(0, self.index - 1)
+        elif action == "forward":
+            self.index = min(len(self.moves), self.index + 1)
+        elif action == "home":
+            self.index = 0
+        elif action == "end":
+            self.index = len(self.moves)
+        elif action == "flip" and self.view is not None:
+            self.view.layout(BOARD_RECT.inflate(-8, -8), not self.view.flipped)
+        elif action == "close":
+            self.app.pop(self)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Board at the current move and the move list."""
+        draw.panel(surface, BOARD_RECT)
+        if self.view is not None and self.states:
+            state = self.states[min(self.index, len(self.states) - 1)]
+            last = self.moves[self.index - 1] if self.index else None
+            self.view.draw(surface, state, Marks(last_move=points_of(self.game, last),
+                                                 extra={"coordinates": True}))
+        draw.text(surface, "Replay", (800, 18), 24)
+        first, second = self.names.get("first", "?"), self.names.get("second", "?")
+        draw.text(surface, f"{first}  vs  {second}", (800, 56), 17, theme.TEXT, max_width=464)
+        if self.result:
+            reason = REASON_WORDS.get(self.reason or "", self.reason or "")
+            winner = {"first": first, "second": second}.get(self.result)
+            line = f"{winner} won" if winner else "Draw"
+            draw.text(surface, f"{line}{': ' + reason if reason else ''}", (800, 84), 15,
+                      theme.MUTED, max_width=464)
+        draw.text(surface, f"Move {self.index} of {len(self.moves)}", (800, 118), 18,
+                  theme.ACCENT)
+        box = pygame.Rect(800, 148, 464, 476)
+        draw.panel(surface, box, theme.INPUT_BG)
+        rows = (box.height - 12) // 22
+        first_line = max(0, (self.index - 1) // 2 - rows + 3)
+        for j in range(rows):
+            row = first_line + j
+            at = row * 2
+            if at >= len(self.moves):
+                break
+            y = box.top + 8 + j * 22
+            draw.text(surface, f"{row + 1}.", (box.left + 12, y), 14, theme.FAINT)
+            for k in range(2):
+                if at + k < len(self.moves):
+                    color = theme.ACCENT if at + k == self.index - 1 else theme.TEXT
+                    draw.text(surface, self.moves[at + k], (box.left + 60 + k * 200, y), 15,
+                              color, max_width=190)
+        if self.error:
+            draw.paragraph(surface, self.error, pygame.Rect(24, 700, 740, 80), 15, theme.BAD)
+        for b in self.buttons:
+            b.draw(surface)

@@ -1,0 +1,88 @@
+"""The result panel: who won, why, and the scores, over the room."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pygame
+
+from client.room_model import REASON_WORDS
+from client.scenes.dialogs import Dialog
+from client.ui import draw, theme
+from client.ui.widgets import Button
+
+if TYPE_CHECKING:
+    from client.app import App
+    from client.scenes.room import RoomScene
+
+
+class ResultPanel(Dialog):
+    """Shown when ``over`` arrives; Rematch, Replay, Close (look at the board) or Leave."""
+
+    def __init__(self, app: App, room: RoomScene) -> None:
+        super().__init__(app, "Game over", (520, 320))
+        self.room = room
+        left, top = self.card.left + 24, self.card.bottom - 76
+        self.buttons = [
+            Button(pygame.Rect(left, top, 112, 52), "Rematch", "rematch", "M", primary=True),
+            Button(pygame.Rect(left + 120, top, 112, 52), "Replay", "replay", "P"),
+            Button(pygame.Rect(left + 240, top, 112, 52), "Close", "close", "Esc"),
+            Button(pygame.Rect(left + 360, top, 112, 52), "Leave", "leave", "L"),
+        ]
+        self.buttons[0].enabled = room.seated
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        """Buttons and their keys."""
+        for b in self.buttons:
+            action = b.handle_event(event)
+            if action:
+                self.act(action)
+                return
+        if event.type == pygame.KEYDOWN:
+            keys = {pygame.K_m: "rematch", pygame.K_p: "replay", pygame.K_ESCAPE: "close",
+                    pygame.K_RETURN: "close", pygame.K_l: "leave"}
+            action = keys.get(event.key)
+            if action and (action != "rematch" or self.room.seated):
+                self.act(action)
+
+    def act(self, action: str) -> None:
+        """Do what was asked."""
+        self.close()
+        if action == "rematch":
+            self.room.act("rematch")
+        elif action == "leave":
+            self.room.act("leave")
+        elif action == "replay":
+            from client.scenes.replay import ReplayScene
+
+            m = self.room.model
+            self.app.push(ReplayScene(self.app, m.game, m.variant, m.start, list(m.moves),
+                                      {s: m.name_of(s) for s in ("first", "second")},
+                                      m.options, m.variant_info))
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Headline, reason and scores."""
+        from client.scenes.room import result_text
+
+        super().draw(surface)
+        m = self.room.model
+        headline = result_text(m).split(":")[0]
+        color = theme.GOOD if m.you is not None and m.result == m.you else theme.TEXT
+        if m.you is not None and m.result not in (m.you, "draw", None):
+            color = theme.BAD
+        draw.text(surface, headline, (self.card.centerx, self.card.top + 80), 36, color, "midtop",
+                  self.card.width - 40)
+        reason = REASON_WORDS.get(m.reason or "", m.reason or "")
+        if reason:
+            draw.text(surface, f"by {reason}" if m.result in ("first", "second") else reason,
+                      (self.card.centerx, self.card.top + 128), 18, theme.MUTED, "midtop",
+                      self.card.width - 40)
+        if m.scores:
+            parts = [f"{m.name_of(s)} {m.scores.get(s, '?')}" for s in ("first", "second")]
+            draw.text(surface, "Scores:  " + "   ·   ".join(parts),
+                      (self.card.centerx, self.card.top + 164), 18, theme.TEXT, "midtop",
+                      self.card.width - 40)
+        draw.text(surface, f"{len(m.moves)} moves", (self.card.centerx, self.card.top + 198), 14,
+                  theme.FAINT, "midtop")
+        for b in self.buttons:
+            b.draw(surface)

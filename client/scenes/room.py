@@ -1,0 +1,669 @@
+"""The room: board, clocks, players, move list, chat and every action (button + key).
+
+The scene mirrors the server: it sends what the user asks and shows what the server answers.
+Legal targets come from the engine; results come only from ``over``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from client.boards import make_view
+from client.boards.base import BoardView, Marks
+from client.moves import MovePicker, Pick, legal_shapes
+from client.room_model import (
+    OFFER_WORDS,
+    REASON_WORDS,
+    RoomModel,
+    clock_text,
+    format_clock,
+)
+from client.scenes.base import Scene
+from client.scenes.dialogs import ChoiceDialog, ExpressionDialog
+from client.ui import draw, fonts, theme
+from client.ui.widgets import Button, TextField
+
+if TYPE_CHECKING:
+    from client.app import App
+    from client.net import NetEvent
+
+BOARD_RECT = pygame.Rect(16, 16, 768, 768)
+PANEL_X = 800
+PANEL_W = 464
+GAME_NAMES = {"chess": "Chess", "draughts": "Draughts", "shuqi": "Number chess",
+              "hexgomoku": "Hex five-in-a-row", "custom": "Custom"}
+PROMOTIONS = [("Queen", "q"), ("Rook", "r"), ("Bishop", "b"), ("Knight", "n")]
+
+
+@dataclass(frozen=True)
+class Action:
+    """A room action: its button label, key, and when it applies."""
+
+    name: str
+    label: str
+    key: int
+    key_text: str
+    games: tuple[str, ...] = ()
+    """Only for these games (empty: all)."""
+    seated: bool = True
+    """Only for a player (not a spectator)."""
+
+
+ACTIONS: tuple[Action, ...] = (
+    Action("resign", "Resign", pygame.K_r, "R"),
+    Action("draw", "Offer draw", pygame.K_d, "D"),
+    Action("undo", "Takeback", pygame.K_u, "U"),
+    Action("rematch", "Rematch", pygame.K_m, "M"),
+    Action("swap", "Swap sides", pygame.K_s, "S"),
+    Action("stop", "Stop", pygame.K_t, "T", games=("shuqi",)),
+    Action("report", "Report", pygame.K_p, "P", games=("shuqi",)),
+    Action("timeout", "Claim time", pygame.K_c, "C"),
+    Action("flip", "Flip board", pygame.K_f, "F", seated=False),
+    Action("coords", "Coordinates", pygame.K_k, "K", seated=False),
+    Action("leave", "Leave", pygame.K_ESCAPE, "Esc", seated=False),
+)
+
+
+class RoomScene(Scene):
+    """One room: playing or watching."""
+
+    def __init__(self, app: App, code: str) -> None:
+        super().__init__(app)
+        self.model = RoomModel(room=code)
+        self.view: BoardView | None = None
+        self.view_key: tuple[str, str | None] = ("", None)
+        self.view_error = ""
+        self.flipped = False
+        self.coordinates = True
+        self.picker = MovePicker("")
+        self.picker_ply = -1
+        self.hover: str | None = None
+        self.message = ""
+        self.message_color = theme.MUTED
+        self.message_until = 0.0
+        self.my_requests: set[int] = set()
+        self.chat_field = TextField(pygame.Rect(PANEL_X, 574, PANEL_W, 36), "", "",
+                                    "Chat (Enter to type, Enter to send)", 500)
+        self.offer_buttons = (
+            Button(pygame.Rect(0, 0, 110, 34), "Accept", "accept", "Y", primary=True, size=15),
+            Button(pygame.Rect(0, 0, 110, 34), "Decline", "decline", "N", size=15),
+        )
+        offer_rect = self.offer_rect()
+        self.offer_buttons[0].rect.midright = (offer_rect.right - 130, offer_rect.centery)
+        self.offer_buttons[1].rect.midright = (offer_rect.right - 12, offer_rect.centery)
+        self._leave_armed = False
+        self.result_shown_for = ""
+        self.pending_move: str | None = None
+
+    # ---- helpers ------------------------------------------------------------------------------
+
+    @property
+    def now(self) -> float:
+        """The app's monotonic time."""
+        return self.app.clock()
+
+    def say(self, text: str, color: theme.Color = theme.MUTED, seconds: float = 8.0) -> None:
+        """Show a message near the board for a while."""
+        self.message, self.message_color = text, color
+        self.message_until = self.now + seconds
+
+    def request(self, message: dict[str, Any], seat: str | None = None) -> None:
+        """Send a message about this room, remembering its id for errors."""
+        message = {**message, "room": self.model.room}
+        self.my_requests.add(self.app.send(message, seat or self.acting_seat()))
+
+    def acting_seat(self) -> str | None:
+        """The seat we act for: ours, or in hot-seat play the side to move."""
+        if self.app.seat_connections:
+            return self.model.turn if self.model.status == "playing" else self.model.you
+        return self.model.you
+
+    @property
+    def seated(self) -> bool:
+        """True when we hold a seat (or play both in hot-seat)."""
+        return self.model.you is not None or bool(self.app.seat_connections)
+
+    def bottom_seat(self) -> str:
+        """The seat drawn at the bottom (ours, unless flipped)."""
+        base = self.model.you or "first"
+        if self.app.seat_connections:
+            base = "first"
+        if self.flipped:
+            return "second" if base == "first" else "first"
+        return base
+
+    def ensure_view(self) -> None:
+        """Create the board renderer for this room's game once its snapshot is known."""
+        key = (self.model.game, self.model.variant)
+        if not self.model.game or key == self.view_key:
+            return
+        self.view_key = key
+        try:
+            self.view = make_view(self.model.game, self.model.variant, self.model.variant_info)
+            self.view_error = ""
+        except Exception as exc:  # a missing or broken renderer: show text instead of the board
+            self.view = None
+            self.view_error = f"No board renderer for {self.model.game}: {exc}"
+        self.layout_view()
+
+    def layout_view(self) -> None:
+        """Fit the board (flipped when we sit second, or on request)."""
+        if self.view is not None:
+            self.view.layout(BOARD_RECT.inflate(-8, -8), self.bottom_seat() == "second")
+
+    def refresh_picker(self) -> None:
+        """New legal moves after the position changed."""
+        ply = len(self.model.moves)
+        if self.picker.game == self.model.game and self.picker_ply == ply:
+            return
+        self.picker = MovePicker(self.model.game)
+        self.picker_ply = ply
+        engine = self.model.engine
+        if engine is None or self.model.state is None or self.model.status == "over":
+            return
+        try:
+            self.picker.reset(legal_shapes(self.model.game, engine, self.model.state))
+        except Exception as exc:
+            self.say(f"Cannot list legal moves: {exc}", theme.BAD)
+
+    def available(self, action: Action) -> bool:
+        """Whether ``action`` makes sense now."""
+        m = self.model
+        if action.games and m.game not in action.games:
+            return False
+        if not action.seated:
+            return True
+        if not self.seated:
+            return False
+        if action.name == "rematch":
+            return m.status == "over"
+        if action.name == "swap":
+            return m.status != "over" and not m.moves
+        if action.name == "resign":
+            return m.status == "playing" or (m.status == "waiting" and bool(m.moves))
+        return m.status == "playing"
+
+    # ---- input --------------------------------------------------------------------------------
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        """Board clicks, buttons, offer answers, chat and shortcuts."""
+        if event.type == pygame.MOUSEMOTION:
+            self.hover = self.view.point_at(event.pos) if self.view else None
+            for b in [*self.buttons(), *self.offer_buttons]:
+                b.handle_event(event)
+            return
+        if self.model.pending_offer() is not None:
+            for b in self.offer_buttons:
+                action = b.handle_event(event)
+                if action:
+                    self.answer(action == "accept")
+                    return
+        for b in self.buttons():
+            action = b.handle_event(event)
+            if action:
+                self.act(action)
+                return
+        if (
+            event.type == pygame.MOUSEBUTTONDOWN
+            and event.button == 1
+            and BOARD_RECT.collidepoint(event.pos)
+            and self.view is not None
+        ):
+            self.chat_field.focused = False
+            self.click_board(self.view.point_at(event.pos))
+            return
+        if self.chat_field.handle_event(event):
+            if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.send_chat()
+            return
+        if event.type == pygame.KEYDOWN:
+            self.key(event)
+
+    def key(self, event: pygame.event.Event) -> None:
+        """Keyboard shortcuts (chat not focused)."""
+        if self.chat_field.focused:
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.send_chat()
+            elif event.key == pygame.K_ESCAPE:
+                self.chat_field.focused = False
+            return
+        if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.chat_field.focused = True
+            return
+        if self.model.pending_offer() is not None and event.key in (pygame.K_y, pygame.K_n):
+            self.answer(event.key == pygame.K_y)
+            return
+        if event.key == pygame.K_ESCAPE and self.picker.selected is not None:
+            self.picker.clear()
+            return
+        for action in ACTIONS:
+            if event.key == action.key and self.available(action):
+                self.act(action.name)
+                return
+
+    def buttons(self) -> list[Button]:
+        """The action buttons in a grid under the chat (only the ones for this game)."""
+        shown = [a for a in ACTIONS if not a.games or self.model.game in a.games]
+        cols, w, h, gap = 4, (PANEL_W - 24) // 4, 50, 8
+        top = 626
+        out = []
+        for i, a in enumerate(shown):
+            x, y = PANEL_X + (i % cols) * (w + gap), top + (i // cols) * (h + gap)
+            rect = pygame.Rect(x, y, w, h)
+            label = a.label
+            if a.name == "coords":
+                label = "Coords on" if self.coordinates else "Coords off"
+            out.append(Button(rect, label, a.name, a.key_text, self.available(a), size=15))
+        return out
+
+    def act(self, name: str) -> None:
+        """Perform a room action by name."""
+        m = self.model
+        if name == "leave":
+            self.leave()
+        elif name == "flip":
+            self.flipped = not self.flipped
+            self.layout_view()
+        elif name == "coords":
+            self.coordinates = not self.coordinates
+        elif name == "resign":
+            self.request({"type": "resign"})
+        elif name in ("draw", "undo", "rematch", "swap"):
+            seat = m.you
+            if self.app.seat_connections and m.status == "playing":
+                seat = m.turn
+            self.request({"type": "offer", "kind": name}, seat)
+            self.say(f"You offered {OFFER_WORDS.get(name, name)}.")
+        elif name in ("stop", "report", "timeout"):
+            self.request({"type": name})
+
+    def answer(self, accept: bool) -> None:
+        """Answer the opponent's pending offer."""
+        offer = self.model.pending_offer()
+        if offer is None:
+            return
+        by = offer.get("by")
+        seat = None
+        if self.app.seat_connections:
+            seat = "second" if by == "first" else "first"
+        self.request({"type": "answer", "kind": offer.get("kind"), "accept": accept}, seat)
+        self.model.offers = [o for o in self.model.offers if o is not offer]
+
+    def leave(self) -> None:
+        """Leave the room: resign first is the player's choice, so a running game is kept."""
+        if self.model.status == "playing" and self.model.you is not None:
+            self.say("The game is on: resign first (R), or it stays open for you.", theme.WARN)
+            if self._leave_armed:
+                self.close()
+                return
+            self._leave_armed = True
+            return
+        self.request({"type": "leave"})
+        self.close()
+
+    def close(self) -> None:
+        """Remove this scene (and any dialogs above it)."""
+        while self.app.stack and self.app.stack[-1] is not self:
+            self.app.pop()
+        self.app.pop(self)
+
+    def send_chat(self) -> None:
+        """Send the chat line."""
+        text = self.chat_field.value.strip()
+        self.chat_field.value = ""
+        self.chat_field.focused = False
+        if text:
+            self.request({"type": "chat", "text": text[:500]}, self.model.you)
+
+    def click_board(self, point: str | None) -> None:
+        """A click on the board: select, extend a capture, or move."""
+        m = self.model
+        if m.status == "over":
+            return
+        if not self.seated:
+            self.say("You are watching this game.")
+            return
+        if not self.app.seat_connections and not m.is_my_turn():
+            self.picker.clear()
+            if point is not None:
+                self.say("Wait for your turn.")
+            return
+        self.refresh_picker()
+        pick = self.picker.click(point)
+        self.apply_pick(pick)
+
+    def apply_pick(self, pick: Pick) -> None:
+        """Act on what a click meant."""
+        if pick.kind == "send":
+            self.send_move(pick.moves[0])
+        elif pick.kind == "choose":
+            self.choose_promotion(pick.moves)
+        elif pick.kind == "expression":
+            self.ask_expression(pick.moves[0])
+        elif pick.kind == "illegal" and pick.message:
+            self.say(pick.message, theme.WARN, 4)
+
+    def choose_promotion(self, moves: list[str]) -> None:
+        """Chess promotion picker (or any choice among moves with the same squares)."""
+        by_suffix = {mv[-1]: mv for mv in moves}
+        options = [(label, key, by_suffix[key]) for label, key in PROMOTIONS if key in by_suffix]
+        if len(options) != len(moves):
+            options = [(mv, str(i + 1), mv) for i, mv in enumerate(moves)]
+        self.app.push(ChoiceDialog(self.app, "Promote to", options, self.send_move))
+
+    def ask_expression(self, move: str) -> None:
+        """Number chess span: ask for the expression, with the engine's one as the hint."""
+        body, _, hint = move.partition("=")
+        numbers = re.findall(r"\d", hint)
+        target = None
+        state = self.model.state
+        origin = body.split("-")[0]
+        try:
+            x, y = (int(v) for v in origin.split(","))
+            piece = state.piece_at((x, y)) if state is not None else None
+            target = piece[1] if piece else None
+        except (ValueError, AttributeError, TypeError):
+            target = None
+        engine, before = self.model.engine, self.model.state
+
+        def check(expression: str) -> str | None:
+            if engine is None or before is None:
+                return None
+            try:
+                engine.play(before, f"{body}={expression}")
+            except Exception as exc:
+                return str(exc)
+            return None
+
+        self.app.push(ExpressionDialog(self.app, body, ", ".join(numbers), target, hint, check,
+                                       lambda expression: self.send_move(f"{body}={expression}")))
+
+    def send_move(self, move: str) -> None:
+        """Send ``move`` for the current ply."""
+        m = self.model
+        self.picker.clear()
+        self.pending_move = move
+        self.request({"type": "move", "ply": len(m.moves), "move": move})
+
+    # ---- network ------------------------------------------------------------------------------
+
+    def on_message(self, message: dict[str, Any]) -> None:
+        """Update the room from the server; show errors meant for us."""
+        kind = message.get("type")
+        if kind == "error":
+            if message.get("re") in self.my_requests or message.get("room") == self.model.room:
+                self.pending_move = None
+                self.say(error_text(message), theme.BAD)
+                if message.get("code") == "stale":
+                    self.app.send({"type": "join", "room": self.model.room})
+            return
+        line = self.model.apply(message, self.now)
+        if message.get("room") != self.model.room:
+            return
+        if kind in ("room", "moved"):
+            self.pending_move = None
+            self.ensure_view()
+            self.layout_view()
+        if self.model.needs_resync:
+            self.model.needs_resync = False
+            self.app.send({"type": "join", "room": self.model.room,
+                           "role": "player" if self.model.you else "spectator"})
+        if line:
+            self.say(line, theme.TEXT)
+        if kind == "over":
+            self.show_result()
+        if self.model.engine_error:
+            self.say(self.model.engine_error, theme.BAD)
+
+    def on_net(self, event: NetEvent) -> None:
+        """After a reconnect the server resumes our seat (``welcome.resumed``); rejoin to watch."""
+        if event.kind == "open" and self.model.you is None:
+            self.app.send({"type": "join", "room": self.model.room, "role": "spectator"})
+
+    def show_result(self) -> None:
+        """Push the result panel once per game."""
+        from client.scenes.result import ResultPanel
+
+        key = f"{self.model.game_id}:{len(self.model.moves)}"
+        if key == self.result_shown_for:
+            return
+        self.result_shown_for = key
+        self.app.push(ResultPanel(self.app, self))
+
+    def update(self, dt: float) -> None:
+        """Expire the message; keep the move picker in step with the position."""
+        if self.message and self.now > self.message_until:
+            self.message = ""
+        if self.model.game:
+            self.refresh_picker()
+
+    # ---- drawing ------------------------------------------------------------------------------
+
+    def marks(self) -> Marks:
+        """What to emphasise on the board."""
+        targets = self.picker.targets() if self.picker.selected else frozenset()
+        last = self.model.last_points()
+        if self.picker.partial:
+            last = tuple(self.picker.partial)
+        return Marks(
+            selected=self.picker.selected,
+            targets=targets,
+            last_move=last,
+            highlight=self.model.highlight,
+            extra={"coordinates": self.coordinates, "hover": self.hover_point()},
+        )
+
+    def hover_point(self) -> str | None:
+        """The hovered point when a click there would play (placement games)."""
+        if self.hover and self.picker.placement and self.seated and self.model.status != "over":
+            mine = self.model.is_my_turn() or bool(self.app.seat_connections)
+            if mine and self.hover in self.picker.targets():
+                return self.hover
+        return None
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Board, side panel, banners."""
+        draw.panel(surface, BOARD_RECT, theme.PANEL, theme.BORDER)
+        if self.view is not None and self.model.state is not None:
+            try:
+                self.view.draw(surface, self.model.state, self.marks())
+            except Exception as exc:  # a renderer bug must not take the window down
+                draw.paragraph(surface, f"Cannot draw the board: {exc}",
+                               BOARD_RECT.inflate(-60, -60), 16, theme.BAD)
+        else:
+            text = self.view_error or self.model.engine_error or "Waiting for the room…"
+            draw.paragraph(surface, text, BOARD_RECT.inflate(-80, -300), 18, theme.MUTED)
+        self.draw_offer(surface)
+        if self.message:
+            rect = pygame.Rect(BOARD_RECT.left + 24, BOARD_RECT.bottom - 64,
+                               BOARD_RECT.width - 48, 44)
+            draw.panel(surface, rect, (30, 34, 42), self.message_color)
+            draw.text(surface, self.message, rect.center, 16, self.message_color, "center",
+                      rect.width - 24)
+        self.draw_panel(surface)
+
+    def draw_offer(self, surface: pygame.Surface) -> None:
+        """The opponent's offer with Accept / Decline."""
+        offer = self.model.pending_offer()
+        if offer is None:
+            return
+        rect = self.offer_rect()
+        draw.panel(surface, rect, (30, 40, 56), theme.ACCENT)
+        who = self.model.name_of(str(offer.get("by")))
+        what = OFFER_WORDS.get(str(offer.get("kind")), str(offer.get("kind")))
+        draw.text(surface, f"{who} offers {what}.", (rect.left + 16, rect.centery), 17,
+                  theme.TEXT, "midleft", rect.width - 270)
+        for button in self.offer_buttons:
+            button.draw(surface)
+
+    @staticmethod
+    def offer_rect() -> pygame.Rect:
+        """Where an offer banner goes (top of the board)."""
+        return pygame.Rect(BOARD_RECT.left + 24, BOARD_RECT.top + 20, BOARD_RECT.width - 48, 52)
+
+    def draw_panel(self, surface: pygame.Surface) -> None:
+        """Title, player cards with clocks, move list, chat and buttons."""
+        m = self.model
+        x = PANEL_X
+        title = GAME_NAMES.get(m.game, m.game or "…")
+        variant = m.variant if m.variant and m.variant not in ("standard", "international") else ""
+        draw.text(surface, f"{title}{' · ' + variant if variant else ''}", (x, 18), 24,
+                  max_width=300)
+        draw.text(surface, f"Room {m.room}{' · private' if m.private else ''}",
+                  (x + PANEL_W, 24), 15, theme.MUTED, "topright")
+        draw.text(surface, clock_text(m.clock), (x, 50), 14, theme.FAINT)
+        bottom = self.bottom_seat()
+        top = "second" if bottom == "first" else "first"
+        self.draw_player(surface, top, pygame.Rect(x, 74, PANEL_W, 72))
+        self.draw_player(surface, bottom, pygame.Rect(x, 154, PANEL_W, 72))
+        draw.text(surface, self.status_line(), (x, 244), 17, self.status_color(), "midleft",
+                  PANEL_W - 120)
+        draw.text(surface, f"{m.spectators} watching", (x + PANEL_W, 244), 14, theme.MUTED,
+                  "midright")
+        self.draw_moves(surface, pygame.Rect(x, 264, PANEL_W, 150))
+        self.draw_chat(surface, pygame.Rect(x, 422, PANEL_W, 146))
+        self.chat_field.draw(surface)
+        for b in self.buttons():
+            b.draw(surface)
+
+    def status_line(self) -> str:
+        """Whose turn it is, or how the game stands."""
+        m = self.model
+        if m.status == "waiting" and not all(m.seats.get(s) for s in ("first", "second")):
+            return "Waiting for an opponent…"
+        if m.status == "over":
+            return result_text(m)
+        if self.pending_move:
+            return "Sending your move…"
+        if self.app.seat_connections:
+            return f"{m.name_of(m.turn)} to move"
+        if m.you is None:
+            return f"{m.name_of(m.turn)} to move · you are watching"
+        return "Your move" if m.is_my_turn() else f"{m.name_of(m.turn)} is thinking…"
+
+    def status_color(self) -> theme.Color:
+        """Accent for our move, muted otherwise."""
+        m = self.model
+        if m.status == "over":
+            return theme.WARN
+        return theme.GOOD if m.is_my_turn() else theme.TEXT
+
+    def draw_player(self, surface: pygame.Surface, seat: str, rect: pygame.Rect) -> None:
+        """A player card: colour, name, connection, score, and the clock."""
+        m = self.model
+        active = m.status == "playing" and m.turn == seat
+        draw.panel(surface, rect, theme.PANEL_HI if active else theme.PANEL,
+                   theme.ACCENT if active else theme.BORDER)
+        draw.stone(surface, (rect.left + 24, rect.centery), 11, seat)
+        info = m.seats.get(seat) or {}
+        name = m.name_of(seat)
+        if seat == m.you:
+            name += " (you)"
+        draw.text(surface, name, (rect.left + 46, rect.top + 14), 19, theme.TEXT,
+                  max_width=rect.width - 210)
+        details = []
+        if info:
+            connected = info.get("connected", True)
+            details.append("online" if connected else "away")
+            if info.get("bot"):
+                details.append("bot")
+        if m.scores and seat in m.scores:
+            details.append(f"score {m.scores[seat]}")
+        elif m.game == "shuqi" and m.state is not None and m.engine is not None:
+            with contextlib.suppress(Exception):
+                details.append(f"score {m.engine.scores(m.state)[seat]}")  # type: ignore[attr-defined]
+        dot = theme.GOOD if info and info.get("connected", True) else theme.FAINT
+        pygame.draw.circle(surface, dot, (rect.left + 50, rect.top + 50), 4)
+        draw.text(surface, " · ".join(details) or "—", (rect.left + 60, rect.top + 50), 14,
+                  theme.MUTED, "midleft", rect.width - 220)
+        now = self.now
+        remaining = m.remaining_ms(seat, now)
+        clock = format_clock(remaining) if m.clocks else "—"
+        low = remaining is not None and remaining < 10_000 and active
+        clock_rect = pygame.Rect(rect.right - 140, rect.top + 10, 128, rect.height - 20)
+        draw.panel(surface, clock_rect, theme.INPUT_BG if not active else (24, 36, 52),
+                   theme.BAD if low else (theme.ACCENT if active else theme.BORDER))
+        draw.text(surface, clock, clock_rect.center, 28, theme.BAD if low else theme.TEXT,
+                  "center")
+        per_move = m.move_ms(now)
+        limit = (m.clock.get("per_move") or 0) * 1000 if isinstance(m.clock, dict) else 0
+        if active and per_move is not None and isinstance(limit, int) and limit > 0:
+            frac = max(0.0, min(1.0, per_move / limit))
+            bar = pygame.Rect(clock_rect.left, clock_rect.bottom + 3, int(clock_rect.width * frac),
+                              3)
+            pygame.draw.rect(surface, theme.WARN if frac < 0.3 else theme.ACCENT, bar)
+
+    def draw_moves(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
+        """The move list, two moves per line, scrolled to the end."""
+        draw.panel(surface, rect, theme.INPUT_BG)
+        moves = self.model.moves
+        if not moves:
+            draw.text(surface, "No moves yet.", (rect.left + 12, rect.top + 10), 15, theme.FAINT)
+            return
+        lines = [(i // 2 + 1, moves[i], moves[i + 1] if i + 1 < len(moves) else "")
+                 for i in range(0, len(moves), 2)]
+        per_col = (rect.height - 12) // 22
+        cols = 2
+        shown = lines[-per_col * cols:]
+        col_w = rect.width // cols
+        for j, (n, a, b) in enumerate(shown):
+            cx = rect.left + 10 + (j // per_col) * col_w
+            cy = rect.top + 8 + (j % per_col) * 22
+            draw.text(surface, f"{n}.", (cx, cy), 14, theme.FAINT)
+            last_line = j == len(shown) - 1
+            draw.text(surface, a, (cx + 34, cy), 15,
+                      theme.ACCENT if last_line and not b else theme.TEXT, max_width=90)
+            if b:
+                draw.text(surface, b, (cx + 124, cy), 15,
+                          theme.ACCENT if last_line else theme.TEXT, max_width=col_w - 130)
+
+    def draw_chat(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
+        """The last chat lines."""
+        draw.panel(surface, rect, theme.INPUT_BG)
+        lines: list[tuple[str, theme.Color]] = []
+        for line in self.model.chat[-12:]:
+            color = theme.MUTED if line.role == "spectator" else theme.TEXT
+            for part in fonts.wrap(f"{line.sender}: {line.text}", 14, rect.width - 20):
+                lines.append((part, color))
+        if not lines:
+            draw.text(surface, "Chat: press Enter to type.", (rect.left + 10, rect.top + 8), 14,
+                      theme.FAINT)
+        visible = lines[-((rect.height - 8) // 19):]
+        for i, (text, color) in enumerate(visible):
+            draw.text(surface, text, (rect.left + 10, rect.top + 6 + i * 19), 14, color)
+
+
+def result_text(m: RoomModel) -> str:
+    """"Alice won by checkmate", "Draw by agreement", "Aborted"."""
+    reason = REASON_WORDS.get(m.reason or "", m.reason or "")
+    if m.reason == "aborted" or (m.result is None and m.status == "over" and m.reason):
+        return "Game aborted" if m.reason == "aborted" else f"Game over: {reason}"
+    if m.result == "draw":
+        return f"Draw: {reason}" if reason else "Draw"
+    if m.result in ("first", "second"):
+        who = "You" if m.result == m.you else m.name_of(m.result)
+        verb = "won" if who != "You" else "win"
+        return f"{who} {verb}: {reason}" if reason else f"{who} {verb}"
+    return "Game over"
+
+
+def error_text(message: dict[str, Any]) -> str:
+    """A readable line for an ``error`` message."""
+    text = message.get("message")
+    code = message.get("code")
+    words = {
+        "stale": "The position changed before your move arrived; it was not played.",
+        "not_your_turn": "It is not your turn.",
+        "rate_limited": "Too many messages: slow down a little.",
+        "game_over": "The game is already over.",
+    }
+    if isinstance(code, str) and code in words and not text:
+        return words[code]
+    if isinstance(text, str) and text:
+        return text[:300]
+    return words.get(str(code), f"The server refused that ({code}).")

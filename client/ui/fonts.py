@@ -1,0 +1,122 @@
+"""Fonts: pygame's bundled default font for Latin text, a system CJK font when one exists.
+
+Rendering is cached per (text, size, colour, bold), so drawing the same label every frame is cheap.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+
+import pygame
+
+CJK_FONT_CANDIDATES: tuple[str, ...] = (
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+    "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
+    "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
+    "/usr/share/fonts/truetype/arphic/uming.ttc",
+    "/System/Library/Fonts/PingFang.ttc",
+    "/System/Library/Fonts/STHeiti Light.ttc",
+    "C:/Windows/Fonts/msyh.ttc",
+    "C:/Windows/Fonts/simhei.ttf",
+)
+CJK_SYSFONT_NAMES = "notosanscjksc,notosanscjk,wenquanyimicrohei,wenquanyizenhei,droidsansfallback,"
+CJK_SYSFONT_NAMES += "microsoftyahei,simhei,pingfangsc,heiti,arplumingcn"
+
+
+def _ensure_init() -> None:
+    if not pygame.font.get_init():
+        pygame.font.init()
+
+
+@lru_cache(maxsize=1)
+def cjk_font_path() -> str | None:
+    """Path of a font that can show Chinese, found at run time, or ``None`` when there is none."""
+    override = os.environ.get("BOARDHALL_CJK_FONT")
+    if override and os.path.exists(override):
+        return override
+    for path in CJK_FONT_CANDIDATES:
+        if os.path.exists(path):
+            return path
+    _ensure_init()
+    try:
+        found = pygame.font.match_font(CJK_SYSFONT_NAMES)
+    except Exception:  # the system font scan may fail on odd setups; no CJK then
+        found = None
+    return found or None
+
+
+def needs_cjk(text: str) -> bool:
+    """True if ``text`` has characters the default font lacks (CJK ideographs, kana, fullwidth)."""
+    return any(ord(ch) >= 0x2E80 for ch in text)
+
+
+def has_cjk() -> bool:
+    """True when a CJK font was found."""
+    return cjk_font_path() is not None
+
+
+@lru_cache(maxsize=64)
+def font(size: int, bold: bool = False, cjk: bool = False) -> pygame.font.Font:
+    """A font of ``size`` pixels: the bundled default, or the CJK font when asked and present."""
+    _ensure_init()
+    path = cjk_font_path() if cjk else None
+    f = pygame.font.Font(path, size)
+    f.set_bold(bold and path is not None)
+    return f
+
+
+def label(latin: str, cjk: str | None = None) -> str:
+    """``"Latin (中文)"`` when a CJK font exists, else just the Latin text."""
+    if cjk and has_cjk():
+        return f"{latin}  {cjk}"
+    return latin
+
+
+@lru_cache(maxsize=2048)
+def render(
+    text: str, size: int, color: tuple[int, int, int], bold: bool = False
+) -> pygame.Surface:
+    """Render one line of text (cached); CJK text uses the CJK font when there is one."""
+    cjk = needs_cjk(text) and has_cjk()
+    return font(size, bold, cjk).render(text, True, color)
+
+
+def text_width(text: str, size: int, bold: bool = False) -> int:
+    """Width in pixels of ``text`` rendered at ``size``."""
+    cjk = needs_cjk(text) and has_cjk()
+    return font(size, bold, cjk).size(text)[0]
+
+
+def fit(text: str, size: int, width: int, bold: bool = False) -> str:
+    """``text`` cut with an ellipsis so it fits in ``width`` pixels."""
+    if text_width(text, size, bold) <= width:
+        return text
+    while text and text_width(text + "…", size, bold) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def wrap(text: str, size: int, width: int) -> list[str]:
+    """Split ``text`` into lines no wider than ``width`` (words longer than a line are cut)."""
+    lines: list[str] = []
+    for para in text.split("\n"):
+        current = ""
+        for word in para.split(" "):
+            trial = f"{current} {word}" if current else word
+            if text_width(trial, size) <= width:
+                current = trial
+                continue
+            if current:
+                lines.append(current)
+            while text_width(word, size) > width and len(word) > 1:
+                cut = len(word)
+                while cut > 1 and text_width(word[:cut], size) > width:
+                    cut -= 1
+                lines.append(word[:cut])
+                word = word[cut:]
+            current = word
+        lines.append(current)
+    return lines

@@ -1,0 +1,28 @@
+"""The client's colours and sizes: a dark, calm theme."""
+
+from __future__ import annotations
+
+Color = tuple[int, int, int]
+
+LOGICAL_SIZE: tuple[int, int] = (1280, 800)
+"""Every scene lays itself out on a surface of this size; the window scales it."""
+
+BG: Color = (24, 27, 33)
+PANEL: Color = (33, 37, 45)
+PANEL_HI: Color = (42, 47, 57)
+BORDER: Color = (58, 64, 76)
+TEXT: Color = (226, 229, 234)
+MUTED: Color = (146, 153, 166)
+FAINT: Color = (98, 105, 118)
+ACCENT: Color = (94, 160, 236)
+ACCENT_DIM: Color = (52, 92, 140)
+GOOD: Color = (104, 190, 130)
+WARN: Color = (226, 182, 92)
+BAD: Color = (226, 104, 100)
+INPUT_BG: Color = (20, 23, 28)
+OVERLAY: tuple[int, int, int, int] = (10, 12, 16, 170)
+
+SEAT_COLORS: dict[str, Color] = {"first": (236, 236, 236), "second": (40, 40, 44)}
+
+RADIUS = 6
+PAD = 12

@@ -1,0 +1,305 @@
+"""Widgets: buttons, text fields, choosers, toggles and a scrolling list.
+
+Each widget owns a rectangle in logical coordinates, reacts to pygame events in ``handle_event``
+(returning True when it used the event) and draws itself in ``draw`` without changing anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import pygame
+
+from client.ui import draw, fonts, theme
+
+
+@dataclass
+class Button:
+    """A clickable button; ``clicked`` is set by ``handle_event`` and read by the owner."""
+
+    rect: pygame.Rect
+    label: str
+    action: str
+    hint: str = ""
+    """Keyboard shortcut shown under the label (e.g. ``R``)."""
+    enabled: bool = True
+    primary: bool = False
+    size: int = 16
+    hover: bool = False
+
+    def handle_event(self, event: pygame.event.Event) -> str | None:
+        """Return ``action`` when the button is clicked (left button released over it)."""
+        if event.type == pygame.MOUSEMOTION:
+            self.hover = self.rect.collidepoint(event.pos)
+        elif (
+            event.type == pygame.MOUSEBUTTONDOWN
+            and event.button == 1
+            and self.enabled
+            and self.rect.collidepoint(event.pos)
+        ):
+            return self.action
+        return None
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Draw the button (dimmed when disabled)."""
+        if not self.enabled:
+            bg, fg, border = theme.PANEL, theme.FAINT, theme.BORDER
+        elif self.primary:
+            bg = theme.ACCENT if self.hover else theme.ACCENT_DIM
+            fg, border = theme.TEXT, theme.ACCENT
+        else:
+            bg = theme.PANEL_HI if self.hover else theme.PANEL
+            fg, border = theme.TEXT, theme.BORDER
+        draw.panel(surface, self.rect, bg, border)
+        if self.hint:
+            draw.text(surface, self.label, (self.rect.centerx, self.rect.centery - 7), self.size,
+                      fg, "center", self.rect.width - 8)
+            draw.text(surface, self.hint, (self.rect.centerx, self.rect.centery + 11), 12,
+                      theme.MUTED if self.enabled else theme.FAINT, "center")
+        else:
+            draw.text(surface, self.label, self.rect.center, self.size, fg, "center",
+                      self.rect.width - 8)
+
+
+@dataclass
+class TextField:
+    """A one-line text input with a label above it."""
+
+    rect: pygame.Rect
+    label: str
+    value: str = ""
+    placeholder: str = ""
+    max_length: int = 200
+    focused: bool = False
+    secret: bool = False
+
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        """Focus on click; edit on key presses and text input while focused."""
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self.focused = self.rect.collidepoint(event.pos)
+            return self.focused
+        if not self.focused:
+            return False
+        if event.type == pygame.TEXTINPUT:
+            self.insert(event.text)
+            return True
+        if event.type == pygame.KEYDOWN:
+            if event.key == pygame.K_BACKSPACE:
+                self.value = self.value[:-1]
+                return True
+            if event.key == pygame.K_v and event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META):
+                self.insert(clipboard_text())
+                return True
+            if event.key == pygame.K_u and event.mod & pygame.KMOD_CTRL:
+                self.value = ""
+                return True
+        return False
+
+    def insert(self, text: str) -> None:
+        """Append ``text`` (control characters dropped), keeping within ``max_length``."""
+        clean = "".join(ch for ch in text if ch.isprintable())
+        self.value = (self.value + clean)[: self.max_length]
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Draw the label, the box and the value (or the placeholder)."""
+        draw.text(surface, self.label, (self.rect.left, self.rect.top - 22), 14, theme.MUTED)
+        border = theme.ACCENT if self.focused else theme.BORDER
+        draw.panel(surface, self.rect, theme.INPUT_BG, border)
+        inner = self.rect.width - 20
+        shown = "•" * len(self.value) if self.secret else self.value
+        if shown:
+            value = shown
+            while value and fonts.text_width(value, 18) > inner:
+                value = value[1:]
+            r = draw.text(surface, value, (self.rect.left + 10, self.rect.centery), 18, theme.TEXT,
+                          "midleft")
+            caret_x = r.right + 2
+        else:
+            draw.text(surface, self.placeholder, (self.rect.left + 10, self.rect.centery), 18,
+                      theme.FAINT, "midleft", inner)
+            caret_x = self.rect.left + 10
+        if self.focused:
+            pygame.draw.line(surface, theme.ACCENT, (caret_x, self.rect.top + 8),
+                             (caret_x, self.rect.bottom - 8), 2)
+
+
+def clipboard_text() -> str:
+    """The clipboard's text, or an empty string when there is no clipboard."""
+    try:
+        value = pygame.scrap.get_text()
+    except Exception:  # no clipboard on this display (e.g. the dummy driver)
+        return ""
+    return value if isinstance(value, str) else ""
+
+
+@dataclass
+class Chooser:
+    """Pick one of a few options with < and > (click the halves, or Left/Right when focused)."""
+
+    rect: pygame.Rect
+    label: str
+    options: list[tuple[str, str]]
+    """(value, shown text) pairs."""
+    index: int = 0
+
+    @property
+    def value(self) -> str:
+        """The chosen value (empty when there are no options)."""
+        return self.options[self.index][0] if self.options else ""
+
+    def select(self, value: str) -> None:
+        """Choose ``value`` if it is one of the options."""
+        for i, (v, _) in enumerate(self.options):
+            if v == value:
+                self.index = i
+
+    def set_options(self, options: list[tuple[str, str]]) -> None:
+        """Replace the options, keeping the chosen value when it is still there."""
+        old = self.value
+        self.options = options
+        self.index = 0
+        self.select(old)
+
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        """Step to the previous option (left third) or the next one (elsewhere)."""
+        if (
+            event.type == pygame.MOUSEBUTTONDOWN
+            and event.button == 1
+            and self.rect.collidepoint(event.pos)
+            and self.options
+        ):
+            step = -1 if event.pos[0] < self.rect.left + self.rect.width // 3 else 1
+            self.index = (self.index + step) % len(self.options)
+            return True
+        return False
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Draw the label, arrows and the chosen option."""
+        draw.text(surface, self.label, (self.rect.left, self.rect.top - 22), 14, theme.MUTED)
+        draw.panel(surface, self.rect, theme.INPUT_BG)
+        shown = self.options[self.index][1] if self.options else "—"
+        draw.text(surface, "‹", (self.rect.left + 12, self.rect.centery), 22, theme.MUTED,
+                  "midleft")
+        draw.text(surface, "›", (self.rect.right - 12, self.rect.centery), 22, theme.MUTED,
+                  "midright")
+        draw.text(surface, shown, self.rect.center, 17, theme.TEXT, "center",
+                  self.rect.width - 56)
+
+
+@dataclass
+class Toggle:
+    """An on/off switch with a label to its right."""
+
+    rect: pygame.Rect
+    label: str
+    on: bool = False
+
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        """Flip on click."""
+        if (
+            event.type == pygame.MOUSEBUTTONDOWN
+            and event.button == 1
+            and self.rect.collidepoint(event.pos)
+        ):
+            self.on = not self.on
+            return True
+        return False
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Draw the switch and its label."""
+        track = pygame.Rect(self.rect.left, self.rect.centery - 11, 40, 22)
+        pygame.draw.rect(surface, theme.ACCENT_DIM if self.on else theme.INPUT_BG, track,
+                         border_radius=11)
+        pygame.draw.rect(surface, theme.BORDER, track, 1, border_radius=11)
+        knob_x = track.right - 11 if self.on else track.left + 11
+        pygame.draw.circle(surface, theme.TEXT if self.on else theme.MUTED,
+                           (knob_x, track.centery), 8)
+        draw.text(surface, self.label, (track.right + 10, self.rect.centery), 16, theme.TEXT,
+                  "midleft")
+
+
+@dataclass
+class ListView:
+    """A scrolling list of rows; each row is a list of (text, width) columns."""
+
+    rect: pygame.Rect
+    rows: list[Sequence[str]] = field(default_factory=list)
+    widths: list[int] = field(default_factory=list)
+    header: Sequence[str] = ()
+    selected: int | None = None
+    scroll: int = 0
+    row_height: int = 34
+    empty_text: str = "Nothing here yet."
+
+    def visible_rows(self) -> int:
+        """How many rows fit."""
+        top = self.row_height if self.header else 0
+        return max(1, (self.rect.height - top) // self.row_height)
+
+    def row_at(self, pos: tuple[int, int]) -> int | None:
+        """Index of the row under ``pos``, or ``None``."""
+        if not self.rect.collidepoint(pos):
+            return None
+        top = self.rect.top + (self.row_height if self.header else 0)
+        if pos[1] < top:
+            return None
+        index = self.scroll + (pos[1] - top) // self.row_height
+        return index if index < len(self.rows) else None
+
+    def set_rows(self, rows: list[Sequence[str]]) -> None:
+        """Replace the rows, keeping the selection and scroll within range."""
+        self.rows = rows
+        if self.selected is not None and self.selected >= len(rows):
+            self.selected = None
+        self.scroll = max(0, min(self.scroll, len(rows) - self.visible_rows()))
+
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        """Select a row on click; scroll with the wheel."""
+        if event.type == pygame.MOUSEWHEEL:
+            if self.rect.collidepoint(pygame.mouse.get_pos()):
+                self.scroll = max(0, min(self.scroll - event.y,
+                                         len(self.rows) - self.visible_rows()))
+                return True
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            index = self.row_at(event.pos)
+            if index is not None:
+                self.selected = index
+                return True
+        return False
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Draw the header, the visible rows and a scroll hint."""
+        draw.panel(surface, self.rect, theme.INPUT_BG)
+        y = self.rect.top
+        if self.header:
+            self._row(surface, self.header, y, theme.MUTED, 14)
+            pygame.draw.line(surface, theme.BORDER, (self.rect.left + 1, y + self.row_height - 1),
+                             (self.rect.right - 2, y + self.row_height - 1))
+            y += self.row_height
+        if not self.rows:
+            draw.text(surface, self.empty_text, (self.rect.centerx, y + 24), 16, theme.FAINT,
+                      "midtop")
+            return
+        for i in range(self.scroll, min(len(self.rows), self.scroll + self.visible_rows())):
+            row_rect = pygame.Rect(self.rect.left + 1, y, self.rect.width - 2, self.row_height)
+            if i == self.selected:
+                pygame.draw.rect(surface, theme.ACCENT_DIM, row_rect)
+            elif i % 2:
+                pygame.draw.rect(surface, (24, 27, 33), row_rect)
+            self._row(surface, self.rows[i], y, theme.TEXT, 16)
+            y += self.row_height
+        hidden = len(self.rows) - self.visible_rows()
+        if hidden > 0:
+            draw.text(surface, f"scroll: {self.scroll + 1}-{self.scroll + self.visible_rows()}"
+                      f" of {len(self.rows)}", (self.rect.right - 10, self.rect.bottom - 4), 12,
+                      theme.FAINT, "bottomright")
+
+    def _row(self, surface: pygame.Surface, cells: Sequence[str], y: int, color: theme.Color,
+             size: int) -> None:
+        x = self.rect.left + 12
+        for i, cell in enumerate(cells):
+            width = self.widths[i] if i < len(self.widths) else 120
+            draw.text(surface, str(cell), (x, y + self.row_height // 2), size, color, "midleft",
+                      width - 10)
+            x += width
