@@ -1,0 +1,51 @@
+"""Command line of the custom variants.
+
+``python -m engines.custom convert MAP.xlsx > V.toml`` writes a JBQ map as a Boardhall variant
+file; ``python -m engines.custom check FILE...`` validates variant files and lists every problem.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from engines.custom.catalog import load_file
+from engines.custom.definition import VariantError, to_toml
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 fine, 2 refused input)."""
+    parser = argparse.ArgumentParser(prog="python -m engines.custom", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    convert = sub.add_parser("convert", help="write a .xlsx JBQ map (or a .toml file) as TOML")
+    convert.add_argument("path")
+    check = sub.add_parser("check", help="validate variant files (.toml or .xlsx)")
+    check.add_argument("paths", nargs="+")
+    args = parser.parse_args(argv)
+
+    if args.command == "convert":
+        try:
+            variant = load_file(args.path)
+        except VariantError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        header = (
+            f"Converted from {os.path.basename(args.path)} by `python -m engines.custom convert`."
+        )
+        sys.stdout.write(to_toml(variant, header=header))
+        return 0
+    status = 0
+    for path in args.paths:
+        try:
+            variant = load_file(path)
+        except VariantError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            status = 2
+            continue
+        print(f"{path}: ok ({variant.id}: {variant.name}, {variant.rows}x{variant.cols})")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
