@@ -154,6 +154,28 @@ def thick_line(
     disc(surface, color, b, width / 2)
 
 
+def fat_polygon(
+    surface: pygame.Surface, color: Sequence[int], points: Sequence[Point], radius: float
+) -> None:
+    """A convex polygon grown by ``radius`` on every side, with round corners (not antialiased:
+    meant for supersampled drawing)."""
+    pygame.draw.polygon(surface, color, points)
+    if radius <= 0:
+        return
+    n = len(points)
+    for i in range(n):
+        ax, ay = points[i]
+        bx, by = points[(i + 1) % n]
+        length = math.hypot(bx - ax, by - ay) or 1.0
+        nx, ny = -(by - ay) / length * radius, (bx - ax) / length * radius
+        pygame.draw.polygon(
+            surface,
+            color,
+            [(ax + nx, ay + ny), (bx + nx, by + ny), (bx - nx, by - ny), (ax - nx, ay - ny)],
+        )
+        pygame.draw.circle(surface, color, (ax, ay), radius)
+
+
 def supersampled(
     size: tuple[int, int],
     paint: Callable[[pygame.Surface, float], None],
