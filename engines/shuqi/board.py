@@ -90,7 +90,7 @@ START: Final[dict[Side, tuple[Point, ...]]] = {
 }
 """Start points of each side's pieces 0..9 (piece n on its home camp's point n)."""
 
-_POINT_RE: Final = re.compile(r"(\d{1,2}),(\d{1,2})")
+_POINT_RE: Final = re.compile(r"([0-9]{1,2}),([0-9]{1,2})")
 
 
 def format_point(p: Point) -> str:

@@ -38,7 +38,8 @@ from engines.shuqi.solver import can_solve, solve
 EMPTY: Final = -1
 """Board cell without a piece; otherwise a cell holds a piece code 0..19 (see :func:`code`)."""
 
-_MOVE_RE: Final = re.compile(r"(\d{1,2},\d{1,2})-(\d{1,2},\d{1,2})(?:(=)(.*))?", re.DOTALL)
+_POINT: Final = r"([0-9]{1,2},[0-9]{1,2})"
+_MOVE_RE: Final = re.compile(_POINT + "-" + _POINT + r"(?:(=)(.*))?", re.DOTALL)
 MAX_MOVE_LENGTH: Final = 200
 
 
