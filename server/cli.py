@@ -1,0 +1,156 @@
+"""``boardhall-server``: run the Boardhall game server."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import signal
+import ssl
+import sys
+from pathlib import Path
+
+from server.config import ServerConfig
+from server.logs import setup_logging
+from server.net import BoardhallServer
+
+log = logging.getLogger("boardhall.cli")
+
+DEFAULTS = ServerConfig()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command-line parser (every flag has a help text)."""
+    parser = argparse.ArgumentParser(
+        prog="boardhall-server",
+        description="Boardhall game server: WebSocket protocol v1 on / and plain HTTP "
+        "(/healthz, /metrics, /games/ID, /games?player=ID, /variants/ID) on the same port.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    add = parser.add_argument
+    add("--host", default="0.0.0.0", help="address to listen on")
+    add("--port", type=int, default=8765, help="TCP port (0 picks a free one)")
+    add("--db", default="./boardhall.db", help="SQLite database file (created if missing)")
+    add(
+        "--variants",
+        type=Path,
+        default=None,
+        help="directory of custom variant files to offer (BOARDHALL_VARIANTS for the engine)",
+    )
+    add(
+        "--log-level",
+        default="info",
+        choices=["debug", "info", "warning", "error"],
+        help="least severe log level printed (JSON lines on stderr)",
+    )
+    add("--tls-cert", type=Path, default=None, help="PEM certificate chain: serve wss://")
+    add("--tls-key", type=Path, default=None, help="PEM private key of --tls-cert")
+    add(
+        "--abort-after",
+        type=float,
+        default=DEFAULTS.abort_after_s,
+        help="seconds for each side's first move in a timed room before the game is aborted",
+    )
+    add(
+        "--absence-grace",
+        type=float,
+        default=DEFAULTS.absence_grace_s,
+        help="seconds a player may be away in an untimed game before the opponent may claim it",
+    )
+    add(
+        "--rooms-per-identity",
+        type=int,
+        default=DEFAULTS.rooms_per_identity,
+        help="unfinished rooms one identity may sit in",
+    )
+    add(
+        "--spectators-per-room",
+        type=int,
+        default=DEFAULTS.spectators_per_room,
+        help="spectators one room accepts",
+    )
+    add(
+        "--connections-per-address",
+        type=int,
+        default=DEFAULTS.connections_per_address,
+        help="open connections one IP address may have",
+    )
+    add(
+        "--rate",
+        type=int,
+        default=DEFAULTS.messages_per_second,
+        help="messages per second per connection before rate_limited errors",
+    )
+    add(
+        "--lag-credit-max",
+        type=int,
+        default=DEFAULTS.lag_credit_max_ms,
+        help="most lag compensation (ms) credited to a single move",
+    )
+    add(
+        "--ping-interval",
+        type=float,
+        default=10.0,
+        help="seconds between server pings (they measure lag)",
+    )
+    return parser
+
+
+def config_from(args: argparse.Namespace) -> ServerConfig:
+    """The server settings of parsed arguments."""
+    return ServerConfig(
+        abort_after_s=args.abort_after,
+        absence_grace_s=args.absence_grace,
+        rooms_per_identity=args.rooms_per_identity,
+        spectators_per_room=args.spectators_per_room,
+        connections_per_address=args.connections_per_address,
+        messages_per_second=args.rate,
+        lag_credit_max_ms=args.lag_credit_max,
+    )
+
+
+async def run(args: argparse.Namespace) -> None:
+    """Start the server and run until SIGINT/SIGTERM."""
+    context = None
+    if args.tls_cert:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(args.tls_cert, args.tls_key)
+    server = BoardhallServer(
+        args.host, args.port, args.db, config_from(args), context, args.ping_interval
+    )
+    await server.start()
+    print(f"boardhall-server listening on {server.url} (db {args.db})", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    log.info("stopping")
+    await server.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``boardhall-server``."""
+    args = build_parser().parse_args(argv)
+    if bool(args.tls_cert) != bool(args.tls_key):
+        print("boardhall-server: --tls-cert and --tls-key go together", file=sys.stderr)
+        return 2
+    if args.variants is not None:
+        import os
+
+        os.environ["BOARDHALL_VARIANTS"] = str(args.variants)
+    setup_logging(args.log_level)
+    try:
+        asyncio.run(run(args))
+    except KeyboardInterrupt:
+        pass
+    except OSError as exc:
+        print(f"boardhall-server: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

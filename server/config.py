@@ -1,0 +1,47 @@
+"""Server settings: every limit and delay the server applies (each one is a command-line flag)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from protocol import limits
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Settings of one server; the defaults are generous so load tests from one address work."""
+
+    abort_after_s: float = 30.0
+    """Each side's first move must come within this time in a timed room, or the game is aborted."""
+    absence_grace_s: float = 60.0
+    """Untimed rooms: the opponent may claim the win (``timeout``) after this long away."""
+    finished_room_ttl_s: float = 600.0
+    """A finished room stays open this long for chat and rematch (less once everyone has left)."""
+    waiting_room_ttl_s: float = 1800.0
+    """A room nobody has joined is closed after this long while its creator is away."""
+    lag_quota_start_ms: int = 500
+    """Lag compensation quota a side starts with (like lichess)."""
+    lag_quota_gain_ms: int = 100
+    """Quota gained with every move."""
+    lag_quota_max_ms: int = 1000
+    """Most quota a side can hold."""
+    lag_credit_max_ms: int = 500
+    """Most lag compensation credited to a single move."""
+    rooms_per_identity: int = 50
+    """Unfinished rooms one identity may sit in."""
+    spectators_per_room: int = 1000
+    """Spectators one room accepts."""
+    connections_per_address: int = 1000
+    """Open connections one IP address may have."""
+    messages_per_second: int = limits.MESSAGES_PER_SECOND
+    """Message rate per connection; more is ``rate_limited``."""
+    flood_errors: int = limits.FLOOD_ERRORS
+    """More errors than this within the flood window closes the connection (1008)."""
+    flood_window_s: float = limits.FLOOD_WINDOW_S
+    """The flood window."""
+    bots_available: bool = True
+    """Whether ``opponent: bot:LEVEL`` can be served."""
+    max_bot_level: int = 10
+    """Highest bot level accepted."""
+    server_name: str = "boardhall/0.1"
+    """Sent in ``welcome.server``."""

@@ -1,0 +1,875 @@
+"""The sans-I/O server core: sessions, identities, the lobby, matchmaking and every room.
+
+The I/O layer (``server.net``) numbers connections and calls :meth:`Hall.connect`,
+:meth:`Hall.receive` (one text frame), :meth:`Hall.disconnect` and :meth:`Hall.tick` with the
+current monotonic time; each returns :class:`Outputs`. :meth:`Hall.next_wake` says when to call
+``tick`` next. Nothing here reads a clock or touches a socket.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import heapq
+import logging
+import random
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import engines
+from engines.base import SIDES, Engine, EngineError, Side, other
+from protocol import (
+    Abort,
+    Answer,
+    Chat,
+    ClientMessage,
+    Clock,
+    Create,
+    Error,
+    ErrorCode,
+    GameInfo,
+    Hello,
+    Join,
+    Leave,
+    ListRooms,
+    Move,
+    Offer,
+    Ok,
+    Ping,
+    Pong,
+    ProtocolError,
+    Queued,
+    Report,
+    Resign,
+    Rooms,
+    RoomSummary,
+    Stop,
+    Timeout,
+    Welcome,
+    decode_client,
+    is_known,
+    limits,
+)
+from protocol.messages import MessageId
+from server.clock import TimeControl
+from server.config import ServerConfig
+from server.outputs import ConnId, LaunchBot, Outputs, SaveGame, SaveIdentity
+from server.room import Room
+from server.sanitize import clean_text
+
+log = logging.getLogger("boardhall.hall")
+
+CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a token."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class Identity:
+    """An anonymous player: public id, name, and the connection it uses now."""
+
+    player: str
+    token_hash: str
+    name: str
+    conn: ConnId | None = None
+    last_colour: Side | None = None
+    bot: bool = False
+
+
+@dataclass
+class Session:
+    """One connection."""
+
+    conn: ConnId
+    address: str
+    identity: Identity | None = None
+    times: deque[float] = field(default_factory=deque)
+    errors: deque[float] = field(default_factory=deque)
+    watching: bool = False
+    watch_game: str | None = None
+    spectating: set[str] = field(default_factory=set)
+    closing: bool = False
+
+
+@dataclass
+class Seek:
+    """A player waiting in matchmaking."""
+
+    id: str
+    player: str
+    game: str
+    variant: str
+    options: dict[str, Any]
+    max_plies: int
+    control: TimeControl
+
+    @property
+    def key(self) -> tuple[str, str, str, TimeControl]:
+        """What must match for two seeks to play each other."""
+        return (self.game, self.variant, repr(sorted(self.options.items())), self.control)
+
+
+class Hall:
+    """Everything the server knows, driven by inputs with an injected time."""
+
+    def __init__(
+        self,
+        config: ServerConfig | None = None,
+        *,
+        rng: random.Random | None = None,
+        wall_offset: float | None = None,
+        token_factory: Callable[[], str] | None = None,
+    ) -> None:
+        self.config = config or ServerConfig()
+        self.rng = rng or random.Random()
+        self.wall_offset = time.time() - time.monotonic() if wall_offset is None else wall_offset
+        self.token_factory = token_factory or (lambda: secrets.token_urlsafe(24))
+        self.sessions: dict[ConnId, Session] = {}
+        self.identities: dict[str, Identity] = {}
+        self.by_token: dict[str, str] = {}
+        self.rooms: dict[str, Room] = {}
+        self.player_rooms: dict[str, set[str]] = {}
+        self.seeks: dict[str, Seek] = {}
+        self.addresses: dict[str, int] = {}
+        self._wakes: list[tuple[float, str]] = []
+        self._pushed: dict[str, float] = {}
+        self._lobby_dirty = False
+        self._games: list[GameInfo] | None = None
+
+    # ---- small helpers -----------------------------------------------------------------------
+
+    def wall(self, now: float) -> str:
+        """ISO 8601 UTC time of monotonic ``now``."""
+        stamp = now + self.wall_offset
+        return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(stamp))
+
+    def _new_id(self, length: int, taken: Callable[[str], bool] = lambda _: False) -> str:
+        while True:
+            code = "".join(self.rng.choice(CODE_ALPHABET) for _ in range(length))
+            if not taken(code):
+                return code
+
+    def _conn_of(self, player: str) -> ConnId | None:
+        identity = self.identities.get(player)
+        return identity.conn if identity else None
+
+    def games(self) -> list[GameInfo]:
+        """GameInfo of every installed engine."""
+        if self._games is None:
+            self._games = [
+                GameInfo.model_validate(engines.get(g).info()) for g in engines.available()
+            ]
+        return self._games
+
+    def knows_token(self, token: str) -> bool:
+        """Whether ``token`` belongs to an identity loaded in memory."""
+        return hash_token(token) in self.by_token
+
+    def add_identity(self, player: str, token_hash: str, name: str) -> Identity:
+        """Load an identity known to storage."""
+        identity = self.identities.get(player)
+        if identity is None:
+            identity = Identity(player, token_hash, name)
+            self.identities[player] = identity
+            self.by_token[token_hash] = player
+        return identity
+
+    def identity_of_token(self, token: str) -> Identity | None:
+        """The loaded identity of ``token`` (for HTTP access to private games)."""
+        player = self.by_token.get(hash_token(token))
+        return self.identities.get(player) if player else None
+
+    # ---- timers ------------------------------------------------------------------------------
+
+    def _schedule(self, room: Room) -> None:
+        when = room.wake()
+        if when is not None and self._pushed.get(room.code) != when:
+            self._pushed[room.code] = when
+            heapq.heappush(self._wakes, (when, room.code))
+
+    def next_wake(self) -> float | None:
+        """When :meth:`tick` should run next (``None``: nothing is due)."""
+        while self._wakes and self._wakes[0][1] not in self.rooms:
+            heapq.heappop(self._wakes)
+        return self._wakes[0][0] if self._wakes else None
+
+    def tick(self, now: float) -> list[Outputs]:
+        """Fire every room timer that is due: flags, abort deadlines, closing rooms."""
+        results = []
+        while self._wakes and self._wakes[0][0] <= now:
+            _, code = heapq.heappop(self._wakes)
+            room = self.rooms.get(code)
+            if room is None:
+                continue
+            if self._pushed.get(code, 0) <= now:
+                self._pushed.pop(code, None)
+            when = room.wake()
+            if when is None or when > now:
+                self._schedule(room)
+                continue
+            out = Outputs(key=code)
+            before = room.status
+            room.tick(now, out)
+            if room.status != before:
+                self._lobby_dirty = True
+            self._after_room(room)
+            self._push_lobby(out)
+            results.append(out)
+        return results
+
+    # ---- connections -------------------------------------------------------------------------
+
+    def connect(self, conn: ConnId, address: str, now: float) -> Outputs:
+        """A new connection; refused (closed 1008) over the per-address limit."""
+        out = Outputs()
+        count = self.addresses.get(address, 0)
+        self.sessions[conn] = Session(conn, address)
+        self.addresses[address] = count + 1
+        if count >= self.config.connections_per_address:
+            self.sessions[conn].closing = True
+            out.closes.append((conn, 1008, "too many connections from your address"))
+        return out
+
+    def disconnect(self, conn: ConnId, now: float) -> Outputs:
+        """A connection closed."""
+        out = Outputs()
+        session = self.sessions.pop(conn, None)
+        if session is None:
+            return out
+        self.addresses[session.address] -= 1
+        if not self.addresses[session.address]:
+            del self.addresses[session.address]
+        if session.watching:
+            session.watching = False
+        for code in list(session.spectating):
+            room = self.rooms.get(code)
+            if room is not None:
+                room.drop(conn, None, now, out)
+                self._after_room(room)
+        identity = session.identity
+        if identity is not None and identity.conn == conn:
+            identity.conn = None
+            for code in list(self.player_rooms.get(identity.player, ())):
+                room = self.rooms.get(code)
+                if room is not None:
+                    room.drop(conn, identity.player, now, out)
+                    self._after_room(room)
+            for seek_id in [s.id for s in self.seeks.values() if s.player == identity.player]:
+                del self.seeks[seek_id]
+                self._lobby_dirty = True
+        self._lobby_dirty = True
+        self._push_lobby(out)
+        return out
+
+    # ---- input -------------------------------------------------------------------------------
+
+    def receive(self, conn: ConnId, text: str | bytes, now: float, lag_ms: int = 0) -> Outputs:
+        """One text frame from ``conn``."""
+        try:
+            message: ClientMessage | ProtocolError = decode_client(text)
+        except ProtocolError as exc:
+            message = exc
+        return self.handle(conn, message, now, lag_ms)
+
+    def handle(
+        self, conn: ConnId, message: ClientMessage | ProtocolError, now: float, lag_ms: int = 0
+    ) -> Outputs:
+        """A decoded message (or the decoding error) from ``conn``."""
+        session = self.sessions.get(conn)
+        out = Outputs(key=getattr(message, "room", None) or "")
+        if session is None or session.closing:
+            return out
+        if self._count_flood(session, session.times, now, 2 * self.config.messages_per_second):
+            out.closes.append((conn, 1008, "too many messages"))
+            session.closing = True
+            return out
+        re: MessageId | None = None
+        try:
+            if isinstance(message, ProtocolError):
+                raise message
+            re = message.id
+            recent = sum(1 for t in session.times if t > now - 1.0)
+            if recent > self.config.messages_per_second:
+                raise ProtocolError(
+                    ErrorCode.RATE_LIMITED,
+                    f"more than {self.config.messages_per_second} messages per second",
+                )
+            if session.identity is None and not isinstance(message, Hello):
+                raise ProtocolError(ErrorCode.HELLO_FIRST, "say hello first")
+            self._dispatch(session, message, now, lag_ms, out)
+        except ProtocolError as exc:
+            self._error(
+                session,
+                exc,
+                re if exc.re is None else exc.re,
+                now,
+                out,
+                getattr(message, "room", None),
+            )
+        except Exception:
+            log.exception("internal error handling %s", type(message).__name__)
+            self._error(
+                session, ProtocolError(ErrorCode.INTERNAL, "internal server error"), re, now, out
+            )
+        self._push_lobby(out)
+        return out
+
+    def _count_flood(self, session: Session, times: deque[float], now: float, rate: int) -> bool:
+        window = self.config.flood_window_s
+        times.append(now)
+        while times and times[0] <= now - window:
+            times.popleft()
+        return len(times) > rate * window
+
+    def _error(
+        self,
+        session: Session,
+        exc: ProtocolError,
+        re: MessageId | None,
+        now: float,
+        out: Outputs,
+        room: str | None = None,
+    ) -> None:
+        out.errors.append(exc.code.value)
+        out.send(
+            (session.conn,),
+            Error(re=re, code=exc.code, message=exc.message, room=exc.room or room),
+        )
+        window = self.config.flood_window_s
+        session.errors.append(now)
+        while session.errors and session.errors[0] <= now - window:
+            session.errors.popleft()
+        if len(session.errors) > self.config.flood_errors:
+            out.closes.append((session.conn, 1008, "too many errors"))
+            session.closing = True
+
+    def _dispatch(
+        self, session: Session, message: ClientMessage, now: float, lag_ms: int, out: Outputs
+    ) -> None:
+        re = message.id
+        if isinstance(message, Hello):
+            self._hello(session, message, now, out)
+        elif isinstance(message, Ping):
+            server_time = int((now + self.wall_offset) * 1000)
+            out.send((session.conn,), Pong(re=re, t=message.t, server_time=server_time))
+        elif isinstance(message, Create):
+            self._create(session, message, now, out)
+        elif isinstance(message, Join):
+            self._join(session, message, now, out)
+        elif isinstance(message, Leave):
+            self._leave(session, message, now, out)
+        elif isinstance(message, ListRooms):
+            self._list(session, message, out)
+        else:
+            self._room_action(session, message, now, lag_ms, out)
+
+    # ---- hello -------------------------------------------------------------------------------
+
+    def _hello(self, session: Session, message: Hello, now: float, out: Outputs) -> None:
+        if session.identity is not None:
+            raise ProtocolError(ErrorCode.NOT_ALLOWED, "this connection already said hello")
+        if not is_known(message.protocol):
+            raise ProtocolError(
+                ErrorCode.UNSUPPORTED_PROTOCOL,
+                f"protocol {message.protocol} is not supported; this server speaks 1",
+            )
+        name = clean_text(message.name, limits.NAME_CHARS)
+        if message.token is not None:
+            player = self.by_token.get(hash_token(message.token))
+            if player is None:
+                raise ProtocolError(ErrorCode.BAD_TOKEN, "unknown token: say hello without one")
+            identity = self.identities[player]
+            token = message.token
+            if identity.conn is not None and identity.conn != session.conn:
+                old = self.sessions.get(identity.conn)
+                out.closes.append((identity.conn, 4001, "connected again elsewhere"))
+                if old is not None:
+                    old.closing = True
+                    old.identity = None
+                    old.watching = False
+        else:
+            token = self.token_factory()
+            player = "p" + self._new_id(11, lambda c: "p" + c in self.identities)
+            identity = Identity(player, hash_token(token), name or "Player")
+            self.identities[player] = identity
+            self.by_token[identity.token_hash] = player
+        if name and name != identity.name:
+            identity.name = name
+        if not name and message.token is None:
+            identity.name = "Player"
+        identity.bot = (message.client or "").lower().startswith("bot")
+        out.writes.append(SaveIdentity(identity.player, identity.token_hash, identity.name))
+        identity.conn = session.conn
+        session.identity = identity
+        resumed = []
+        for code in sorted(self.player_rooms.get(player, ())):
+            room = self.rooms.get(code)
+            if room is not None and room.status != "over":
+                resumed.append(code)
+        out.send(
+            (session.conn,),
+            Welcome(
+                re=message.id,
+                player=identity.player,
+                name=identity.name,
+                token=token,
+                protocol=message.protocol,
+                server=self.config.server_name,
+                games=self.games(),
+                resumed=resumed,
+            ),
+        )
+        for code in resumed:
+            room = self.rooms[code]
+            side = room.returned(player, now, out)
+            out.send((session.conn,), room.view(side, now))
+            self._after_room(room)
+
+    # ---- creating rooms ----------------------------------------------------------------------
+
+    def _engine(self, game: str) -> Engine:
+        try:
+            return engines.get(game)
+        except EngineError as exc:
+            raise ProtocolError(ErrorCode(exc.code), str(exc)) from exc
+
+    def _settings(
+        self, game: str, variant: str | None, options: dict[str, Any] | None, clock: Clock | None
+    ) -> tuple[Engine, str, dict[str, Any], int, TimeControl]:
+        engine = self._engine(game)
+        try:
+            variant_id = engine.resolve_variant(variant)
+            options = dict(options or {})
+            max_plies = 0
+            if "max_plies" in options and "max_plies" not in engine.default_options:
+                value = options.pop("max_plies")
+                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                    raise ProtocolError(
+                        ErrorCode.BAD_OPTION,
+                        f"option 'max_plies' must be a whole number >= 0, not {value!r}",
+                    )
+                max_plies = value
+            merged = engine.validate_options(options)
+        except EngineError as exc:
+            raise ProtocolError(ErrorCode(exc.code), str(exc)) from exc
+        if "max_plies" in merged:
+            max_plies = int(merged["max_plies"])
+        elif max_plies:
+            merged["max_plies"] = max_plies
+        return engine, variant_id, merged, max_plies, TimeControl.from_clock(clock)
+
+    def _engine_options(self, engine: Engine, options: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in options.items() if k in engine.default_options}
+
+    def _check_room_quota(self, player: str) -> None:
+        live = [
+            c
+            for c in self.player_rooms.get(player, ())
+            if c in self.rooms and self.rooms[c].status != "over"
+        ]
+        if len(live) >= self.config.rooms_per_identity:
+            raise ProtocolError(
+                ErrorCode.NOT_ALLOWED,
+                f"you already sit in {len(live)} unfinished rooms (limit "
+                f"{self.config.rooms_per_identity})",
+            )
+
+    def _new_room(
+        self,
+        engine: Engine,
+        variant: str,
+        options: dict[str, Any],
+        max_plies: int,
+        state: Any,
+        control: TimeControl,
+        now: float,
+        private: bool = False,
+    ) -> Room:
+        code = self._new_id(5, lambda c: c in self.rooms or c in self.seeks)
+        room = Room(
+            code=code,
+            game_id="g" + self._new_id(12),
+            engine=engine,
+            variant=variant,
+            options=options,
+            max_plies=max_plies,
+            state=state,
+            control=control,
+            config=self.config,
+            connection_of=self._conn_of,
+            wall=self.wall,
+            now=now,
+            private=private,
+            variant_info=engine.variant_info(variant),
+        )
+        self.rooms[code] = room
+        self._lobby_dirty = True
+        return room
+
+    def _seat(self, room: Room, side: Side, identity: Identity, now: float) -> None:
+        room.sit(side, identity.player, identity.name, identity.bot, now)
+        self.player_rooms.setdefault(identity.player, set()).add(room.code)
+
+    def _create(self, session: Session, message: Create, now: float, out: Outputs) -> None:
+        identity = session.identity
+        assert identity is not None
+        engine, variant, options, max_plies, control = self._settings(
+            message.game, message.variant, message.options, message.clock
+        )
+        level = self._bot_level(message.opponent)
+        if message.position is not None and message.record is not None:
+            raise ProtocolError(ErrorCode.BAD_POSITION, "give a position or a record, not both")
+        engine_options = self._engine_options(engine, options)
+        try:
+            if message.record is not None:
+                final = engine.from_record(message.record, variant)
+                state = engine.start(variant, engine.position(final), engine_options)
+            else:
+                state = engine.start(variant, message.position, engine_options)
+        except EngineError as exc:
+            raise ProtocolError(ErrorCode(exc.code), str(exc)) from exc
+        if engine.outcome(state) is not None:
+            raise ProtocolError(ErrorCode.BAD_POSITION, "the game is already over in this position")
+        self._check_room_quota(identity.player)
+        room = self._new_room(
+            engine, variant, options, max_plies, state, control, now, message.private
+        )
+        side: Side = self.rng.choice(SIDES) if message.color == "random" else message.color
+        self._seat(room, side, identity, now)
+        out.key = room.code
+        out.writes.append(SaveGame(room.meta()))
+        out.send((session.conn,), room.view(side, now, message.id))
+        if level is not None:
+            room.bot_seat = other(side)
+            out.bots.append(LaunchBot(room.code, engine.game, variant, level))
+        self._after_room(room)
+
+    def _bot_level(self, opponent: str | None) -> int | None:
+        if opponent is None:
+            return None
+        prefix, _, level = opponent.partition(":")
+        if (
+            prefix != "bot"
+            or not level.isdigit()
+            or not 1 <= int(level) <= self.config.max_bot_level
+        ):
+            raise ProtocolError(
+                ErrorCode.BAD_OPTION,
+                f"opponent must be bot:LEVEL with LEVEL 1-{self.config.max_bot_level}, "
+                f"not {opponent!r}",
+            )
+        if not self.config.bots_available:
+            raise ProtocolError(ErrorCode.NOT_ALLOWED, "bots are not available")
+        return int(level)
+
+    # ---- joining -----------------------------------------------------------------------------
+
+    def _room(self, code: str) -> Room:
+        room = self.rooms.get(code)
+        if room is None or room.closed:
+            raise ProtocolError(ErrorCode.UNKNOWN_ROOM, f"no room {code!r}", room=code)
+        return room
+
+    def _join(self, session: Session, message: Join, now: float, out: Outputs) -> None:
+        identity = session.identity
+        assert identity is not None
+        if message.room is not None:
+            seek = self.seeks.get(message.room)
+            if seek is not None and message.role == "player":
+                if seek.player == identity.player:
+                    raise ProtocolError(ErrorCode.NOT_ALLOWED, "that is your own seek")
+                self._check_room_quota(identity.player)
+                self._match(seek, identity, now, out, message.id)
+                return
+            room = self._room(message.room)
+            out.key = room.code
+            if message.role == "spectator":
+                room.join_spectator(session.conn, now, out, message.id)
+                session.spectating.add(room.code)
+            else:
+                if room.seat_of(identity.player) is None:
+                    bot_seat = room.bot_seat
+                    free = [s for s in SIDES if room.seats[s] is None]
+                    if bot_seat in free and not identity.bot:
+                        free.remove(bot_seat)
+                        if not free:
+                            raise ProtocolError(
+                                ErrorCode.ROOM_FULL, f"room {room.code} waits for its bot"
+                            )
+                    self._check_room_quota(identity.player)
+                room.join_player(
+                    session.conn,
+                    identity.player,
+                    identity.name,
+                    identity.bot,
+                    now,
+                    out,
+                    message.id,
+                )
+                session.spectating.discard(room.code)
+                if room.seat_of(identity.player) is not None:
+                    self.player_rooms.setdefault(identity.player, set()).add(room.code)
+                    if room.status == "playing":
+                        self._note_colours(room)
+            self._lobby_dirty = True
+            self._after_room(room)
+            return
+        if message.game is None:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, "join: give a room, or a game to be matched")
+        if message.role == "spectator":
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, "join: spectators must name a room")
+        engine, variant, options, max_plies, control = self._settings(
+            message.game, message.variant, message.options, message.clock
+        )
+        mine = Seek("", identity.player, engine.game, variant, options, max_plies, control)
+        for seek in self.seeks.values():
+            if seek.key == mine.key and seek.player != identity.player:
+                self._check_room_quota(identity.player)
+                self._match(seek, identity, now, out, message.id)
+                return
+        for seek_id in [
+            s.id for s in self.seeks.values() if s.player == identity.player and s.key == mine.key
+        ]:
+            del self.seeks[seek_id]
+        mine.id = "s" + self._new_id(5, lambda c: "s" + c in self.seeks)
+        self.seeks[mine.id] = mine
+        self._lobby_dirty = True
+        out.send(
+            (session.conn,),
+            Queued(
+                re=message.id,
+                game=engine.game,
+                variant=variant,
+                clock=control.to_clock(),
+                options=options,
+            ),
+        )
+
+    def _match(
+        self, seek: Seek, joiner: Identity, now: float, out: Outputs, re: MessageId | None
+    ) -> None:
+        seeker = self.identities[seek.player]
+        del self.seeks[seek.id]
+        engine = self._engine(seek.game)
+        state = engine.start(seek.variant, None, self._engine_options(engine, seek.options))
+        room = self._new_room(
+            engine, seek.variant, seek.options, seek.max_plies, state, seek.control, now
+        )
+        out.key = room.code
+        seeker_side = self._fair_side(seeker, joiner)
+        self._seat(room, seeker_side, seeker, now)
+        self._seat(room, other(seeker_side), joiner, now)
+        room.begin(now, out)
+        self._note_colours(room)
+        room.snapshots(now, out, joiner.conn, re)
+        self._after_room(room)
+
+    def _fair_side(self, a: Identity, b: Identity) -> Side:
+        if a.last_colour == "first" and b.last_colour != "first":
+            return "second"
+        if b.last_colour == "first" and a.last_colour != "first":
+            return "first"
+        return self.rng.choice(SIDES)
+
+    def _note_colours(self, room: Room) -> None:
+        for side in SIDES:
+            seat = room.seats[side]
+            if seat is not None and seat.player in self.identities:
+                self.identities[seat.player].last_colour = side
+
+    def _leave(self, session: Session, message: Leave, now: float, out: Outputs) -> None:
+        identity = session.identity
+        assert identity is not None
+        if message.room is None:
+            mine = [s.id for s in self.seeks.values() if s.player == identity.player]
+            if not mine:
+                raise ProtocolError(ErrorCode.NOT_ALLOWED, "you are not waiting for a match")
+            for seek_id in mine:
+                del self.seeks[seek_id]
+            self._lobby_dirty = True
+            out.send((session.conn,), Ok(re=message.id))
+            return
+        room = self._room(message.room)
+        out.key = room.code
+        room.leave(session.conn, identity.player, now, out, message.id)
+        session.spectating.discard(room.code)
+        if room.seat_of(identity.player) is None:
+            self.player_rooms.get(identity.player, set()).discard(room.code)
+        self._lobby_dirty = True
+        self._after_room(room)
+
+    def _list(self, session: Session, message: ListRooms, out: Outputs) -> None:
+        if message.watch is not None:
+            session.watching = message.watch
+            session.watch_game = message.game
+        out.send((session.conn,), Rooms(re=message.id, rooms=self._summaries(message.game)))
+
+    def _summaries(self, game: str | None) -> list[RoomSummary]:
+        found = [
+            room.summary()
+            for room in self.rooms.values()
+            if not room.private
+            and not room.closed
+            and room.status != "over"
+            and (game is None or room.game == game)
+        ]
+        for seek in self.seeks.values():
+            if game is not None and seek.game != game:
+                continue
+            identity = self.identities.get(seek.player)
+            found.append(
+                RoomSummary(
+                    room=seek.id,
+                    game=seek.game,
+                    variant=seek.variant,
+                    status="waiting",
+                    seats=[identity.name if identity else "?"],
+                    clock=seek.control.to_clock(),
+                    seek=True,
+                    options=seek.options,
+                )
+            )
+        return found
+
+    def _push_lobby(self, out: Outputs) -> None:
+        if not self._lobby_dirty:
+            return
+        self._lobby_dirty = False
+        groups: dict[str | None, list[ConnId]] = {}
+        for session in self.sessions.values():
+            if session.watching and not session.closing:
+                groups.setdefault(session.watch_game, []).append(session.conn)
+        for game, conns in groups.items():
+            out.send(conns, Rooms(rooms=self._summaries(game)))
+
+    # ---- in-room actions ---------------------------------------------------------------------
+
+    def _room_action(
+        self, session: Session, message: ClientMessage, now: float, lag_ms: int, out: Outputs
+    ) -> None:
+        identity = session.identity
+        assert identity is not None
+        code: str = getattr(message, "room")  # noqa: B009 - every remaining message has a room
+        room = self._room(code)
+        out.key = room.code
+        conn, player, re = session.conn, identity.player, message.id
+        before = room.status
+        if isinstance(message, Move):
+            room.move(conn, player, message.ply, message.move, lag_ms, now, out, re)
+        elif isinstance(message, Resign):
+            room.resign(conn, player, now, out, re)
+        elif isinstance(message, Abort):
+            room.abort(conn, player, now, out, re)
+        elif isinstance(message, Stop):
+            room.claim("stop", conn, player, now, out, re)
+        elif isinstance(message, Report):
+            room.claim("report", conn, player, now, out, re)
+        elif isinstance(message, Timeout):
+            room.timeout_claim(conn, player, now, out, re)
+        elif isinstance(message, Offer):
+            if room.offer(message.kind, conn, player, now, out, re) == "rematch":
+                self._rematch(room, now, out)
+        elif isinstance(message, Answer):
+            if room.answer(message.kind, message.accept, conn, player, now, out, re) == "rematch":
+                self._rematch(room, now, out)
+        elif isinstance(message, Chat):
+            text = clean_text(message.text, limits.CHAT_CHARS)
+            if not text:
+                raise ProtocolError(ErrorCode.BAD_MESSAGE, "chat: the line is empty")
+            room.chat(conn, player, identity.name, text, out, re)
+        if room.status != before:
+            self._lobby_dirty = True
+        self._after_room(room)
+
+    def _rematch(self, old: Room, now: float, out: Outputs) -> None:
+        state = old.states[0]
+        room = self._new_room(
+            old.engine,
+            old.variant,
+            old.options,
+            old.max_plies,
+            state,
+            old.control,
+            now,
+            old.private,
+        )
+        old.rematch_room = room.code
+        for side in SIDES:
+            seat = old.seats[side]
+            assert seat is not None
+            identity = self.identities.get(seat.player)
+            room.sit(other(side), seat.player, seat.name, seat.bot, now)
+            self.player_rooms.setdefault(seat.player, set()).add(room.code)
+            if identity is not None:
+                identity.last_colour = other(side)
+        room.begin(now, out)
+        room.snapshots(now, out)
+        self._after_room(room)
+
+    def _after_room(self, room: Room) -> None:
+        if room.closed:
+            self._close(room)
+        else:
+            self._schedule(room)
+
+    def _close(self, room: Room) -> None:
+        self.rooms.pop(room.code, None)
+        self._pushed.pop(room.code, None)
+        for seat in room.seats.values():
+            if seat is not None:
+                self.player_rooms.get(seat.player, set()).discard(room.code)
+        for conn in room.spectators:
+            session = self.sessions.get(conn)
+            if session is not None:
+                session.spectating.discard(room.code)
+        self._lobby_dirty = True
+
+    # ---- recovery ----------------------------------------------------------------------------
+
+    def restore(self, meta: dict[str, Any], moves: list[dict[str, Any]], now: float) -> Room:
+        """Bring back an unfinished game from storage; the turn restarts at ``now``."""
+        engine = self._engine(meta["game"])
+        options = dict(meta.get("options") or {})
+        state = engine.start(meta["variant"], meta["start"], self._engine_options(engine, options))
+        clock = Clock.model_validate(meta["clock"]) if meta.get("clock") else None
+        room = Room(
+            code=meta["room"],
+            game_id=meta["id"],
+            engine=engine,
+            variant=meta["variant"],
+            options=options,
+            max_plies=int(meta.get("max_plies") or 0),
+            state=state,
+            control=TimeControl.from_clock(clock),
+            config=self.config,
+            connection_of=self._conn_of,
+            wall=self.wall,
+            now=now,
+            private=bool(meta.get("private")),
+            variant_info=meta.get("variant_info"),
+        )
+        room.created = meta.get("created") or room.created
+        for side, remaining in (meta.get("remaining") or {}).items():
+            room.clock.remaining[side] = int(remaining)
+        room.history = [room._clock_point()]
+        room.replay(moves)
+        for side, count in (meta.get("refusals") or {}).items():
+            room.refusals[side] = int(count)
+        for side in SIDES:
+            seat = (meta.get("seats") or {}).get(side)
+            if seat:
+                room.sit(side, seat["player"], seat["name"], bool(seat.get("bot")), now)
+                self.player_rooms.setdefault(seat["player"], set()).add(room.code)
+        if meta.get("status") == "playing":
+            room.status = "playing"
+            room.expires = None
+            room.clock.start_turn(room.state.turn, now)
+        self.rooms[room.code] = room
+        self._schedule(room)
+        return room

@@ -1,0 +1,75 @@
+"""Prometheus text metrics: counters, gauges and one latency histogram, no dependency."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+BUCKETS_S = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
+"""Move handling latency buckets in seconds."""
+
+
+class Metrics:
+    """What ``GET /metrics`` shows."""
+
+    def __init__(self) -> None:
+        self.connections_total = 0
+        self.moves_total = 0
+        self.messages_total = 0
+        self.errors: Counter[str] = Counter()
+        self.latency_buckets = [0] * len(BUCKETS_S)
+        self.latency_count = 0
+        self.latency_sum = 0.0
+
+    def observe_move(self, seconds: float) -> None:
+        """Record how long handling one move took (until its broadcast was written)."""
+        self.latency_count += 1
+        self.latency_sum += seconds
+        for i, bound in enumerate(BUCKETS_S):
+            if seconds <= bound:
+                self.latency_buckets[i] += 1
+
+    def render(self, connections: int, rooms_by_game: dict[str, int], seeks: int) -> str:
+        """The Prometheus text exposition."""
+        lines = [
+            "# HELP boardhall_connections Open WebSocket connections.",
+            "# TYPE boardhall_connections gauge",
+            f"boardhall_connections {connections}",
+            "# HELP boardhall_connections_total WebSocket connections accepted.",
+            "# TYPE boardhall_connections_total counter",
+            f"boardhall_connections_total {self.connections_total}",
+            "# HELP boardhall_rooms Open rooms by game.",
+            "# TYPE boardhall_rooms gauge",
+        ]
+        for game, count in sorted(rooms_by_game.items()):
+            lines.append(f'boardhall_rooms{{game="{game}"}} {count}')
+        lines += [
+            "# HELP boardhall_seeks Players waiting in matchmaking.",
+            "# TYPE boardhall_seeks gauge",
+            f"boardhall_seeks {seeks}",
+            "# HELP boardhall_messages_total Client messages received.",
+            "# TYPE boardhall_messages_total counter",
+            f"boardhall_messages_total {self.messages_total}",
+            "# HELP boardhall_moves_total Moves accepted.",
+            "# TYPE boardhall_moves_total counter",
+            f"boardhall_moves_total {self.moves_total}",
+            "# HELP boardhall_errors_total Error replies by code.",
+            "# TYPE boardhall_errors_total counter",
+        ]
+        for code, count in sorted(self.errors.items()):
+            lines.append(f'boardhall_errors_total{{code="{code}"}} {count}')
+        lines += [
+            "# HELP boardhall_move_seconds Time from receiving a move to sending it out.",
+            "# TYPE boardhall_move_seconds histogram",
+        ]
+        for bound, count in zip(BUCKETS_S, self.latency_buckets, strict=True):
+            lines.append(f'boardhall_move_seconds_bucket{{le="{bound}"}} {count}')
+        lines += [
+            f'boardhall_move_seconds_bucket{{le="+Inf"}} {self.latency_count}',
+            f"boardhall_move_seconds_sum {self.latency_sum:.6f}",
+            f"boardhall_move_seconds_count {self.latency_count}",
+        ]
+        return "\n".join(lines) + "\n"
+
+
+Renderer = Callable[[], str]

@@ -1,0 +1,409 @@
+"""The I/O layer: the ``websockets`` asyncio server around the sans-I/O :class:`Hall`.
+
+It numbers connections, decodes frames, feeds the hall with the loop's monotonic time, writes
+storage operations on the storage thread *before* sending what depends on them (in order, per
+room), fires the hall's timers, answers plain HTTP on the same port and launches bot players.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib.util
+import itertools
+import json
+import logging
+import ssl
+import time
+from collections.abc import AsyncIterator
+from http import HTTPStatus
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import websockets
+from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
+from websockets.datastructures import Headers
+from websockets.http11 import Request, Response
+
+import engines
+from protocol import Hello, ProtocolError, decode_client, encode, limits
+from server.config import ServerConfig
+from server.hall import Hall, hash_token
+from server.metrics import Metrics
+from server.outputs import ConnId, LaunchBot, Outputs
+from server.records import export
+from server.storage import AsyncStorage
+
+log = logging.getLogger("boardhall.server")
+
+
+def _response(status: HTTPStatus, body: str, content_type: str) -> Response:
+    data = body.encode("utf-8")
+    headers = Headers(
+        [
+            ("Content-Type", content_type),
+            ("Content-Length", str(len(data))),
+            ("Connection", "close"),
+        ]
+    )
+    return Response(status.value, status.phrase, headers, data)
+
+
+def _json(status: HTTPStatus, data: Any) -> Response:
+    return _response(status, json.dumps(data, ensure_ascii=False), "application/json")
+
+
+class BoardhallServer:
+    """A running Boardhall server (use :func:`running_server` or :meth:`start`/:meth:`stop`).
+
+    Args:
+        host: address to listen on.
+        port: TCP port (0 picks a free one; see :attr:`port`).
+        db: SQLite file path (``":memory:"`` for a throwaway server).
+        config: limits and delays.
+        ssl_context: serve ``wss://`` with this context.
+        ping_interval: seconds between server pings (round trips feed lag compensation).
+    """
+
+    def __init__(
+        self,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        db: str | Path = ":memory:",
+        config: ServerConfig | None = None,
+        ssl_context: ssl.SSLContext | None = None,
+        ping_interval: float = 10.0,
+    ) -> None:
+        bots = importlib.util.find_spec("server.bot_launcher") is not None
+        base = config or ServerConfig()
+        if not bots and base.bots_available:
+            base = ServerConfig(**{**base.__dict__, "bots_available": False})
+        self.config = base
+        self.host = host
+        self.requested_port = port
+        self.ssl_context = ssl_context
+        self.ping_interval = ping_interval
+        self.hall = Hall(self.config)
+        self.storage = AsyncStorage(db)
+        self.metrics = Metrics()
+        self.connections: dict[ConnId, ServerConnection] = {}
+        self._ids = itertools.count(1)
+        self._tails: dict[str, asyncio.Task[None]] = {}
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_at: float | None = None
+        self._server: Server | None = None
+        self._bots: list[asyncio.subprocess.Process] = []
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.started = time.time()
+
+    # ---- lifecycle ---------------------------------------------------------------------------
+
+    @property
+    def port(self) -> int:
+        """The port actually bound."""
+        assert self._server is not None, "server not started"
+        sock = next(iter(self._server.sockets))
+        return int(sock.getsockname()[1])
+
+    @property
+    def url(self) -> str:
+        """``ws://HOST:PORT`` (or ``wss://``) to reach this server on loopback."""
+        scheme = "wss" if self.ssl_context else "ws"
+        host = "127.0.0.1" if self.host in ("0.0.0.0", "", "::") else self.host
+        return f"{scheme}://{host}:{self.port}"
+
+    async def start(self) -> None:
+        """Open storage, bring back unfinished games, and listen."""
+        await self.storage.open()
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        rows = await self.storage.run(self.storage.storage.unfinished)
+        for meta, moves in rows:
+            try:
+                self.hall.restore(meta, moves, now)
+            except Exception:
+                log.exception("could not restore game %s", meta.get("id"))
+        if rows:
+            log.info("restored games", extra={"fields": {"games": len(rows)}})
+        self._server = await serve(
+            self._handler,
+            self.host,
+            self.requested_port,
+            process_request=self._http,
+            max_size=limits.FRAME_BYTES,
+            ssl=self.ssl_context,
+            ping_interval=self.ping_interval,
+            ping_timeout=max(20.0, self.ping_interval * 2),
+            compression=None,
+        )
+        self._arm()
+        log.info("listening", extra={"fields": {"url": self.url}})
+
+    async def stop(self) -> None:
+        """Close every connection, wait for pending writes, stop bots."""
+        if self._timer is not None:
+            self._timer.cancel()
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+        for task in list(self._tails.values()):
+            with contextlib.suppress(Exception):
+                await task
+        for process in self._bots:
+            if process.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    process.terminate()
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(process.wait(), 5)
+        await self.storage.close()
+
+    async def serve_forever(self) -> None:
+        """Run until cancelled."""
+        assert self._server is not None
+        await self._server.serve_forever()
+
+    # ---- WebSocket connections ---------------------------------------------------------------
+
+    async def _handler(self, ws: ServerConnection) -> None:
+        conn = next(self._ids)
+        loop = asyncio.get_running_loop()
+        self.connections[conn] = ws
+        self.metrics.connections_total += 1
+        address = ws.remote_address[0] if ws.remote_address else "?"
+        self._emit(self.hall.connect(conn, str(address), loop.time()))
+        try:
+            async for frame in ws:
+                self.metrics.messages_total += 1
+                started = time.perf_counter()
+                try:
+                    message: Any = decode_client(frame)
+                except ProtocolError as exc:
+                    message = exc
+                if isinstance(message, Hello) and message.token is not None:
+                    await self._load_identity(message.token)
+                lag_ms = int((ws.latency or 0.0) * 500)
+                out = self.hall.handle(conn, message, loop.time(), lag_ms)
+                self._emit(out, started if out.moves else None)
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            self.connections.pop(conn, None)
+            self._emit(self.hall.disconnect(conn, loop.time()))
+
+    async def _load_identity(self, token: str) -> None:
+        if self.hall.knows_token(token):
+            return
+        token_hash = hash_token(token)
+        storage = self.storage.storage
+        row = await self.storage.run(lambda: storage.identity(token_hash))
+        if row is not None:
+            self.hall.add_identity(*row)
+
+    # ---- outputs -----------------------------------------------------------------------------
+
+    def _emit(self, out: Outputs, started: float | None = None) -> None:
+        self.metrics.errors.update(out.errors)
+        self.metrics.moves_total += out.moves
+        for bot in out.bots:
+            self._spawn(self._launch_bot(bot))
+        write = self.storage.submit(out.writes) if out.writes else None
+        key = out.key
+        previous = self._tails.get(key)
+        if write is None and previous is None:
+            self._deliver(out, started)
+        else:
+            task = asyncio.ensure_future(self._deliver_after(previous, write, out, started))
+            self._tails[key] = task
+            task.add_done_callback(
+                lambda t: self._tails.pop(key, None) if self._tails.get(key) is t else None
+            )
+        self._arm()
+
+    async def _deliver_after(
+        self,
+        previous: asyncio.Task[None] | None,
+        write: asyncio.Future[None] | None,
+        out: Outputs,
+        started: float | None,
+    ) -> None:
+        if previous is not None:
+            with contextlib.suppress(Exception):
+                await previous
+        if write is not None:
+            try:
+                await write
+            except Exception:
+                log.exception("storage write failed")
+        self._deliver(out, started)
+
+    def _deliver(self, out: Outputs, started: float | None) -> None:
+        for recipients, message in out.sends:
+            text = encode(message)
+            targets = [self.connections[c] for c in recipients if c in self.connections]
+            if targets:
+                broadcast(targets, text)
+        if started is not None:
+            self.metrics.observe_move(time.perf_counter() - started)
+        for conn, code, reason in out.closes:
+            ws = self.connections.get(conn)
+            if ws is not None:
+                self._spawn(ws.close(code, reason))
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _launch_bot(self, bot: LaunchBot) -> None:
+        try:
+            from server.bot_launcher import launch_bot  # type: ignore[import-not-found,unused-ignore]
+
+            process = await launch_bot(self.url, bot.room, bot.game, bot.variant, bot.level)
+            self._bots.append(process)
+        except Exception:
+            log.exception("could not start a bot for room %s", bot.room)
+
+    # ---- timers ------------------------------------------------------------------------------
+
+    def _arm(self) -> None:
+        when = self.hall.next_wake()
+        if when == self._timer_at:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._timer_at = when
+        if when is not None:
+            self._timer = asyncio.get_running_loop().call_at(when, self._fire)
+
+    def _fire(self) -> None:
+        self._timer = None
+        self._timer_at = None
+        loop = asyncio.get_running_loop()
+        for out in self.hall.tick(loop.time()):
+            self._emit(out)
+        self._arm()
+
+    # ---- plain HTTP --------------------------------------------------------------------------
+
+    async def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+        if request.headers.get("Upgrade", "").lower() == "websocket":
+            return None
+        url = urlsplit(request.path)
+        query = {k: v[-1] for k, v in parse_qs(url.query).items()}
+        path = url.path.rstrip("/") or "/"
+        try:
+            if path == "/healthz":
+                return _json(HTTPStatus.OK, self.health())
+            if path == "/metrics":
+                body = self.metrics.render(
+                    len(self.connections), self.rooms_by_game(), len(self.hall.seeks)
+                )
+                return _response(HTTPStatus.OK, body, "text/plain; version=0.0.4")
+            if path.startswith("/games/"):
+                return await self._http_game(path.removeprefix("/games/"), query, request)
+            if path == "/games":
+                return await self._http_games(query, request)
+            if path.startswith("/variants/"):
+                return self._http_variant(path.removeprefix("/variants/"))
+        except Exception:
+            log.exception("HTTP %s failed", request.path)
+            return _json(HTTPStatus.INTERNAL_SERVER_ERROR, {"error": "internal server error"})
+        return _json(HTTPStatus.NOT_FOUND, {"error": f"nothing at {path}"})
+
+    def health(self) -> dict[str, Any]:
+        """The ``/healthz`` body."""
+        return {
+            "status": "ok",
+            "server": self.config.server_name,
+            "connections": len(self.connections),
+            "rooms": len(self.hall.rooms),
+            "uptime_s": int(time.time() - self.started),
+            "games": engines.available(),
+        }
+
+    def rooms_by_game(self) -> dict[str, int]:
+        """Open rooms per game."""
+        counts: dict[str, int] = {}
+        for room in self.hall.rooms.values():
+            counts[room.game] = counts.get(room.game, 0) + 1
+        return counts
+
+    async def _viewer(self, query: dict[str, str], request: Request) -> str | None:
+        token = query.get("token")
+        auth = request.headers.get("Authorization", "")
+        if auth.lower().startswith("bearer "):
+            token = auth[7:].strip()
+        if not token:
+            return None
+        token_hash = hash_token(token)
+        storage = self.storage.storage
+        row = await self.storage.run(lambda: storage.identity(token_hash))
+        return row[0] if row else None
+
+    @staticmethod
+    def _may_see(meta: dict[str, Any], viewer: str | None) -> bool:
+        if not meta.get("private"):
+            return True
+        seats = meta.get("seats") or {}
+        return viewer is not None and any(
+            (seat or {}).get("player") == viewer for seat in seats.values()
+        )
+
+    async def _http_game(self, game_id: str, query: dict[str, str], request: Request) -> Response:
+        storage = self.storage.storage
+        found = await self.storage.run(lambda: storage.game(game_id))
+        if found is None or not self._may_see(found[0], await self._viewer(query, request)):
+            return _json(HTTPStatus.NOT_FOUND, {"error": f"no game {game_id!r}"})
+        content_type, body = export(found[0], found[1], query.get("format"))
+        return _response(HTTPStatus.OK, body, content_type)
+
+    async def _http_games(self, query: dict[str, str], request: Request) -> Response:
+        player = query.get("player")
+        if not player:
+            return _json(HTTPStatus.BAD_REQUEST, {"error": "give ?player=ID"})
+        storage = self.storage.storage
+        metas = await self.storage.run(lambda: storage.games_of(player))
+        viewer = await self._viewer(query, request)
+        games = [
+            {
+                k: meta.get(k)
+                for k in (
+                    "id",
+                    "room",
+                    "game",
+                    "variant",
+                    "status",
+                    "result",
+                    "reason",
+                    "created",
+                    "ended",
+                    "seats",
+                    "private",
+                )
+            }
+            for meta in metas
+            if self._may_see(meta, viewer)
+        ]
+        return _json(HTTPStatus.OK, {"player": player, "games": games})
+
+    def _http_variant(self, variant: str) -> Response:
+        try:
+            info = engines.get("custom").variant_info(variant)
+        except Exception:
+            info = None
+        if info is None:
+            return _json(HTTPStatus.NOT_FOUND, {"error": f"no custom variant {variant!r}"})
+        return _json(HTTPStatus.OK, info)
+
+
+@contextlib.asynccontextmanager
+async def running_server(**kwargs: Any) -> AsyncIterator[BoardhallServer]:
+    """``async with running_server(port=0) as server:`` a started server, stopped on exit."""
+    server = BoardhallServer(**kwargs)
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.stop()

@@ -1,0 +1,95 @@
+"""What the sans-I/O core asks the I/O layer to do: sends, storage writes, closes, bot launches."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+ConnId = int
+"""A connection, numbered by the I/O layer."""
+
+
+@dataclass(frozen=True)
+class SaveIdentity:
+    """Store an identity (only the token's hash)."""
+
+    player: str
+    token_hash: str
+    name: str
+
+
+@dataclass(frozen=True)
+class SaveGame:
+    """Insert or update a game's metadata (everything but its moves)."""
+
+    meta: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class SaveMove:
+    """Store one accepted move."""
+
+    game_id: str
+    ply: int
+    """Index of the move in the room's move list (0-based)."""
+    move: str
+    by: str
+    clock_ms: int | None
+    lag_ms: int
+    at: str
+    clocks: dict[str, int]
+    """Both sides' main time left after the move (for undo and crash recovery)."""
+
+
+@dataclass(frozen=True)
+class TruncateMoves:
+    """Forget the moves from index ``ply`` on (an accepted undo)."""
+
+    game_id: str
+    ply: int
+
+
+StorageOp = SaveIdentity | SaveGame | SaveMove | TruncateMoves
+
+
+@dataclass(frozen=True)
+class LaunchBot:
+    """Start a bot player process for ``room``."""
+
+    room: str
+    game: str
+    variant: str | None
+    level: int
+
+
+@dataclass
+class Outputs:
+    """Everything one input caused, in order: writes must be durable before the sends go out."""
+
+    sends: list[tuple[tuple[ConnId, ...], BaseModel]] = field(default_factory=list)
+    writes: list[StorageOp] = field(default_factory=list)
+    closes: list[tuple[ConnId, int, str]] = field(default_factory=list)
+    bots: list[LaunchBot] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    """Error codes sent (for metrics)."""
+    moves: int = 0
+    """Moves accepted (for metrics)."""
+    key: str = ""
+    """The room this output belongs to (sends of one room go out in order)."""
+
+    def send(self, recipients: tuple[ConnId, ...] | list[ConnId], message: BaseModel) -> None:
+        """Queue ``message`` (serialised once) for every connection in ``recipients``."""
+        targets = tuple(recipients)
+        if targets:
+            self.sends.append((targets, message))
+
+    def extend(self, other: Outputs) -> None:
+        """Append everything of ``other``."""
+        self.sends.extend(other.sends)
+        self.writes.extend(other.writes)
+        self.closes.extend(other.closes)
+        self.bots.extend(other.bots)
+        self.errors.extend(other.errors)
+        self.moves += other.moves

@@ -1,0 +1,88 @@
+"""Game records for ``GET /games/ID``: the JSON record model, and PGN/PDN through the engine."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import engines
+from engines.base import RecordInfo
+from protocol import Clock, GameRecord, RecordMove, RecordPlayer, RecordPlayers
+from server.clock import TimeControl
+
+NATIVE_FORMATS = {"chess": ("pgn", "application/x-chess-pgn"), "draughts": ("pdn", "text/plain")}
+"""Games whose default export is the engine's own record format."""
+
+
+def build_record(meta: dict[str, Any], moves: list[dict[str, Any]]) -> GameRecord:
+    """The JSON record of a stored game."""
+    seats = meta.get("seats") or {}
+
+    def player(side: str) -> RecordPlayer:
+        seat = seats.get(side)
+        if not seat:
+            return RecordPlayer()
+        return RecordPlayer(player=seat["player"], name=seat["name"], bot=bool(seat.get("bot")))
+
+    return GameRecord(
+        id=meta["id"],
+        room=meta.get("room"),
+        game=meta["game"],
+        variant=meta["variant"],
+        start=meta["start"],
+        moves=[
+            RecordMove(
+                move=m["move"],
+                by=m["by"],
+                clock_ms=m.get("clock_ms"),
+                lag_ms=m.get("lag_ms", 0),
+                at=m.get("at"),
+            )
+            for m in moves
+        ],
+        players=RecordPlayers(first=player("first"), second=player("second")),
+        result=meta.get("result"),
+        reason=meta.get("reason"),
+        scores=meta.get("scores"),
+        created=meta.get("created"),
+        ended=meta.get("ended"),
+        options=meta.get("options") or {},
+        clock=Clock.model_validate(meta["clock"]) if meta.get("clock") else None,
+        private=bool(meta.get("private")),
+        variant_info=meta.get("variant_info"),
+    )
+
+
+def export(meta: dict[str, Any], moves: list[dict[str, Any]], fmt: str | None) -> tuple[str, str]:
+    """``(content type, body)`` of a game in ``fmt`` (``json``, or the game's native default)."""
+    record = build_record(meta, moves)
+    native = NATIVE_FORMATS.get(record.game)
+    if fmt == "json" or (fmt is None and native is None):
+        return "application/json", record.model_dump_json(indent=2)
+    engine = engines.get(record.game)
+    clock = TimeControl.from_clock(record.clock)
+    info = RecordInfo(
+        variant=record.variant,
+        start=record.start,
+        moves=tuple(m.move for m in record.moves),
+        first_name=record.players.first.name,
+        second_name=record.players.second.name,
+        result=record.result,
+        reason=record.reason,
+        date=(record.created or "")[:10].replace("-", ".") or None,
+        time_control=clock.describe(),
+        clocks_ms=(
+            tuple(m.clock_ms for m in record.moves if m.clock_ms is not None)
+            if record.moves and all(m.clock_ms is not None for m in record.moves)
+            else None
+        ),
+        options=record.options,
+    )
+    body = engine.record(info)
+    if native is None:
+        try:
+            json.loads(body)
+            return "application/json", body
+        except ValueError:
+            return "text/plain; charset=utf-8", body
+    return native[1] + "; charset=utf-8", body

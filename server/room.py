@@ -1,0 +1,776 @@
+"""A room: two seats, spectators, one game, its clock and its offers (a sans-I/O actor).
+
+Every method takes the current time ``now`` (monotonic seconds) and an :class:`Outputs` to append
+to; a refused action raises :class:`ProtocolError` before changing anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from engines.base import SIDES, ClaimRefused, Engine, EngineError, Outcome, Side, other
+from protocol import (
+    ChatLine,
+    ErrorCode,
+    Moved,
+    OfferAnswered,
+    OfferInfo,
+    OfferKind,
+    OfferMade,
+    Ok,
+    Over,
+    Presence,
+    ProtocolError,
+    RoomState,
+    RoomSummary,
+    SeatInfo,
+    Seats,
+)
+from protocol.messages import MessageId
+from server.clock import GameClock, LagPolicy, TimeControl
+from server.config import ServerConfig
+from server.outputs import ConnId, Outputs, SaveGame, SaveMove, TruncateMoves
+
+Status = Literal["waiting", "playing", "over"]
+
+
+@dataclass
+class Seat:
+    """Who sits in a seat and whether they are here."""
+
+    player: str
+    name: str
+    bot: bool = False
+    connected: bool = False
+    away_since: float | None = None
+
+
+@dataclass(frozen=True)
+class MoveNote:
+    """What is recorded with each accepted move."""
+
+    by: Side
+    clock_ms: int | None
+    lag_ms: int
+    at: str
+
+
+def _refuse(code: ErrorCode, message: str) -> ProtocolError:
+    return ProtocolError(code, message)
+
+
+class Room:
+    """One room. Create with :meth:`__init__`, then feed it inputs from the hall."""
+
+    def __init__(
+        self,
+        *,
+        code: str,
+        game_id: str,
+        engine: Engine,
+        variant: str,
+        options: dict[str, Any],
+        max_plies: int,
+        state: Any,
+        control: TimeControl,
+        config: ServerConfig,
+        connection_of: Callable[[str], ConnId | None],
+        wall: Callable[[float], str],
+        now: float,
+        private: bool = False,
+        variant_info: dict[str, Any] | None = None,
+    ) -> None:
+        self.code = code
+        self.game_id = game_id
+        self.engine = engine
+        self.game = engine.game
+        self.variant = variant
+        self.options = options
+        self.max_plies = max_plies
+        self.start = engine.position(state)
+        self.states: list[Any] = [state]
+        self.moves: list[str] = []
+        self.notes: list[MoveNote] = []
+        self.control = control
+        self.config = config
+        self.clock = GameClock(
+            control,
+            abort_ms=int(config.abort_after_s * 1000),
+            lag=LagPolicy(
+                config.lag_quota_start_ms,
+                config.lag_quota_gain_ms,
+                config.lag_quota_max_ms,
+                config.lag_credit_max_ms,
+            ),
+        )
+        self.history: list[tuple[dict[Side, int], dict[Side, bool]]] = [self._clock_point()]
+        self.seats: dict[Side, Seat | None] = {"first": None, "second": None}
+        self.spectators: set[ConnId] = set()
+        self.status: Status = "waiting"
+        self.outcome: Outcome | None = None
+        self.offers: dict[OfferKind, Side] = {}
+        self.refusals: dict[Side, int] = dict.fromkeys(SIDES, 0)
+        self.offer_after: dict[Side, float] = dict.fromkeys(SIDES, 0.0)
+        self.private = private
+        self.variant_info = variant_info
+        self.connection_of = connection_of
+        self.wall = wall
+        self.created = wall(now)
+        self.ended: str | None = None
+        self.expires: float | None = now + config.waiting_room_ttl_s
+        self.rematch_room: str | None = None
+        self.bot_seat: Side | None = None
+        """A seat kept for the bot this room was created to play."""
+        self.closed = False
+
+    # ---- reading -----------------------------------------------------------------------------
+
+    @property
+    def state(self) -> Any:
+        """The current engine state."""
+        return self.states[-1]
+
+    def seat_of(self, player: str | None) -> Side | None:
+        """The seat ``player`` sits in, if any."""
+        for side in SIDES:
+            seat = self.seats[side]
+            if seat is not None and seat.player == player:
+                return side
+        return None
+
+    def seat_conns(self) -> list[ConnId]:
+        """Connections of the seated players who are here."""
+        found = []
+        for side in SIDES:
+            conn = self._conn(side)
+            if conn is not None:
+                found.append(conn)
+        return found
+
+    def everyone(self) -> list[ConnId]:
+        """Every connection in the room: players first, then spectators."""
+        conns = self.seat_conns()
+        conns.extend(c for c in self.spectators if c not in conns)
+        return conns
+
+    def _conn(self, side: Side) -> ConnId | None:
+        seat = self.seats[side]
+        if seat is None:
+            return None
+        return self.connection_of(seat.player)
+
+    def _clock_point(self) -> tuple[dict[Side, int], dict[Side, bool]]:
+        return dict(self.clock.remaining), dict(self.clock.has_moved)
+
+    def is_full(self) -> bool:
+        """Both seats taken."""
+        return all(self.seats[s] is not None for s in SIDES)
+
+    def is_empty(self) -> bool:
+        """Nobody seated."""
+        return all(self.seats[s] is None for s in SIDES)
+
+    def view(self, you: Side | None, now: float, re: MessageId | None = None) -> RoomState:
+        """The room snapshot as ``you`` sees it."""
+        outcome = self.outcome
+        return RoomState(
+            re=re,
+            room=self.code,
+            game_id=self.game_id,
+            game=self.game,
+            variant=self.variant,
+            options=self.options,
+            status=self.status,
+            seats=Seats(
+                first=self._seat_info("first"),
+                second=self._seat_info("second"),
+            ),
+            spectators=len(self.spectators),
+            you=you,
+            start=self.start,
+            position=self.engine.position(self.state),
+            moves=list(self.moves),
+            turn=self.state.turn,
+            clock=self.control.to_clock(),
+            clocks=self.clock.snapshot(now),
+            result=outcome.result if outcome else None,
+            reason=outcome.reason if outcome else None,  # type: ignore[arg-type]
+            offers=[OfferInfo(kind=k, by=b) for k, b in self.offers.items()],
+            private=self.private,
+            variant_info=self.variant_info,
+            highlight=list(outcome.highlight) if outcome else [],
+        )
+
+    def _seat_info(self, side: Side) -> SeatInfo | None:
+        seat = self.seats[side]
+        if seat is None:
+            return None
+        return SeatInfo(player=seat.player, name=seat.name, connected=seat.connected, bot=seat.bot)
+
+    def summary(self) -> RoomSummary:
+        """The lobby line of this room."""
+        return RoomSummary(
+            room=self.code,
+            game=self.game,
+            variant=self.variant,
+            status=self.status,
+            seats=[seat.name for seat in self.seats.values() if seat is not None],
+            clock=self.control.to_clock(),
+            spectators=len(self.spectators),
+            options=self.options,
+        )
+
+    def meta(self) -> dict[str, Any]:
+        """Everything storage keeps about this game except its moves."""
+        outcome = self.outcome
+        clock = self.control.to_clock()
+        return {
+            "id": self.game_id,
+            "room": self.code,
+            "game": self.game,
+            "variant": self.variant,
+            "start": self.start,
+            "options": self.options,
+            "max_plies": self.max_plies,
+            "clock": clock.model_dump(mode="json") if clock else None,
+            "private": self.private,
+            "variant_info": self.variant_info,
+            "seats": {
+                side: (
+                    {"player": seat.player, "name": seat.name, "bot": seat.bot}
+                    if (seat := self.seats[side])
+                    else None
+                )
+                for side in SIDES
+            },
+            "status": self.status,
+            "result": outcome.result if outcome else None,
+            "reason": outcome.reason if outcome else None,
+            "scores": dict(outcome.scores) if outcome and outcome.scores else None,
+            "highlight": list(outcome.highlight) if outcome else [],
+            "created": self.created,
+            "ended": self.ended,
+            "has_moved": dict(self.clock.has_moved),
+            "remaining": dict(self.clock.remaining),
+            "refusals": dict(self.refusals),
+        }
+
+    # ---- wake-ups ----------------------------------------------------------------------------
+
+    def wake(self) -> float | None:
+        """When :meth:`tick` has something to do."""
+        times = []
+        if self.status == "playing":
+            found = self.clock.deadline()
+            if found is not None:
+                times.append(found[0])
+        if self.expires is not None:
+            times.append(self.expires)
+        return min(times) if times else None
+
+    def tick(self, now: float, out: Outputs) -> None:
+        """Flag a player whose time ran out; close the room when it has expired."""
+        if self.status == "playing":
+            kind = self.clock.expired(now)
+            if kind is not None:
+                self._flag(kind, now, out)
+        if self.expires is not None and now >= self.expires and self.status != "playing":
+            self.closed = True
+
+    def _flag(
+        self,
+        kind: str,
+        now: float,
+        out: Outputs,
+        re: MessageId | None = None,
+        requester: ConnId | None = None,
+    ) -> None:
+        loser = self.clock.running
+        assert loser is not None
+        if kind == "abort":
+            self.finish(Outcome(None, "aborted"), now, out, requester, re)
+        else:
+            self.finish(self.engine.timeout_outcome(self.state, loser), now, out, requester, re)
+
+    # ---- seats and members -------------------------------------------------------------------
+
+    def sit(self, side: Side, player: str, name: str, bot: bool, now: float) -> None:
+        """Put ``player`` in ``side`` (the caller checked the seat is free)."""
+        connected = self.connection_of(player) is not None
+        self.seats[side] = Seat(player, name, bot, connected, None if connected else now)
+
+    def begin(self, now: float, out: Outputs) -> None:
+        """Both seats are taken: the game starts."""
+        self.status = "playing"
+        self.expires = None
+        self.clock.start_turn(self.state.turn, now)
+        out.writes.append(SaveGame(self.meta()))
+
+    def snapshots(
+        self, now: float, out: Outputs, requester: ConnId | None = None, re: MessageId | None = None
+    ) -> None:
+        """Send everyone their own snapshot; ``requester``'s carries ``re``."""
+        for side in SIDES:
+            conn = self._conn(side)
+            if conn is not None:
+                out.send((conn,), self.view(side, now, re if conn == requester else None))
+        watchers = [c for c in self.spectators if c not in self.seat_conns()]
+        if requester in watchers:
+            watchers.remove(requester)
+            out.send((requester,), self.view(None, now, re))
+        out.send(watchers, self.view(None, now))
+
+    def join_player(
+        self,
+        conn: ConnId,
+        player: str,
+        name: str,
+        bot: bool,
+        now: float,
+        out: Outputs,
+        re: MessageId | None,
+    ) -> None:
+        """Sit in a free seat (or get the snapshot again when already seated)."""
+        side = self.seat_of(player)
+        if side is not None:
+            self.spectators.discard(conn)
+            out.send((conn,), self.view(side, now, re))
+            return
+        free = [s for s in SIDES if self.seats[s] is None]
+        if not free:
+            raise _refuse(ErrorCode.ROOM_FULL, f"room {self.code} is full; join as a spectator")
+        if self.status == "over":
+            raise _refuse(ErrorCode.GAME_OVER, f"the game in room {self.code} is over")
+        self.spectators.discard(conn)
+        self.sit(free[0], player, name, bot, now)
+        if self.is_full() and self.status == "waiting":
+            self.begin(now, out)
+        else:
+            out.writes.append(SaveGame(self.meta()))
+        self.snapshots(now, out, conn, re)
+
+    def join_spectator(self, conn: ConnId, now: float, out: Outputs, re: MessageId | None) -> None:
+        """Watch the room."""
+        if conn not in self.spectators and len(self.spectators) >= self.config.spectators_per_room:
+            raise _refuse(ErrorCode.ROOM_FULL, f"room {self.code} has no room for more spectators")
+        self.spectators.add(conn)
+        out.send((conn,), self.view(self._viewer_seat(conn), now, re))
+        self._presence(out, exclude=conn)
+
+    def _viewer_seat(self, conn: ConnId) -> Side | None:
+        for side in SIDES:
+            if self._conn(side) == conn:
+                return side
+        return None
+
+    def _presence(
+        self, out: Outputs, seat: Side | None = None, exclude: ConnId | None = None
+    ) -> None:
+        connected = None
+        if seat is not None:
+            s = self.seats[seat]
+            connected = bool(s and s.connected)
+        message = Presence(
+            room=self.code, seat=seat, connected=connected, spectators=len(self.spectators)
+        )
+        out.send([c for c in self.everyone() if c != exclude], message)
+
+    def leave(
+        self, conn: ConnId, player: str | None, now: float, out: Outputs, re: MessageId | None
+    ) -> None:
+        """Stop watching, or free a seat before the game starts."""
+        side = self.seat_of(player)
+        if side is not None:
+            if self.status == "playing":
+                raise _refuse(
+                    ErrorCode.NOT_ALLOWED, "the game is on: resign, or abort before the first moves"
+                )
+            out.send((conn,), Ok(re=re))
+            if self.status == "waiting":
+                self.seats[side] = None
+                if self.is_empty():
+                    self.closed = True
+                else:
+                    out.writes.append(SaveGame(self.meta()))
+                    self.snapshots(now, out)
+            self.spectators.discard(conn)
+            if self.status == "over" and not self.everyone():
+                self.closed = True
+            return
+        if conn not in self.spectators:
+            raise _refuse(ErrorCode.NOT_ALLOWED, f"you are not in room {self.code}")
+        self.spectators.discard(conn)
+        out.send((conn,), Ok(re=re))
+        self._presence(out)
+        if self.status == "over" and not self.everyone():
+            self.closed = True
+
+    def drop(self, conn: ConnId, player: str | None, now: float, out: Outputs) -> None:
+        """A connection went away (its identity may still be seated)."""
+        if conn in self.spectators:
+            self.spectators.discard(conn)
+            self._presence(out)
+        side = self.seat_of(player)
+        if side is not None:
+            seat = self.seats[side]
+            assert seat is not None
+            seat.connected = False
+            seat.away_since = now
+            self._presence(out, seat=side)
+            if self.status == "waiting" and not any(
+                s is not None and s.connected for s in self.seats.values()
+            ):
+                self.expires = now + self.config.waiting_room_ttl_s
+        if self.status == "over" and not self.everyone():
+            self.expires = min(self.expires or now, now)
+
+    def returned(self, player: str, now: float, out: Outputs) -> Side | None:
+        """``player`` is back: mark the seat connected and tell the others."""
+        side = self.seat_of(player)
+        if side is None:
+            return None
+        seat = self.seats[side]
+        assert seat is not None
+        seat.connected = True
+        seat.away_since = None
+        if self.status == "waiting":
+            self.expires = now + self.config.waiting_room_ttl_s
+        conn = self.connection_of(player)
+        self._presence(out, seat=side, exclude=conn)
+        return side
+
+    # ---- the game ----------------------------------------------------------------------------
+
+    def _player_side(self, player: str | None, action: str) -> Side:
+        side = self.seat_of(player)
+        if side is None:
+            raise _refuse(ErrorCode.NOT_A_PLAYER, f"only a player of room {self.code} may {action}")
+        return side
+
+    def _playing(self, action: str) -> None:
+        if self.status == "over":
+            raise _refuse(ErrorCode.GAME_OVER, f"the game in room {self.code} is over")
+        if self.status != "playing":
+            raise _refuse(
+                ErrorCode.NOT_ALLOWED, f"cannot {action}: the game has not started (a seat is free)"
+            )
+
+    def move(
+        self,
+        conn: ConnId,
+        player: str | None,
+        ply: int,
+        text: str,
+        lag_ms: int,
+        now: float,
+        out: Outputs,
+        re: MessageId | None,
+    ) -> None:
+        """A player's move: check it, charge the clock, record and broadcast it."""
+        side = self._player_side(player, "move")
+        self._playing("move")
+        if ply != len(self.moves):
+            raise _refuse(
+                ErrorCode.STALE,
+                f"stale move: ply is {len(self.moves)} in room {self.code}, not {ply}",
+            )
+        if self.state.turn != side:
+            raise _refuse(ErrorCode.NOT_YOUR_TURN, f"it is {self.state.turn}'s turn, not yours")
+        late = self.clock.expired(now)
+        if late is not None:
+            self._flag(late, now, out)
+            raise _refuse(ErrorCode.GAME_OVER, "your time ran out before the move arrived")
+        try:
+            new_state = self.engine.play(self.state, text)
+        except EngineError as exc:
+            raise _refuse(ErrorCode.ILLEGAL_MOVE, str(exc)) from exc
+        timing = self.clock.on_move(side, now, lag_ms)
+        if timing.late is not None:
+            self._flag(timing.late, now, out)
+            raise _refuse(ErrorCode.GAME_OVER, "your time ran out before the move arrived")
+        canonical = new_state.last_move or text
+        self.states.append(new_state)
+        self.moves.append(canonical)
+        note = MoveNote(side, timing.clock_ms, timing.lag_ms, self.wall(now))
+        self.notes.append(note)
+        self.history.append(self._clock_point())
+        self.offers.clear()
+        self.clock.start_turn(new_state.turn, now)
+        out.moves += 1
+        out.writes.append(
+            SaveMove(
+                self.game_id,
+                ply,
+                canonical,
+                side,
+                timing.clock_ms,
+                timing.lag_ms,
+                note.at,
+                {str(k): v for k, v in self.clock.remaining.items()},
+            )
+        )
+        moved = Moved(
+            room=self.code,
+            ply=ply,
+            move=canonical,
+            by=side,
+            position=self.engine.position(new_state),
+            turn=new_state.turn,
+            clocks=self.clock.snapshot(now),
+            lag_ms=timing.lag_ms,
+        )
+        out.send((conn,), moved.model_copy(update={"re": re}))
+        out.send([c for c in self.everyone() if c != conn], moved)
+        outcome = self.engine.outcome(new_state)
+        if outcome is None and self.max_plies and len(self.moves) >= self.max_plies:
+            outcome = Outcome(None, "move_limit")
+        if outcome is not None:
+            self.finish(outcome, now, out)
+
+    def finish(
+        self,
+        outcome: Outcome,
+        now: float,
+        out: Outputs,
+        requester: ConnId | None = None,
+        re: MessageId | None = None,
+    ) -> None:
+        """End the game with ``outcome`` and tell everyone."""
+        self.clock.stop(now)
+        self.status = "over"
+        self.outcome = outcome
+        self.offers.clear()
+        self.ended = self.wall(now)
+        self.expires = now + self.config.finished_room_ttl_s
+        out.writes.append(SaveGame(self.meta()))
+        over = Over(
+            room=self.code,
+            game_id=self.game_id,
+            result=outcome.result,
+            reason=outcome.reason,  # type: ignore[arg-type]
+            scores=dict(outcome.scores) if outcome.scores else None,
+            position=self.engine.position(self.state),
+            highlight=list(outcome.highlight),
+        )
+        everyone = self.everyone()
+        if requester is not None and re is not None:
+            out.send((requester,), over.model_copy(update={"re": re}))
+            everyone = [c for c in everyone if c != requester]
+        out.send(everyone, over)
+        self.snapshots(now, out)
+
+    def resign(
+        self, conn: ConnId, player: str | None, now: float, out: Outputs, re: MessageId | None
+    ) -> None:
+        """The player loses now."""
+        side = self._player_side(player, "resign")
+        self._playing("resign")
+        self.finish(Outcome(other(side), "resign"), now, out, conn, re)
+
+    def abort(
+        self, conn: ConnId, player: str | None, now: float, out: Outputs, re: MessageId | None
+    ) -> None:
+        """End without a result while a side has not moved yet."""
+        self._player_side(player, "abort")
+        if self.status == "over":
+            raise _refuse(ErrorCode.GAME_OVER, f"the game in room {self.code} is over")
+        moved = {note.by for note in self.notes}
+        if len(moved) == 2:
+            raise _refuse(ErrorCode.NOT_ALLOWED, "both sides have moved: resign instead of abort")
+        if self.status == "waiting":
+            self.status = "playing"
+        self.finish(Outcome(None, "aborted"), now, out, conn, re)
+
+    def claim(
+        self,
+        kind: str,
+        conn: ConnId,
+        player: str | None,
+        now: float,
+        out: Outputs,
+        re: MessageId | None,
+    ) -> None:
+        """``stop`` or ``report``: the engine judges."""
+        side = self._player_side(player, kind)
+        self._playing(kind)
+        try:
+            outcome = self.engine.claim(self.state, kind, side)
+        except ClaimRefused as exc:
+            raise _refuse(ErrorCode.NOT_ALLOWED, str(exc)) from exc
+        except EngineError as exc:
+            raise _refuse(ErrorCode.NOT_ALLOWED, str(exc)) from exc
+        self.finish(outcome, now, out, conn, re)
+
+    def timeout_claim(
+        self, conn: ConnId, player: str | None, now: float, out: Outputs, re: MessageId | None
+    ) -> None:
+        """The opponent's time or absence grace has run out: checked on the server's clock."""
+        side = self._player_side(player, "claim a timeout")
+        self._playing("claim a timeout")
+        opponent = other(side)
+        if self.clock.running == opponent:
+            kind = self.clock.expired(now, strict=True)
+            if kind is not None:
+                self._flag(kind, now, out, re, conn)
+                return
+        seat = self.seats[opponent]
+        if not self.control.timed and seat is not None and not seat.connected:
+            away = now - (seat.away_since or now)
+            grace = self.config.absence_grace_s
+            if away >= grace:
+                self.finish(Outcome(side, "abandoned"), now, out, conn, re)
+                return
+            raise _refuse(
+                ErrorCode.NOT_ALLOWED,
+                f"the opponent has been away {int(away)} s; you may claim after {int(grace)} s",
+            )
+        if self.control.timed:
+            raise _refuse(ErrorCode.NOT_ALLOWED, "the opponent still has time on the clock")
+        raise _refuse(ErrorCode.NOT_ALLOWED, "the opponent is here and the game is untimed")
+
+    # ---- offers ------------------------------------------------------------------------------
+
+    def offer(
+        self,
+        kind: OfferKind,
+        conn: ConnId,
+        player: str | None,
+        now: float,
+        out: Outputs,
+        re: MessageId | None,
+    ) -> str | None:
+        """Make an offer; returns ``"rematch"`` when a crossing rematch offer was accepted."""
+        side = self._player_side(player, "make an offer")
+        self._check_offer(kind, side, now)
+        if self.offers.get(kind) == other(side):
+            return self.answer(kind, True, conn, player, now, out, re)
+        if self.offers.get(kind) == side:
+            raise _refuse(ErrorCode.NOT_ALLOWED, f"you already offered {kind}")
+        self.offers[kind] = side
+        out.send((conn,), Ok(re=re))
+        opponent = self._conn(other(side))
+        if opponent is not None:
+            out.send((opponent,), OfferMade(room=self.code, kind=kind, by=side))
+        return None
+
+    def _check_offer(self, kind: OfferKind, side: Side, now: float) -> None:
+        if now < self.offer_after[side]:
+            wait = int(self.offer_after[side] - now + 0.999)
+            raise _refuse(
+                ErrorCode.NOT_ALLOWED, f"your last offer was refused: wait {wait} s before offering"
+            )
+        if kind == "rematch":
+            if self.status != "over":
+                raise _refuse(ErrorCode.NOT_ALLOWED, "a rematch is offered after the game")
+            if self.rematch_room is not None:
+                raise _refuse(ErrorCode.NOT_ALLOWED, f"the rematch is room {self.rematch_room}")
+            if any(seat is None for seat in self.seats.values()):
+                raise _refuse(ErrorCode.NOT_ALLOWED, "the opponent has left")
+            return
+        self._playing(f"offer {kind}")
+        if kind == "swap" and self.moves:
+            raise _refuse(
+                ErrorCode.NOT_ALLOWED, "colours can be swapped only before the first move"
+            )
+        if kind == "undo" and not any(note.by == side for note in self.notes):
+            raise _refuse(ErrorCode.NOT_ALLOWED, "you have no move in this room to take back")
+
+    def answer(
+        self,
+        kind: OfferKind,
+        accept: bool,
+        conn: ConnId,
+        player: str | None,
+        now: float,
+        out: Outputs,
+        re: MessageId | None,
+    ) -> str | None:
+        """Answer the opponent's offer; returns ``"rematch"`` when a rematch was accepted."""
+        side = self._player_side(player, "answer an offer")
+        by = self.offers.get(kind)
+        if by is None or by == side:
+            raise _refuse(ErrorCode.NOT_ALLOWED, f"there is no {kind} offer to answer")
+        del self.offers[kind]
+        out.send((conn,), Ok(re=re))
+        offerer = self._conn(by)
+        if offerer is not None:
+            out.send((offerer,), OfferAnswered(room=self.code, kind=kind, accept=accept, by=side))
+        if not accept:
+            self.refusals[by] += 1
+            n = self.refusals[by]
+            self.offer_after[by] = now + min(600.0, 10.0 * n * n)
+            return None
+        if kind == "draw":
+            self.finish(Outcome(None, "agreement"), now, out)
+        elif kind == "undo":
+            self._undo(by, now, out)
+        elif kind == "swap":
+            self.seats["first"], self.seats["second"] = self.seats["second"], self.seats["first"]
+            self.clock.start_turn(self.state.turn, now)
+            out.writes.append(SaveGame(self.meta()))
+            self.snapshots(now, out)
+        elif kind == "rematch":
+            return "rematch"
+        return None
+
+    def _undo(self, offerer: Side, now: float, out: Outputs) -> None:
+        keep = max(i for i, note in enumerate(self.notes) if note.by == offerer)
+        del self.states[keep + 1 :]
+        del self.moves[keep:]
+        del self.notes[keep:]
+        del self.history[keep + 1 :]
+        remaining, has_moved = self.history[-1]
+        self.clock.remaining = dict(remaining)
+        self.clock.has_moved = dict(has_moved)
+        self.clock.start_turn(self.state.turn, now)
+        out.writes.append(TruncateMoves(self.game_id, keep))
+        out.writes.append(SaveGame(self.meta()))
+        self.snapshots(now, out)
+
+    # ---- chat --------------------------------------------------------------------------------
+
+    def chat(
+        self,
+        conn: ConnId,
+        player: str | None,
+        name: str,
+        text: str,
+        out: Outputs,
+        re: MessageId | None,
+    ) -> None:
+        """Players' lines go to the players; spectators' lines to spectators until the end."""
+        side = self.seat_of(player)
+        if side is None and conn not in self.spectators:
+            raise _refuse(ErrorCode.NOT_A_PLAYER, f"join room {self.code} to chat in it")
+        line = ChatLine.model_validate(
+            {"room": self.code, "from": name, "role": side or "spectator", "text": text}
+        )
+        out.send((conn,), Ok(re=re))
+        players = self.seat_conns()
+        watchers = [c for c in self.spectators if c not in players]
+        if self.status == "over":
+            targets = self.everyone()
+        elif side is not None:
+            targets = players
+        else:
+            targets = watchers
+        out.send(targets, line)
+
+    # ---- recovery ----------------------------------------------------------------------------
+
+    def replay(self, moves: list[dict[str, Any]]) -> None:
+        """Rebuild the game from stored moves (crash recovery); raises EngineError if corrupt."""
+        for row in moves:
+            new_state = self.engine.play(self.state, row["move"])
+            self.states.append(new_state)
+            self.moves.append(new_state.last_move or row["move"])
+            by: Side = row["by"]
+            self.notes.append(MoveNote(by, row.get("clock_ms"), row.get("lag_ms", 0), row["at"]))
+            self.clock.has_moved[by] = True
+            clocks = row.get("clocks") or {}
+            for side in SIDES:
+                if side in clocks:
+                    self.clock.remaining[side] = int(clocks[side])
+            self.history.append(self._clock_point())

@@ -1,0 +1,210 @@
+"""Durable games and identities in SQLite (WAL), used from one dedicated thread.
+
+:class:`Storage` methods are blocking and must run on the storage thread; :class:`AsyncStorage`
+wraps them for the event loop (one worker thread, so writes happen in submission order).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+from server.outputs import SaveGame, SaveIdentity, SaveMove, StorageOp, TruncateMoves
+
+T = TypeVar("T")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS identities (
+    player TEXT PRIMARY KEY,
+    token_hash TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    room TEXT NOT NULL,
+    game TEXT NOT NULL,
+    status TEXT NOT NULL,
+    private INTEGER NOT NULL DEFAULT 0,
+    first_player TEXT,
+    second_player TEXT,
+    created TEXT,
+    ended TEXT,
+    meta TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS games_status ON games(status);
+CREATE INDEX IF NOT EXISTS games_first ON games(first_player, created);
+CREATE INDEX IF NOT EXISTS games_second ON games(second_player, created);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id TEXT NOT NULL,
+    ply INTEGER NOT NULL,
+    move TEXT NOT NULL,
+    by TEXT NOT NULL,
+    clock_ms INTEGER,
+    lag_ms INTEGER NOT NULL DEFAULT 0,
+    at TEXT NOT NULL,
+    clocks TEXT NOT NULL,
+    PRIMARY KEY (game_id, ply)
+);
+"""
+
+
+class Storage:
+    """One SQLite database file (blocking; use from a single thread)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self.db.row_factory = sqlite3.Row
+        if self.path != ":memory:":
+            self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        """Close the database."""
+        self.db.close()
+
+    def apply(self, ops: Iterable[StorageOp]) -> None:
+        """Write ``ops`` in one transaction."""
+        db = self.db
+        db.execute("BEGIN")
+        try:
+            for op in ops:
+                if isinstance(op, SaveMove):
+                    db.execute(
+                        "INSERT OR REPLACE INTO moves VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (
+                            op.game_id,
+                            op.ply,
+                            op.move,
+                            op.by,
+                            op.clock_ms,
+                            op.lag_ms,
+                            op.at,
+                            json.dumps(op.clocks),
+                        ),
+                    )
+                elif isinstance(op, SaveGame):
+                    meta = op.meta
+                    seats = meta.get("seats") or {}
+                    db.execute(
+                        "INSERT OR REPLACE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (
+                            meta["id"],
+                            meta["room"],
+                            meta["game"],
+                            meta["status"],
+                            int(bool(meta.get("private"))),
+                            (seats.get("first") or {}).get("player"),
+                            (seats.get("second") or {}).get("player"),
+                            meta.get("created"),
+                            meta.get("ended"),
+                            json.dumps(meta, ensure_ascii=False),
+                        ),
+                    )
+                elif isinstance(op, TruncateMoves):
+                    db.execute(
+                        "DELETE FROM moves WHERE game_id = ? AND ply >= ?", (op.game_id, op.ply)
+                    )
+                elif isinstance(op, SaveIdentity):
+                    db.execute(
+                        "INSERT INTO identities VALUES (?, ?, ?) ON CONFLICT(player) "
+                        "DO UPDATE SET name = excluded.name",
+                        (op.player, op.token_hash, op.name),
+                    )
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    def identity(self, token_hash: str) -> tuple[str, str, str] | None:
+        """``(player, token_hash, name)`` of a token hash, if known."""
+        row = self.db.execute(
+            "SELECT player, token_hash, name FROM identities WHERE token_hash = ?", (token_hash,)
+        ).fetchone()
+        return (row[0], row[1], row[2]) if row else None
+
+    def unfinished(self) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+        """Every waiting or playing game with its moves, oldest first."""
+        rows = self.db.execute(
+            "SELECT meta FROM games WHERE status IN ('waiting', 'playing') ORDER BY created"
+        ).fetchall()
+        return [(meta, self.moves(meta["id"])) for meta in (json.loads(r[0]) for r in rows)]
+
+    def moves(self, game_id: str) -> list[dict[str, Any]]:
+        """The stored moves of a game in order."""
+        rows = self.db.execute(
+            "SELECT ply, move, by, clock_ms, lag_ms, at, clocks FROM moves WHERE game_id = ? "
+            "ORDER BY ply",
+            (game_id,),
+        ).fetchall()
+        return [
+            {
+                "ply": r["ply"],
+                "move": r["move"],
+                "by": r["by"],
+                "clock_ms": r["clock_ms"],
+                "lag_ms": r["lag_ms"],
+                "at": r["at"],
+                "clocks": json.loads(r["clocks"]),
+            }
+            for r in rows
+        ]
+
+    def game(self, game_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+        """A game's metadata and moves."""
+        row = self.db.execute("SELECT meta FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            return None
+        return json.loads(row[0]), self.moves(game_id)
+
+    def games_of(self, player: str, limit: int = 50) -> list[dict[str, Any]]:
+        """The most recent games of ``player`` (metadata only), newest first."""
+        rows = self.db.execute(
+            "SELECT meta FROM games WHERE (first_player = ? OR second_player = ?) "
+            "AND status != 'closed' ORDER BY created DESC LIMIT ?",
+            (player, player, limit),
+        ).fetchall()
+        return [json.loads(r[0]) for r in rows]
+
+
+class AsyncStorage:
+    """:class:`Storage` on its own thread, awaited from the event loop."""
+
+    def __init__(self, path: str | Path) -> None:
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="storage")
+        self._storage: Storage | None = None
+        self._path = path
+
+    async def open(self) -> None:
+        """Open the database on the storage thread."""
+        self._storage = await self.run(lambda: Storage(self._path))
+
+    async def run(self, fn: Callable[[], T]) -> T:
+        """Run ``fn`` on the storage thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, fn)
+
+    @property
+    def storage(self) -> Storage:
+        """The blocking storage (only for use inside :meth:`run`)."""
+        assert self._storage is not None, "storage is not open"
+        return self._storage
+
+    def submit(self, ops: list[StorageOp]) -> asyncio.Future[None]:
+        """Start writing ``ops``; await the result before sending what depends on them."""
+        loop = asyncio.get_running_loop()
+        storage = self.storage
+        return loop.run_in_executor(self._executor, storage.apply, ops)
+
+    async def close(self) -> None:
+        """Finish pending writes and close."""
+        if self._storage is not None:
+            storage = self._storage
+            await self.run(storage.close)
+        self._executor.shutdown(wait=True)
