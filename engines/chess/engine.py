@@ -38,9 +38,10 @@ REASONS: dict[chess.Termination, str] = {
 }
 """python-chess termination -> Boardhall result reason (DESIGN.md)."""
 
-CLAIM_FREE_PLIES = 7
-"""With fewer reversible plies behind it (halfmove clock < 7) no position can repeat a third
-time, not even after one more move, and the fifty-move rule is far: claims need not be checked."""
+REPETITION_MIN_PLIES = 8
+"""A position cannot have occurred three times with fewer reversible plies behind it."""
+
+FIFTY_MOVE_PLIES = 100
 
 
 def side_of(color: chess.Color) -> Side:
@@ -82,21 +83,28 @@ class ChessState:
 
 
 def game_over(board: chess.Board) -> chess.Outcome | None:
-    """python-chess's ``outcome(claim_draw=True)``: what FIDE lets a player claim ends the game.
+    """The automatic end of the game on ``board`` (with its move history), or ``None``.
 
-    Threefold repetition and the fifty-move rule count as soon as the side to move could claim
-    them (FIDE 9.2 and 9.3 allow the claim on announcing the move that brings them about).
+    Checkmate, stalemate and insufficient material as python-chess judges them; threefold
+    repetition once the position has actually occurred a third time, and the fifty-move rule once
+    fifty moves by each side have actually been made, as lichess applies them. A mate on the
+    hundredth half-move is checkmate (``outcome()`` looks at mate first).
     """
-    if board.halfmove_clock < CLAIM_FREE_PLIES:
-        return board.outcome()
-    return board.outcome(claim_draw=True)
+    outcome = board.outcome()
+    if outcome is not None or board.halfmove_clock < REPETITION_MIN_PLIES:
+        return outcome
+    if board.halfmove_clock >= FIFTY_MOVE_PLIES:
+        return chess.Outcome(chess.Termination.FIFTY_MOVES, None)
+    if board.is_repetition(3):
+        return chess.Outcome(chess.Termination.THREEFOLD_REPETITION, None)
+    return None
 
 
 def _is_finished_fast(board: chess.Board) -> bool:
     """``game_over(board) is not None`` for a board known to have legal moves, cheaply."""
     if board.is_insufficient_material():
         return True
-    return board.halfmove_clock >= CLAIM_FREE_PLIES and board.outcome(claim_draw=True) is not None
+    return board.halfmove_clock >= REPETITION_MIN_PLIES and game_over(board) is not None
 
 
 def _perft(board: chess.Board, depth: int) -> int:

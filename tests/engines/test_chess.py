@@ -238,16 +238,18 @@ def test_stalemate_and_insufficient_material() -> None:
 
 
 def test_threefold_repetition_is_automatic() -> None:
-    """Knights out and back: once a move would repeat the start a third time, it is a draw."""
-    moves = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6"]
-    assert ENGINE.outcome(play_all(moves)) is None
-    state = play_all([*moves, "Ng1"])
+    """Knights out and back: when the start position occurs a third time, it is a draw."""
+    moves = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"]
+    state = play_all(moves)
+    assert ENGINE.outcome(state) is None  # Ng8 would repeat, but Black may play on
+    assert "f6g8" in ENGINE.legal_moves(state)
+    state = ENGINE.play(state, "Ng8")
     outcome = ENGINE.outcome(state)
     assert outcome is not None and outcome.reason == "repetition" and outcome.winner is None
     board = chess.Board()
-    for move in [*moves, "Ng1"]:
+    for move in [*moves, "Ng8"]:
         board.push_san(move)
-    assert board.outcome(claim_draw=True) is not None  # the same judgement as python-chess
+    assert board.is_repetition(3)  # the same judgement as python-chess
 
 
 def test_repetition_history_is_cut_at_irreversible_moves() -> None:
@@ -259,14 +261,23 @@ def test_repetition_history_is_cut_at_irreversible_moves() -> None:
 
 
 def test_fifty_move_rule_is_automatic() -> None:
-    """At 99 half-moves a quiet move would reach fifty moves: claimable, so the game is drawn."""
+    """The hundredth reversible half-move draws the game (not the 99th, whatever comes next)."""
     fen = "8/8/8/8/8/8/1R6/K6k w - - 98 80"
     assert ENGINE.outcome(ENGINE.start(position=fen)) is None
     state = play_all(["Rb3"], fen)
+    assert ENGINE.outcome(state) is None and ENGINE.legal_moves(state)
+    state = ENGINE.play(state, "Kh2")
     outcome = ENGINE.outcome(state)
     assert outcome is not None and outcome.reason == "fifty_moves"
-    assert chess.Board(state.fen).outcome(claim_draw=True) is not None  # python-chess agrees
+    assert chess.Board(state.fen).is_fifty_moves()  # python-chess agrees
     assert ENGINE.outcome(ENGINE.start(position="8/8/8/8/8/8/1R6/K6k w - - 150 80")) is not None
+
+
+def test_mate_on_the_hundredth_half_move_is_checkmate() -> None:
+    """A mate that makes the half-move clock 100 is checkmate (FIDE 9.6.2), not a draw."""
+    state = play_all(["Ra8#"], "7k/8/6K1/8/8/8/8/R7 w - - 99 80")
+    outcome = ENGINE.outcome(state)
+    assert outcome is not None and outcome.reason == "checkmate" and outcome.winner == "first"
 
 
 def test_mate_beats_the_fifty_move_rule() -> None:

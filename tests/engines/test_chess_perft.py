@@ -93,12 +93,12 @@ def test_perft_stops_at_draws_by_rule() -> None:
 
 
 def test_perft_of_a_state_with_history_counts_repetition_draws() -> None:
-    """After Nf3 Nf6 Ng1 the line ...Ng8 repeats the start a third time only with more history."""
+    """After Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 the line Ng1 Ng8 repeats the start a third time: it ends."""
     state = ENGINE.start()
     for move in ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6"]:
         state = ENGINE.play(state, move)
-    assert ENGINE.perft(state, 2) == Engine.perft(ENGINE, state, 2)
-    assert ENGINE.perft(state, 2) < python_chess_perft(chess.Board(state.fen), 2)
+    assert ENGINE.perft(state, 3) == Engine.perft(ENGINE, state, 3)
+    assert ENGINE.perft(state, 3) < python_chess_perft(chess.Board(state.fen), 3)
 
 
 def test_perft_command_line() -> None:

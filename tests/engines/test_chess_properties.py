@@ -121,11 +121,15 @@ def test_every_legal_move_is_accepted_in_uci_and_san(picks: list[int]) -> None:
 @settings(max_examples=40, deadline=None)
 @given(picks=st.lists(st.integers(min_value=0, max_value=3), min_size=10, max_size=80))
 def test_outcomes_equal_python_chess_with_the_whole_history(fen: str, picks: list[int]) -> None:
-    """At every ply our outcome is python-chess's outcome(claim_draw=True) over all moves."""
+    """At every ply our outcome is python-chess's judgement over the whole game's moves."""
     state = ENGINE.start(position=fen)
     board = chess.Board(fen)
     for pick in picks:
-        expected = board.outcome(claim_draw=True)
+        expected = board.outcome()
+        if expected is None and board.halfmove_clock >= 100:
+            expected = chess.Outcome(chess.Termination.FIFTY_MOVES, None)
+        if expected is None and board.is_repetition(3):
+            expected = chess.Outcome(chess.Termination.THREEFOLD_REPETITION, None)
         outcome = ENGINE.outcome(state)
         if expected is None:
             assert outcome is None

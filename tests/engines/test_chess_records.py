@@ -122,7 +122,8 @@ def test_pgn_import_keeps_repetition_history() -> None:
     pgn = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 *"
     state = ENGINE.from_record(pgn)
     assert state.ply == 6 and state.tail == ("g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6")
-    outcome = ENGINE.outcome(ENGINE.play(state, "Ng1"))
+    assert ENGINE.outcome(ENGINE.play(state, "Ng1")) is None
+    outcome = ENGINE.outcome(ENGINE.play(ENGINE.play(state, "Ng1"), "Ng8"))
     assert outcome is not None and outcome.reason == "repetition"
 
 
