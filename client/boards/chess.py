@@ -358,6 +358,7 @@ class ChessView(BoardView):
 
     def __init__(self, variant: str | None = None, variant_info: Any = None) -> None:
         super().__init__(variant, variant_info)
+        self._board_cache: tuple[tuple[int, bool, bool], pygame.Surface] | None = None
         self.layout(self.rect)
 
     def layout(self, rect: pygame.Rect, flipped: bool = False) -> None:
@@ -404,21 +405,12 @@ class ChessView(BoardView):
     def draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
         pieces = parse_fen_board(common.position_string("chess", state))
         sq = self.square
+        surface.blit(self._board_image(bool(marks.extra.get("coordinates", True))), self.origin)
         overlay = pygame.Surface((sq, sq), pygame.SRCALPHA)
-        for name in self.points():
-            file, rank = parse_square(name)
-            rect = self.square_rect(name)
-            pygame.draw.rect(surface, LIGHT_SQUARE if (file + rank) % 2 else DARK_SQUARE, rect)
-            tint = None
-            if name in marks.last_move:
-                tint = LAST_MOVE_TINT
-            if name == marks.selected:
-                tint = SELECT_TINT
-            if tint:
-                overlay.fill(tint)
-                surface.blit(overlay, rect)
-        if marks.extra.get("coordinates", True):
-            self._draw_coordinates(surface)
+        for name in (*marks.last_move, marks.selected):
+            if name:
+                overlay.fill(SELECT_TINT if name == marks.selected else LAST_MOVE_TINT)
+                surface.blit(overlay, self.square_rect(name))
         clip = surface.get_clip()
         for name in marks.highlight:
             surface.set_clip(self.square_rect(name).clip(clip))
@@ -441,14 +433,30 @@ class ChessView(BoardView):
         if dragged in pieces and drag is not None:
             common.blit_centered(surface, piece_sprite(pieces[dragged], sq), drag[1])
 
-    def _draw_coordinates(self, surface: pygame.Surface) -> None:
+    def _board_image(self, coordinates: bool) -> pygame.Surface:
+        """The squares (and coordinates) alone, cached for the current layout."""
+        key = (self.square, self.flipped, coordinates)
+        if self._board_cache is None or self._board_cache[0] != key:
+            sq = self.square
+            image = pygame.Surface((8 * sq, 8 * sq))
+            image.fill(LIGHT_SQUARE)
+            for row in range(8):
+                for col in range(8):
+                    if (row + col) % 2:
+                        image.fill(DARK_SQUARE, pygame.Rect(col * sq, row * sq, sq, sq))
+            if coordinates:
+                self._draw_coordinates(image, (-self.origin[0], -self.origin[1]))
+            self._board_cache = (key, image)
+        return self._board_cache[1]
+
+    def _draw_coordinates(self, surface: pygame.Surface, offset: tuple[int, int]) -> None:
         sq = self.square
         size = max(9, round(sq * 0.22))
         pad = max(2, sq // 20)
         for col in range(8):
             file = 7 - col if self.flipped else col
             rank = 7 if self.flipped else 0
-            rect = self.square_rect(square_name(file, rank))
+            rect = self.square_rect(square_name(file, rank)).move(offset)
             colour = DARK_SQUARE if (file + rank) % 2 else LIGHT_SQUARE
             common.draw_text(
                 surface,
@@ -462,7 +470,7 @@ class ChessView(BoardView):
         for row in range(8):
             rank = row if self.flipped else 7 - row
             file = 7 if self.flipped else 0
-            rect = self.square_rect(square_name(file, rank))
+            rect = self.square_rect(square_name(file, rank)).move(offset)
             colour = DARK_SQUARE if (file + rank) % 2 else LIGHT_SQUARE
             common.draw_text(
                 surface,

@@ -120,6 +120,7 @@ class DraughtsView(BoardView):
             raise ValueError(f"draughts has no variant {variant!r}; known: {', '.join(SIZES)}")
         self.size = SIZES[key]
         self.count = self.size * self.size // 2
+        self._board_cache: tuple[tuple[int, bool, bool], pygame.Surface] | None = None
         self.layout(self.rect)
 
     def layout(self, rect: pygame.Rect, flipped: bool = False) -> None:
@@ -174,6 +175,30 @@ class DraughtsView(BoardView):
             return None  # a light square
         return str(row * (self.size // 2) + col // 2 + 1)
 
+    def _board_image(self, numbers: bool) -> pygame.Surface:
+        """The squares (and their numbers) alone, cached for the current layout."""
+        key = (self.square, self.flipped, numbers)
+        if self._board_cache is None or self._board_cache[0] != key:
+            sq = self.square
+            image = pygame.Surface((self.size * sq, self.size * sq))
+            image.fill(LIGHT_SQUARE)
+            number_size = max(8, round(sq * 0.24))
+            pad = max(1, sq // 16)
+            for name in self.points():
+                rect = self.square_rect(name).move(-self.origin[0], -self.origin[1])
+                image.fill(DARK_SQUARE, rect)
+                if numbers:
+                    common.draw_text(
+                        image,
+                        name,
+                        (rect.x + pad + 1, rect.y + pad),
+                        number_size,
+                        NUMBER_COLOUR,
+                        anchor="topleft",
+                    )
+            self._board_cache = (key, image)
+        return self._board_cache[1]
+
     def piece_radius(self) -> int:
         """Piece radius in pixels for the current layout."""
         return max(3, round(self.square * 0.41))
@@ -181,31 +206,12 @@ class DraughtsView(BoardView):
     def draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
         pieces = parse_position(common.position_string("draughts", state), self.count)
         sq = self.square
-        side = sq * self.size
-        board = pygame.Rect(self.origin, (side, side))
-        pygame.draw.rect(surface, LIGHT_SQUARE, board)
+        surface.blit(self._board_image(bool(marks.extra.get("numbers", True))), self.origin)
         overlay = pygame.Surface((sq, sq), pygame.SRCALPHA)
-        numbers = bool(marks.extra.get("numbers", True))
-        number_size = max(8, round(sq * 0.24))
-        for name in self.points():
-            rect = self.square_rect(name)
-            pygame.draw.rect(surface, DARK_SQUARE, rect)
-            tint = SELECT_TINT if name == marks.selected else None
-            if tint is None and name in marks.last_move:
-                tint = LAST_MOVE_TINT
-            if tint:
-                overlay.fill(tint)
-                surface.blit(overlay, rect)
-            if numbers:
-                pad = max(1, sq // 16)
-                common.draw_text(
-                    surface,
-                    name,
-                    (rect.x + pad + 1, rect.y + pad),
-                    number_size,
-                    NUMBER_COLOUR,
-                    anchor="topleft",
-                )
+        for name in (*marks.last_move, marks.selected):
+            if name:
+                overlay.fill(SELECT_TINT if name == marks.selected else LAST_MOVE_TINT)
+                surface.blit(overlay, self.square_rect(name))
         if len(marks.last_move) >= 3:  # a multi-capture: show the path through its landings
             path = [self.pixel_of(p) for p in marks.last_move]
             for a, b in itertools.pairwise(path):
