@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from server.net import BoardhallServer
 from server.testing import WireClient
@@ -62,7 +63,7 @@ async def test_bad_inputs_get_their_errors_while_the_game_goes_on(
     assert (await early.expect("error", re=1))["code"] == "hello_first"
     ann, bob, eve, code = await _table(client)
 
-    async def error_of(wire: WireClient, **fields: object) -> dict[str, object]:
+    async def error_of(wire: WireClient, **fields: Any) -> dict[str, Any]:
         reply = await wire.request(**fields)
         assert reply["type"] == "error", reply
         return reply
