@@ -15,7 +15,7 @@ from fractions import Fraction
 from functools import cache, lru_cache
 from typing import Final
 
-SMALL: Final = 4
+SMALL: Final = 3
 """Multisets up to this size get their full value table."""
 
 _ADD, _MUL, _ATOM = 0, 1, 2
