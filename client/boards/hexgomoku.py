@@ -3,6 +3,10 @@
 Axial point ``(q, r)`` sits at ``(q + r/2, r * sqrt(3)/2)`` spacings from the centre, so the three
 line directions ``(1,0)``, ``(0,1)``, ``(1,-1)`` are 60 degrees apart and the board is a field of
 equilateral triangles with flat top and bottom edges. Flipping turns the board half a circle.
+
+``Marks.extra`` flags: ``coordinates`` (bool, default false) writes each row's ``r`` beyond its
+left end and each ``q`` beyond the lower end of its line; ``hover`` (a point) shows a faint stone
+of the side to move there.
 """
 
 from __future__ import annotations
@@ -140,7 +144,12 @@ class HexGomokuView(BoardView):
         turn, stones = parse_position(common.position_string("hexgomoku", state))
         s = self.spacing
         surface.blit(
-            _background(self.rect.size, round(s * 1000), self.flipped),
+            _background(
+                self.rect.size,
+                round(s * 1000),
+                self.flipped,
+                bool(marks.extra.get("coordinates", False)),
+            ),
             self.rect.topleft,
         )
         highlight = [parse_point(p) for p in marks.highlight]
@@ -208,7 +217,9 @@ def _lines() -> Iterator[tuple[Axial, Axial]]:
                 yield (q, r), end
 
 
-def _paint_background(size: tuple[int, int], spacing: float, flipped: bool) -> pygame.Surface:
+def _paint_background(
+    size: tuple[int, int], spacing: float, flipped: bool, coordinates: bool
+) -> pygame.Surface:
     def paint(big: pygame.Surface, k: float) -> None:
         cx, cy = big.get_width() / 2, big.get_height() / 2
         s = spacing * k
@@ -241,20 +252,44 @@ def _paint_background(size: tuple[int, int], spacing: float, flipped: bool) -> p
         for q, r in STAR_POINTS:
             pygame.draw.circle(big, common.LINE, xy(q, r), s * 0.09)
 
-    return common.supersampled(size, paint, 2)
+    surface = common.supersampled(size, paint, 2)
+    if coordinates:
+        _label_lines(surface, spacing, flipped)
+    return surface
 
 
-def _background(size: tuple[int, int], spacing_milli: int, flipped: bool) -> pygame.Surface:
-    """The wooden hexagon with its lines (cached: it only depends on size and spacing)."""
-    key = (size, spacing_milli, flipped)
+def _label_lines(surface: pygame.Surface, spacing: float, flipped: bool) -> None:
+    """Write each row's ``r`` beyond its left end and each ``q`` beyond its lower end."""
+    cx, cy = surface.get_width() / 2, surface.get_height() / 2
+    sign = -1 if flipped else 1
+    size = max(9, round(spacing * 0.4))
+
+    def xy(q: float, r: float) -> tuple[float, float]:
+        return cx + sign * (q + r / 2) * spacing, cy + sign * r * SQRT3_2 * spacing
+
+    for r in range(-SIZE, SIZE + 1):
+        q_first = max(-SIZE, -SIZE - r)
+        common.draw_text(surface, str(r), xy(q_first - 0.55, r), size, common.LABEL, True)
+    for q in range(-SIZE, SIZE + 1):
+        r_last = min(SIZE, SIZE - q)
+        common.draw_text(surface, str(q), xy(q, r_last + 0.55), size, common.LABEL, True)
+
+
+def _background(
+    size: tuple[int, int], spacing_milli: int, flipped: bool, coordinates: bool
+) -> pygame.Surface:
+    """The wooden hexagon with its lines (cached: it only depends on the layout)."""
+    key = (size, spacing_milli, flipped, coordinates)
     cached = _BACKGROUNDS.get(key)
     if cached is None:
         if len(_BACKGROUNDS) > 8:
             _BACKGROUNDS.clear()
-        cached = _BACKGROUNDS[key] = _paint_background(size, spacing_milli / 1000, flipped)
+        cached = _BACKGROUNDS[key] = _paint_background(
+            size, spacing_milli / 1000, flipped, coordinates
+        )
     return cached
 
 
-_BACKGROUNDS: dict[tuple[tuple[int, int], int, bool], pygame.Surface] = {}
+_BACKGROUNDS: dict[tuple[tuple[int, int], int, bool, bool], pygame.Surface] = {}
 
 VIEW_CLASS = HexGomokuView

@@ -181,3 +181,17 @@ def test_render_flipped_and_engine_state(tmp_path: Path) -> None:
     assert is_wood(probe(view, surface, "6,-6"))
     x, y = view.pixel_of("-6,6")
     assert x > 360 and y < 340  # the lower-left corner is upper-right when flipped
+
+
+def test_coordinates_toggle(tmp_path: Path) -> None:
+    """Row and line numbers are written beside the rim only when asked."""
+    view = new_view()
+    view.layout(pygame.Rect(0, 0, 600, 600))
+    a, b = pygame.Surface((600, 600)), pygame.Surface((600, 600))
+    view.draw(a, "first;;", Marks(extra={"coordinates": True}))
+    view.draw(b, "first;;", Marks())
+    save(a, tmp_path, "coordinates-600")
+    x, y = view.pixel_of("-7,0")  # the r label sits about half a spacing left of the row's end
+    box = [(x - dx, y + dy) for dx in range(12, 40) for dy in range(-8, 9)]
+    assert any(a.get_at(p) != b.get_at(p) for p in box)
+    assert probe(view, a, "3,3") == probe(view, b, "3,3")
