@@ -6,6 +6,7 @@ window (keeping its aspect) and maps mouse positions back, so every scene works 
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import itertools
 import time
@@ -65,6 +66,8 @@ class App:
         self.net_status = "offline"
         self.notice = ""
         self._ids = itertools.count(1)
+        self.sent: collections.deque[dict[str, Any]] = collections.deque(maxlen=200)
+        """The last messages sent (for the status line, debugging and tests)."""
         self.local_server: Any = None
 
     # ---- scene stack --------------------------------------------------------------------------
@@ -137,6 +140,7 @@ class App:
         message = dict(message)
         message["id"] = self.next_id()
         conn = self.seat_connections.get(seat or "") or self.connection
+        self.sent.append(message)
         if conn is not None:
             conn.send(message)
         return int(message["id"])

@@ -559,7 +559,7 @@ class RoomScene(Scene):
         active = m.status == "playing" and m.turn == seat
         draw.panel(surface, rect, theme.PANEL_HI if active else theme.PANEL,
                    theme.ACCENT if active else theme.BORDER)
-        draw.stone(surface, (rect.left + 24, rect.centery), 11, seat)
+        draw.stone(surface, (rect.left + 24, rect.centery), 11, seat, m.game)
         info = m.seats.get(seat) or {}
         name = m.name_of(seat)
         if seat == m.you:
@@ -583,6 +583,10 @@ class RoomScene(Scene):
                   theme.MUTED, "midleft", rect.width - 220)
         now = self.now
         remaining = m.remaining_ms(seat, now)
+        per_move_limit = m.clock.get("per_move") if isinstance(m.clock, dict) else None
+        if remaining is None and isinstance(per_move_limit, int) and per_move_limit > 0:
+            # Per-move clock only: the mover's clock shows what is left of this move.
+            remaining = m.move_ms(now) if active else per_move_limit * 1000
         clock = format_clock(remaining) if m.clocks else "—"
         low = remaining is not None and remaining < 10_000 and active
         clock_rect = pygame.Rect(rect.right - 140, rect.top + 10, 128, rect.height - 20)

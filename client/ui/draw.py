@@ -80,8 +80,10 @@ def pill(
     return rect
 
 
-def stone(surface: pygame.Surface, center: tuple[int, int], radius: int, seat: str) -> None:
-    """A small disc in a seat's colour (used next to player names)."""
-    fill = theme.SEAT_COLORS.get(seat, theme.MUTED)
+def stone(
+    surface: pygame.Surface, center: tuple[int, int], radius: int, seat: str, game: str = ""
+) -> None:
+    """A small disc in a seat's colour in ``game`` (used next to player names)."""
+    fill = theme.seat_color(game, seat)
     pygame.draw.circle(surface, fill, center, radius)
     pygame.draw.circle(surface, theme.FAINT, center, radius, 1)

@@ -58,10 +58,15 @@ def has_cjk() -> bool:
     return cjk_font_path() is not None
 
 
+MIN_SIZE = 15
+"""Smallest text size on the logical surface: still readable when a 900x600 window scales it."""
+
+
 @lru_cache(maxsize=64)
 def font(size: int, bold: bool = False, cjk: bool = False) -> pygame.font.Font:
     """A font of ``size`` pixels: the bundled default, or the CJK font when asked and present."""
     _ensure_init()
+    size = max(size, MIN_SIZE)
     path = cjk_font_path() if cjk else None
     f = pygame.font.Font(path, size)
     f.set_bold(bold and path is not None)

@@ -23,6 +23,18 @@ INPUT_BG: Color = (20, 23, 28)
 OVERLAY: tuple[int, int, int, int] = (10, 12, 16, 170)
 
 SEAT_COLORS: dict[str, Color] = {"first": (236, 236, 236), "second": (40, 40, 44)}
+"""Light pieces move first (chess, draughts)."""
+GAME_SEAT_COLORS: dict[str, dict[str, Color]] = {
+    "hexgomoku": {"first": (30, 30, 34), "second": (236, 236, 236)},
+    "shuqi": {"first": (196, 56, 48), "second": (52, 96, 180)},
+    "custom": {"first": (196, 56, 48), "second": (52, 96, 180)},
+}
+"""Games whose seats wear other colours (black moves first in gomoku; red and blue)."""
+
+
+def seat_color(game: str, seat: str) -> Color:
+    """The colour of ``seat``'s pieces in ``game``."""
+    return GAME_SEAT_COLORS.get(game, SEAT_COLORS).get(seat, MUTED)
 
 RADIUS = 6
 PAD = 12

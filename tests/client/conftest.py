@@ -1,0 +1,93 @@
+"""Fixtures for client tests: a headless app with a settable clock, input helpers, PNG shots."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pygame
+import pytest
+
+from client.app import App
+from client.config import Config
+
+SHOTS = Path("/tmp/boardhall-shots")
+
+
+class FakeClock:
+    """A monotonic clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class UI:
+    """Drive a headless app like a user, and save what it shows."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.tmp_path = tmp_path
+        self.clock = FakeClock()
+        self.app = App(Config(path=tmp_path / "config.json"), headless=True, clock=self.clock)
+
+    def shoot(self, name: str) -> pygame.Surface:
+        """Render and save ``name``.png (also copied to /tmp/boardhall-shots)."""
+        return shoot(self.app, self.tmp_path, name)
+
+    def click(self, pos: tuple[int, int]) -> None:
+        """Left click at a logical position."""
+        click(self.app, pos)
+
+    def key(self, key_code: int, text: str = "", mod: int = 0) -> None:
+        """Press a key."""
+        key(self.app, key_code, text, mod)
+
+    def type(self, text: str) -> None:
+        """Type text."""
+        type_text(self.app, text)
+
+    def message(self, message: dict[str, object]) -> None:
+        """Deliver a server message as the network thread would."""
+        from client.net import NetEvent
+
+        self.app.dispatch_net(NetEvent("message", data=dict(message)))
+
+    def sent(self, kind: str) -> list[dict[str, object]]:
+        """Messages of ``kind`` the app has sent."""
+        return [m for m in self.app.sent if m.get("type") == kind]
+
+
+@pytest.fixture
+def ui(tmp_path: Path) -> UI:
+    """A headless app driven like a user."""
+    return UI(tmp_path)
+
+
+def shoot(app: App, tmp_path: Path, name: str) -> pygame.Surface:
+    """Render, save ``name``.png under ``tmp_path`` and copy it to /tmp/boardhall-shots."""
+    app.render()
+    out = tmp_path / f"{name}.png"
+    pygame.image.save(app.surface, str(out))
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    shutil.copy(out, SHOTS / out.name)
+    return app.surface.copy()
+
+
+def click(app: App, pos: tuple[int, int]) -> None:
+    """A left click at logical ``pos`` through the app's own event handling."""
+    for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+        app.handle_event(pygame.event.Event(kind, pos=pos, button=1))
+
+
+def key(app: App, key_code: int, text: str = "", mod: int = 0) -> None:
+    """A key press (and its text input, if any)."""
+    app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=key_code, mod=mod, unicode=text))
+    if text:
+        app.handle_event(pygame.event.Event(pygame.TEXTINPUT, text=text))
+
+
+def type_text(app: App, text: str) -> None:
+    """Text input events for ``text``."""
+    app.handle_event(pygame.event.Event(pygame.TEXTINPUT, text=text))

@@ -1,0 +1,112 @@
+"""The client's mirror of a room follows the server's messages and survives bad ones."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from client.demo import demo_room
+from client.room_model import RoomModel, clock_text, format_clock
+
+
+def model_after(snapshot: dict[str, Any], now: float = 100.0) -> RoomModel:
+    """A model that has seen ``snapshot``."""
+    model = RoomModel(room=snapshot["room"])
+    model.apply(snapshot, now)
+    return model
+
+
+def test_snapshot_rebuilds_the_engine_state() -> None:
+    """The board state is replayed from the start and the moves."""
+    snap = demo_room("hexgomoku", plies=5)
+    model = model_after(snap)
+    assert model.state is not None and model.state.ply == 5
+    assert model.last_points() == (snap["moves"][-1],)
+    assert model.engine_error == ""
+
+
+def test_moved_appends_and_stale_copies_are_ignored() -> None:
+    """A move for the current ply is played; a repeat is ignored; a gap asks for a resync."""
+    model = model_after(demo_room("hexgomoku", plies=2))
+    clocks = {"first": 1000, "second": 2000, "move": None, "running": "first"}
+    model.apply({"type": "moved", "room": "K7QD", "ply": 2, "move": "3,3", "by": "first",
+                 "turn": "second", "clocks": clocks, "position": "x"}, 101.0)
+    assert model.moves[-1] == "3,3" and model.state.ply == 3
+    model.apply({"type": "moved", "room": "K7QD", "ply": 2, "move": "3,3"}, 101.0)
+    assert len(model.moves) == 3
+    model.apply({"type": "moved", "room": "K7QD", "ply": 7, "move": "4,3"}, 101.0)
+    assert model.needs_resync and len(model.moves) == 3
+
+
+def test_clocks_count_down_locally_and_stop_at_zero() -> None:
+    """Only the running side's clock moves between server messages."""
+    model = model_after(demo_room("chess", plies=0))
+    first, second = model.remaining_ms("first", 100.0), model.remaining_ms("second", 100.0)
+    assert model.remaining_ms("first", 102.5) == first - 2500
+    assert model.remaining_ms("second", 102.5) == second
+    assert model.remaining_ms("first", 10_000.0) == 0
+
+
+def test_over_freezes_clocks_and_records_the_result() -> None:
+    """``over`` stops the clock and keeps result, reason and scores."""
+    model = model_after(demo_room("chess", plies=2))
+    model.apply({"type": "over", "room": "K7QD", "game_id": "g2", "result": "second",
+                 "reason": "resign", "position": "?"}, 105.0)
+    assert (model.status, model.result, model.reason) == ("over", "second", "resign")
+    assert model.remaining_ms("first", 200.0) == model.remaining_ms("first", 105.0)
+    assert model.legal_moves() == []
+
+
+def test_offers_presence_and_chat() -> None:
+    """Offers wait for an answer, presence flips connection, chat lines are kept."""
+    model = model_after(demo_room("chess", plies=2))
+    line = model.apply({"type": "offer", "room": "K7QD", "kind": "draw", "by": "second"}, 1.0)
+    assert line == "Bob offers a draw."
+    assert model.pending_offer() == {"kind": "draw", "by": "second"}
+    model.apply({"type": "presence", "room": "K7QD", "seat": "second", "connected": False,
+                 "spectators": 9}, 1.0)
+    assert model.seats["second"]["connected"] is False and model.spectators == 9
+    model.apply({"type": "chat", "room": "K7QD", "from": "Bob", "role": "second", "text": "hi"}, 1)
+    assert model.chat[-1].text == "hi"
+
+
+def test_messages_for_other_rooms_are_ignored() -> None:
+    """Nothing changes for a message naming another room."""
+    model = model_after(demo_room("chess", plies=2))
+    model.apply({"type": "over", "room": "OTHER", "result": "first"}, 1.0)
+    assert model.status == "playing"
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
+                                                                  max_size=4),
+    max_leaves=12,
+)
+fields = st.sampled_from(["room", "type", "ply", "move", "moves", "clocks", "seats", "result",
+                          "status", "start", "game", "variant", "offers", "kind", "by", "you",
+                          "scores", "spectators", "seat", "connected", "text", "turn"])
+types = st.sampled_from(["room", "moved", "over", "presence", "offer", "answer", "chat", "x"])
+
+
+@settings(max_examples=120, deadline=None)
+@given(kind=types, extra=st.dictionaries(fields, json_values, max_size=8))
+def test_no_message_crashes_the_model(kind: str, extra: dict[str, Any]) -> None:
+    """Any mix of field values is absorbed without an exception."""
+    model = model_after(demo_room("hexgomoku", plies=3))
+    message = {**extra, "type": kind, "room": "K7QD"}
+    model.apply(message, 5.0)
+    model.remaining_ms("first", 6.0)
+    model.move_ms(6.0)
+    model.legal_moves()
+    model.pending_offer()
+
+
+def test_clock_words() -> None:
+    """Clock settings and remaining times in words."""
+    assert clock_text({"initial": 600, "increment": 5}) == "10+5"
+    assert clock_text({"per_move": 30}) == "30 s/move"
+    assert clock_text(None) == "untimed"
+    assert format_clock(3_723_000) == "1:02:03"

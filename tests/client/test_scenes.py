@@ -1,0 +1,288 @@
+"""Every scene renders in its typical states (PNGs saved for people to look at) and reacts to
+input through its own handlers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+import pytest
+
+from client.demo import demo_chat, demo_room, demo_rooms, demo_welcome
+from client.scenes.connect import ConnectScene
+from client.scenes.dialogs import ChoiceDialog, ExpressionDialog
+from client.scenes.lobby import LobbyScene
+from client.scenes.replay import ReplayScene, parse_record
+from client.scenes.result import ResultPanel
+from client.scenes.room import RoomScene
+
+
+def differs(a: pygame.Surface, b: pygame.Surface, rect: pygame.Rect) -> bool:
+    """True when the two images differ inside ``rect``."""
+    sa, sb = a.subsurface(rect), b.subsurface(rect)
+    return any(sa.get_at((x, y)) != sb.get_at((x, y))
+               for x in range(0, rect.width, 7) for y in range(0, rect.height, 7))
+
+
+def in_lobby(ui: Any) -> LobbyScene:
+    """The app as after ``welcome``: lobby on top."""
+    ui.app.url, ui.app.address = "ws://192.168.1.20:8765/", "192.168.1.20"
+    ui.app.push(ConnectScene(ui.app, "192.168.1.20", "Alice"))
+    ui.message(demo_welcome())
+    lobby = ui.app.top
+    assert isinstance(lobby, LobbyScene)
+    return lobby
+
+
+def in_room(ui: Any, snapshot: dict[str, Any]) -> RoomScene:
+    """The app with ``snapshot``'s room open."""
+    in_lobby(ui)
+    ui.message(snapshot)
+    room = ui.app.top
+    assert isinstance(room, RoomScene)
+    return room
+
+
+def test_connect_scene_validates_before_connecting(ui: Any) -> None:
+    """A bad address or an empty name is explained; nothing is sent."""
+    scene = ConnectScene(ui.app, "", "")
+    ui.app.push(scene)
+    ui.shoot("connect-empty")
+    ui.key(pygame.K_RETURN)
+    assert "server's address" in scene.message
+    scene.address.value = "host:99999"
+    ui.key(pygame.K_RETURN)
+    assert "port" in scene.message
+    ui.shoot("connect-error")
+    assert ui.app.connection is None
+
+
+def test_connect_refused_is_explained(ui: Any) -> None:
+    """Connecting to a closed port ends with a readable 'refused' message."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    scene = ConnectScene(ui.app, f"127.0.0.1:{port}", "Alice")
+    ui.app.push(scene)
+    scene.submit()
+    assert ui.app.connection is not None
+    event = ui.app.connection.inbox.get(timeout=10)
+    ui.app.dispatch_net(event)
+    assert "refused" in scene.message.lower()
+    ui.shoot("connect-refused")
+
+
+def test_welcome_opens_the_lobby_and_saves_the_token(ui: Any) -> None:
+    """``welcome`` pushes the lobby and stores name and token in the config file."""
+    lobby = in_lobby(ui)
+    assert ui.app.config.tokens["ws://192.168.1.20:8765/"] == "demo-token"
+    assert (ui.app.config.path).exists()
+    assert ui.sent("list") == [{"type": "list", "watch": True, "id": ui.sent("list")[0]["id"]}]
+    ui.message(demo_rooms())
+    assert len(lobby.rooms) == 5
+    ui.shoot("lobby-rooms")
+
+
+def test_lobby_quick_seek_and_cancel(ui: Any) -> None:
+    """F1 seeks the first preset of the chosen game; Esc cancels the search."""
+    lobby = in_lobby(ui)
+    ui.key(pygame.K_F1)
+    join = ui.sent("join")[-1]
+    assert join["game"] == lobby.game["game"] and "clock" in join
+    ui.message({"type": "queued", "game": join["game"], "variant": "standard",
+                "clock": join["clock"], "options": {}})
+    assert lobby.queued is not None
+    ui.shoot("lobby-queued")
+    ui.key(pygame.K_ESCAPE)
+    assert ui.sent("leave") and lobby.queued is None
+
+
+def test_lobby_create_room_with_bad_position_file(ui: Any, tmp_path: Any) -> None:
+    """Create sends the form; an unreadable start file is refused locally."""
+    lobby = in_lobby(ui)
+    lobby.position.value = "8/8/8/8/8/8/8/K6k w - - 0 1"
+    ui.key(pygame.K_n, mod=pygame.KMOD_CTRL)
+    create = ui.sent("create")[-1]
+    assert create["position"].startswith("8/8") and create["color"] == "random"
+    big = tmp_path / "big.pgn"
+    big.write_text("x" * 60_000)
+    lobby.position.value = str(big)
+    ui.key(pygame.K_n, mod=pygame.KMOD_CTRL)
+    assert "48 KiB" in lobby.status
+    assert len(ui.sent("create")) == 1
+
+
+def test_lobby_watch_selected_room(ui: Any) -> None:
+    """Picking a row and W joins it as a spectator."""
+    lobby = in_lobby(ui)
+    ui.message(demo_rooms())
+    row = lobby.rooms_view.rect.top + lobby.rooms_view.row_height * 2 + 5
+    ui.click((lobby.rooms_view.rect.left + 40, row))
+    ui.key(pygame.K_w)
+    assert ui.sent("join")[-1]["room"] == "M2XA"
+    assert ui.sent("join")[-1]["role"] == "spectator"
+
+
+@pytest.mark.parametrize("game", ["hexgomoku", "chess", "draughts", "shuqi"])
+def test_room_opening_and_midgame(ui: Any, game: str) -> None:
+    """The room renders at the start and in the middle of a game; the board changes."""
+    room = in_room(ui, demo_room(game, plies=0))
+    opening = ui.shoot(f"room-{game}-opening")
+    assert room.view is not None and room.model.state is not None
+    ui.message(demo_room(game, plies=10))
+    for line in demo_chat():
+        ui.message(line)
+    middle = ui.shoot(f"room-{game}-midgame")
+    assert differs(opening, middle, pygame.Rect(16, 16, 768, 768))
+    assert room.model.chat[-1].text == "Nice opening."
+
+
+def test_room_spectator_and_game_over(ui: Any) -> None:
+    """A spectator sees the game; ``over`` shows the result panel with the reason."""
+    snap = demo_room("hexgomoku", plies=9, you=None)
+    room = in_room(ui, snap)
+    assert room.status_line().endswith("you are watching")
+    ui.shoot("room-hexgomoku-spectator")
+    ui.click(room.view.pixel_of("5,-5"))
+    assert ui.sent("move") == []
+    assert "watching" in room.message
+    ui.message({"type": "over", "room": "K7QD", "game_id": "g-demo-1", "result": "first",
+                "reason": "five", "position": "?"})
+    assert isinstance(ui.app.top, ResultPanel)
+    ui.shoot("room-hexgomoku-over")
+
+
+def test_room_clock_counts_down_between_messages(ui: Any) -> None:
+    """The running clock is redrawn lower as local time passes."""
+    room = in_room(ui, demo_room("chess", plies=1))
+    before = room.model.remaining_ms("second", ui.clock.now)
+    ui.clock.now += 3.0
+    assert room.model.remaining_ms("second", ui.clock.now) == before - 3000
+
+
+def test_room_offer_banner_and_answer_key(ui: Any) -> None:
+    """An offer shows Accept/Decline; Y accepts with an ``answer``."""
+    in_room(ui, demo_room("chess", plies=4))
+    ui.message({"type": "offer", "room": "K7QD", "kind": "draw", "by": "second"})
+    ui.shoot("room-chess-offer")
+    ui.key(pygame.K_y)
+    answer = ui.sent("answer")[-1]
+    assert (answer["kind"], answer["accept"], answer["room"]) == ("draw", True, "K7QD")
+
+
+def test_room_actions_have_keys(ui: Any) -> None:
+    """Shortcuts send resign, draw offers and timeout claims; F flips the board."""
+    room = in_room(ui, demo_room("chess", plies=4))
+    ui.key(pygame.K_d)
+    ui.key(pygame.K_c)
+    ui.key(pygame.K_r)
+    assert ui.sent("offer")[-1]["kind"] == "draw"
+    assert ui.sent("timeout") and ui.sent("resign")
+    a8 = room.view.pixel_of("a8")
+    ui.key(pygame.K_f)
+    assert room.view.pixel_of("a8") != a8
+
+
+def test_room_server_error_is_shown_near_the_board(ui: Any) -> None:
+    """A refused move shows the server's reason."""
+    room = in_room(ui, demo_room("hexgomoku", plies=0))
+    ui.click(room.view.pixel_of("0,0"))
+    move = ui.sent("move")[-1]
+    assert (move["move"], move["ply"]) == ("0,0", 0)
+    ui.message({"type": "error", "re": move["id"], "code": "illegal_move",
+                "message": "0,0 is taken", "room": "K7QD"})
+    assert room.message == "0,0 is taken"
+    ui.shoot("room-hexgomoku-error")
+
+
+def test_chess_promotion_picker(ui: Any) -> None:
+    """Moving a pawn to the last rank opens the picker; N promotes to a knight."""
+    snap = demo_room("chess", position="8/P7/8/8/8/8/8/k6K w - - 0 1", plies=0)
+    room = in_room(ui, snap)
+    ui.click(room.view.pixel_of("a7"))
+    ui.click(room.view.pixel_of("a8"))
+    assert isinstance(ui.app.top, ChoiceDialog)
+    ui.shoot("room-chess-promotion")
+    ui.key(pygame.K_n, "n")
+    assert ui.sent("move")[-1]["move"] == "a7a8n"
+
+
+def test_draughts_capture_by_landing_squares(ui: Any) -> None:
+    """35, 24, 13: the capture is sent once the path is complete."""
+    room = in_room(ui, demo_room("draughts", position="W:W35:B19,30,1", plies=0))
+    for square in ("35", "24"):
+        ui.click(room.view.pixel_of(square))
+    assert ui.sent("move") == []
+    ui.shoot("room-draughts-capture-path")
+    ui.click(room.view.pixel_of("13"))
+    assert ui.sent("move")[-1]["move"] == "35x13"
+
+
+def test_shuqi_expression_dialog_with_hint(ui: Any) -> None:
+    """A span asks for the expression; a wrong one is refused locally; Hint fills a valid one."""
+    room = in_room(ui, demo_room("shuqi", plies=0))
+    ui.click(room.view.pixel_of("13,8"))
+    ui.click(room.view.pixel_of("10,5"))
+    dialog = ui.app.top
+    assert isinstance(dialog, ExpressionDialog)
+    ui.type("6-3")
+    ui.key(pygame.K_RETURN)
+    assert dialog.error and ui.sent("move") == []
+    ui.shoot("room-shuqi-expression")
+    dialog.act("hint")
+    ui.key(pygame.K_RETURN)
+    assert ui.sent("move")[-1]["move"].startswith("13,8-10,5=")
+
+
+def test_nothing_the_server_sends_crashes_the_client(ui: Any) -> None:
+    """Odd messages are ignored or shown, never raised."""
+    in_room(ui, demo_room("chess", plies=2))
+    odd: list[dict[str, Any]] = [
+        {"type": "room", "room": "K7QD", "game": "nonsense", "moves": "e2e4"},
+        {"type": "room", "room": "K7QD", "game": "chess", "moves": ["zz"], "seats": 5},
+        {"type": "moved", "room": "K7QD", "ply": "x"},
+        {"type": "rooms", "rooms": [5, {"seats": "ab"}]},
+        {"type": "over", "room": "K7QD", "result": 3, "scores": [1]},
+        {"type": "welcome", "games": "none"},
+        {"type": "error"},
+        {"type": "unknown-type", "room": None},
+    ]
+    for message in odd:
+        ui.message(message)
+        ui.app.step(0.016)
+    ui.shoot("room-after-odd-messages")
+
+
+def test_replay_steps_through_a_record(ui: Any) -> None:
+    """Left/Right/Home/End move through the game."""
+    snap = demo_room("chess", plies=8)
+    record = parse_record(
+        '{"id": "g1", "game": "chess", "variant": "standard", "start": "%s", "moves": [%s],'
+        ' "players": {"first": {"name": "Ann"}, "second": {"name": "Ben"}}, "result": "draw",'
+        ' "reason": "agreement"}' % (snap["start"], ", ".join(
+            '{"move": "%s", "by": "first"}' % m for m in snap["moves"])))
+    scene = ReplayScene.from_record(ui.app, record)
+    ui.app.push(scene)
+    assert scene.index == 8 and not scene.error
+    ui.key(pygame.K_LEFT)
+    ui.key(pygame.K_LEFT)
+    assert scene.index == 6
+    ui.shoot("replay-chess")
+    ui.key(pygame.K_HOME)
+    assert scene.index == 0
+    ui.key(pygame.K_END)
+    assert scene.index == 8
+
+
+def test_window_scaling_maps_clicks(ui: Any) -> None:
+    """At 900x600 a click lands on the same logical point as at 1280x800."""
+    app = ui.app
+    app.window = pygame.Surface((900, 600))
+    scale, ox, oy = app.viewport()
+    event = pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(int(640 * scale) + ox,
+                                                             int(400 * scale) + oy), button=1)
+    x, y = app.to_logical(event).pos
+    assert abs(x - 640) <= 2 and abs(y - 400) <= 2
+    app.window = None
