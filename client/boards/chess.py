@@ -403,6 +403,10 @@ class ChessView(BoardView):
         return square_name(col, 7 - row)
 
     def draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
+        with common.clipped(surface, self.rect):
+            self._draw(surface, state, marks)
+
+    def _draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
         pieces = parse_fen_board(common.position_string("chess", state))
         sq = self.square
         surface.blit(self._board_image(bool(marks.extra.get("coordinates", True))), self.origin)

@@ -8,7 +8,8 @@ blits. Nothing here keeps game state.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
@@ -273,6 +274,17 @@ def token_sprite(
 def blit_centered(surface: pygame.Surface, sprite: pygame.Surface, center: Point) -> None:
     """Blit ``sprite`` with its centre at ``center``."""
     surface.blit(sprite, sprite.get_rect(center=(round(center[0]), round(center[1]))))
+
+
+@contextmanager
+def clipped(surface: pygame.Surface, rect: pygame.Rect) -> Iterator[None]:
+    """Restrict drawing on ``surface`` to ``rect`` (within any clip already set) for a block."""
+    previous = surface.get_clip()
+    surface.set_clip(previous.clip(rect))
+    try:
+        yield
+    finally:
+        surface.set_clip(previous)
 
 
 # ---- geometry ------------------------------------------------------------------------------------

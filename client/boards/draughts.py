@@ -204,6 +204,10 @@ class DraughtsView(BoardView):
         return max(3, round(self.square * 0.41))
 
     def draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
+        with common.clipped(surface, self.rect):
+            self._draw(surface, state, marks)
+
+    def _draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
         pieces = parse_position(common.position_string("draughts", state), self.count)
         sq = self.square
         surface.blit(self._board_image(bool(marks.extra.get("numbers", True))), self.origin)

@@ -141,6 +141,10 @@ class HexGomokuView(BoardView):
         return max(2, round(self.spacing * 0.46))
 
     def draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
+        with common.clipped(surface, self.rect):
+            self._draw(surface, state, marks)
+
+    def _draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
         turn, stones = parse_position(common.position_string("hexgomoku", state))
         s = self.spacing
         surface.blit(

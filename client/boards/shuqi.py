@@ -148,6 +148,10 @@ class ShuqiView(BoardView):
         return max(3, round(self.unit * 0.76))
 
     def draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
+        with common.clipped(surface, self.rect):
+            self._draw(surface, state, marks)
+
+    def _draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
         _, pieces = parse_position(common.position_string("shuqi", state))
         u = self.unit
         surface.blit(_background(self.rect.size, round(u * 1000), self.flipped), self.rect.topleft)
