@@ -247,9 +247,11 @@ class ShuqiEngine(Engine):
             raise IllegalMove(f"a move must be text, not {type(move).__name__}")
         if len(move) > MAX_MOVE_LENGTH:
             raise IllegalMove(f"a move is at most {MAX_MOVE_LENGTH} characters")
-        over = self.outcome(state)
-        if over is not None:
-            raise IllegalMove(f"the game is over ({over.reason})")
+        if state.ply >= state.max_plies:
+            raise IllegalMove("the game is over (move_limit)")
+        generated = _generate(state.board, state.squares, _base(state.turn))
+        if not generated:
+            raise IllegalMove("the game is over (no_moves)")
         match = _MOVE_RE.fullmatch(move)
         if match is None:
             raise IllegalMove(
@@ -261,8 +263,17 @@ class ShuqiEngine(Engine):
         except ValueError as exc:
             raise IllegalMove(f"{move!r}: {exc}") from exc
         expression = match.group(4) if match.group(3) else None
-        c, numbers = self._geometry(state, frm, to)
         text = f"{format_point(frm)}-{format_point(to)}"
+        listed = {(i, j): (c, numbers) for c, i, j, numbers in generated}
+        found = listed.get((INDEX[frm], INDEX[to]))
+        if found is None:
+            # Not a legal (from, to): say why. _geometry refuses what no expression could save;
+            # what passes it is a span no expression solves, so the mover's expression is wrong.
+            c, numbers = self._geometry(state, frm, to)
+            assert numbers is not None, "a step or hop that _generate missed"
+            _check_span(text, numbers, c % 10, expression)
+            raise IllegalMove(f"{text}: not a legal move")  # unreachable: checked expression
+        c, numbers = found
         if numbers is None:
             if expression is not None:
                 raise IllegalMove(
@@ -282,6 +293,22 @@ class ShuqiEngine(Engine):
             max_plies=state.max_plies,
             home_limit=state.home_limit,
         )
+
+    def spanned(self, state: ShuqiState, frm: Point, to: Point) -> tuple[tuple[int, ...], int]:
+        """The numbers a span ``frm``-``to`` jumps (line order) and the value it must make.
+
+        For the client's hint button: ``solve(*ENGINE.spanned(state, a, b))``. Raises
+        :class:`IllegalMove` when ``frm``-``to`` is not a span for the side to move (a step, a
+        hop, or impossible on this board).
+        """
+        c, numbers = self._geometry(state, frm, to)
+        if numbers is None:
+            raise IllegalMove(f"{format_point(frm)}-{format_point(to)} is not a span")
+        return numbers, c % 10
+
+    def timeout_outcome(self, state: ShuqiState, loser: Side) -> Outcome:
+        """``loser``'s time ran out: the other side wins; the scores are filled in."""
+        return Outcome(winner=other(loser), reason="timeout", scores=self.scores(state))
 
     def _geometry(
         self, state: ShuqiState, frm: Point, to: Point

@@ -548,3 +548,24 @@ def test_record_round_trip() -> None:
         state = ENGINE.play(state, move)
     text = ENGINE.record(RecordInfo(variant="standard", start=START, moves=moves))
     assert ENGINE.from_record(text).squares == state.squares
+
+
+def test_spanned_gives_the_hint_button_its_numbers() -> None:
+    """ENGINE.spanned names the jumped numbers and the target; solve() then finds a hint."""
+    from engines.shuqi import solve
+
+    state = ENGINE.start()
+    numbers, target = ENGINE.spanned(state, (13, 8), (10, 5))
+    assert (numbers, target) == ((6, 3), 9)
+    hint = solve(numbers, target)
+    assert hint is not None and ENGINE.play(state, f"13,8-10,5={hint}").ply == 1
+    with pytest.raises(IllegalMove, match="not a span"):
+        ENGINE.spanned(state, (12, 9), (10, 7))
+
+
+def test_timeout_outcome_carries_the_scores() -> None:
+    """Every outcome has both scores, a timeout too."""
+    state = state_of(make(LEFT, {}))
+    outcome = ENGINE.timeout_outcome(state, "first")
+    assert (outcome.winner, outcome.reason) == ("second", "timeout")
+    assert outcome.scores == {"first": 285, "second": 0}
