@@ -116,7 +116,7 @@ class EngineAdapter:
         """Hash of the position string."""
         return self._keys[-1]
 
-    def moves(self) -> list[str]:
+    def moves(self) -> list[Hashable]:
         """The engine's legal moves."""
         key = self._keys[-1]
         cached = self._moves_cache.get(key)
@@ -125,13 +125,14 @@ class EngineAdapter:
             if len(self._moves_cache) > 50_000:
                 self._moves_cache.clear()
             self._moves_cache[key] = cached
-        return cached
+        return list(cached)
 
-    def noisy_moves(self) -> list[str]:
+    def noisy_moves(self) -> list[Hashable]:
         """The legal captures."""
         if self._noisy is None:
             return []
-        return [m for m in self.moves() if self._noisy(self.engine, self.state, m)]
+        noisy = self._noisy
+        return [m for m in self.moves() if noisy(self.engine, self.state, str(m))]
 
     def is_noisy(self, move: Hashable) -> bool:
         """Whether ``move`` captures."""

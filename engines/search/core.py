@@ -281,10 +281,14 @@ class Searcher:
         if over is not None:
             return over
         stand = adapter.evaluate()
-        if stand >= beta or ply >= MAX_PLY or qdepth >= 8:
+        if ply >= MAX_PLY or qdepth >= 8:
+            return stand
+        noisy = sorted(adapter.noisy_moves(), key=adapter.order_hint, reverse=True)
+        if noisy and getattr(adapter, "captures_forced", False):
+            stand = -INFINITY  # a capture is compulsory: standing pat is not an option
+        if stand >= beta:
             return stand
         alpha = max(alpha, stand)
-        noisy = sorted(adapter.noisy_moves(), key=adapter.order_hint, reverse=True)
         for move in noisy:
             adapter.push(move)
             try:
