@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Hashable
 from functools import cache
+from typing import cast
 
 from engines.base import ClaimRefused, Engine, Side
 from engines.search.adapter import MATE, ZobristTable
@@ -188,7 +189,7 @@ class ShuqiAdapter:
         """Stop first, then the moves that gain the most weighted distance."""
         if move == STOP:
             return 1 << 20
-        c, i, j, _ = move  # type: ignore[misc]
+        c, i, j, _ = cast(RawMove, move)
         target = TARGET_POINT[self.base][c - self.base]
         gain = DIST[i][target] - DIST[j][target]
         return gain * COST[c - self.base]
@@ -199,7 +200,7 @@ class ShuqiAdapter:
         if move == STOP:
             self.stopped = self.base
             return
-        c, i, j, _ = move  # type: ignore[misc]
+        c, i, j, _ = cast(RawMove, move)
         self.cells[i] = EMPTY
         self.cells[j] = c
         self.squares[c] = j
@@ -213,7 +214,7 @@ class ShuqiAdapter:
         if move == STOP:
             self.stopped = None
             return
-        c, i, j, _ = move  # type: ignore[misc]
+        c, i, j, _ = cast(RawMove, move)
         self.cells[j] = EMPTY
         self.cells[i] = c
         self.squares[c] = i
@@ -265,7 +266,7 @@ class ShuqiAdapter:
         """``x,y-x,y``, ``x,y-x,y=EXPRESSION`` for a span, or ``stop``."""
         if move == STOP:
             return "stop"
-        c, i, j, numbers = move  # type: ignore[misc]
+        c, i, j, numbers = cast(RawMove, move)
         text = f"{format_point(POINTS[i])}-{format_point(POINTS[j])}"
         if numbers is not None:
             expression = solve(numbers, c % 10)
