@@ -76,6 +76,10 @@ class Compiled:
                 rule = p.promoted_moves if promoted else p.moves
                 self.steps[code], self.slides[code] = self._tables(rule)
                 self.promote[code] = self._promotion_table(p, promoted)
+        self.reach: list[list[frozenset[int]]] = [
+            [self._reach(code, sq) for sq in range(self.size)] if self.type_of[code] else []
+            for code in range(n_codes)
+        ]
 
     # ---- precomputation ---------------------------------------------------------------------
 
@@ -186,6 +190,24 @@ class Compiled:
             return [False] * self.size
         return [self._condition(piece.promote_when, sq) for sq in range(self.size)]
 
+    def _reach(self, code: int, sq: int) -> frozenset[int]:
+        """Every square the piece could ever move to from ``sq`` on some board (a superset)."""
+        role = self.role[code]
+        found: set[int] = set()
+        if role != "elephant":
+            found.update(e.ray[0] for e in self.steps[code][sq])
+        for e in self.slides[code][sq]:
+            found.update(e.ray[1:2] if role == "elephant" else e.ray)
+        if role == "cannon":
+            for d in ORTHOGONAL:
+                found.update(self.rays[sq][d])
+        elif role == "horse":
+            for leg_dir, diagonals in _HORSE:
+                leg = self.rays[sq][leg_dir]
+                for d in diagonals if leg else ():
+                    found.update(self.rays[leg[0]][d][:1])
+        return frozenset(found)
+
     # ---- queries --------------------------------------------------------------------------------
 
     def unique_square(self, board: Board, type_id: int) -> int | None:
@@ -275,8 +297,14 @@ class Compiled:
     def attacked(self, board: Board, target: int, by_side: int) -> bool:
         """Whether a piece of ``by_side`` could move onto ``target`` now."""
         side_of = self.side_of
+        reach = self.reach
         for sq, v in enumerate(board):
-            if v and side_of[v] == by_side and target in self.targets(board, sq):
+            if (
+                v
+                and side_of[v] == by_side
+                and target in reach[v][sq]
+                and target in self.targets(board, sq)
+            ):
                 return True
         return False
 
