@@ -4,8 +4,8 @@ Only the dark squares are points, named by their PDN number as a string (``"1"``
 numbered row by row from the top left as White sees it, the first dark square of the top row
 being the second square (RULES.md section 2). Unflipped, White sits at the bottom.
 
-``Marks.extra`` flags: ``numbers`` (bool, default true) writes each dark square's number in its
-corner; ``hover`` (a square) outlines it; ``drag`` (``(square, (x, y))``) draws that square's
+``Marks.extra`` flags: ``numbers`` (bool, default true; ``coordinates`` stands in when it is
+absent) writes each dark square's number in its corner; ``hover`` (a square) outlines it; ``drag`` (``(square, (x, y))``) draws that square's
 piece at the pixel instead of on its square.
 """
 
@@ -210,7 +210,8 @@ class DraughtsView(BoardView):
     def _draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
         pieces = parse_position(common.position_string("draughts", state), self.count)
         sq = self.square
-        surface.blit(self._board_image(bool(marks.extra.get("numbers", True))), self.origin)
+        numbers = marks.extra.get("numbers", marks.extra.get("coordinates", True))
+        surface.blit(self._board_image(bool(numbers)), self.origin)
         overlay = pygame.Surface((sq, sq), pygame.SRCALPHA)
         for name in (*marks.last_move, marks.selected):
             if name:

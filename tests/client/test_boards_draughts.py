@@ -166,6 +166,9 @@ def test_render_8x8_with_numbers_toggle(tmp_path: Path) -> None:
     corner = [(x, y) for x in range(r.x, r.x + r.w // 3) for y in range(r.y, r.y + r.h // 3)]
     assert any(a.get_at(p) != b.get_at(p) for p in corner)
     assert all(b.get_at(p)[:3] == DARK_SQUARE for p in corner)
+    c = pygame.Surface((640, 640))  # the room's coordinates toggle stands in for numbers
+    view.draw(c, "W:W21-32:B1-12", Marks(extra={"coordinates": False}))
+    assert pygame.image.tobytes(c, "RGB") == pygame.image.tobytes(b, "RGB")
 
 
 def test_engine_state_draws_like_its_fen() -> None:
