@@ -5,8 +5,8 @@ numbered row by row from the top left as White sees it, the first dark square of
 being the second square (RULES.md section 2). Unflipped, White sits at the bottom.
 
 ``Marks.extra`` flags: ``numbers`` (bool, default true; ``coordinates`` stands in when it is
-absent) writes each dark square's number in its corner; ``hover`` (a square) outlines it; ``drag`` (``(square, (x, y))``) draws that square's
-piece at the pixel instead of on its square.
+absent) writes each dark square's number in its corner; ``hover`` (a square) outlines it;
+``drag`` (``(square, (x, y))``) draws that square's piece at the pixel instead of on its square.
 """
 
 from __future__ import annotations
