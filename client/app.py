@@ -212,14 +212,15 @@ class App:
             self.notice = ""
             token = message.get("token")
             name = message.get("name")
-            if isinstance(token, str) and self.url:
-                self.config.tokens[self.url] = token
-            if isinstance(name, str):
-                self.config.name = name
-            if self.address:
-                self.config.server = self.address
-            with contextlib.suppress(OSError):
-                self.config.save()
+            if self.local_server is None:  # a local game's server is gone after this run
+                if isinstance(token, str) and self.url:
+                    self.config.tokens[self.url] = token
+                if isinstance(name, str):
+                    self.config.name = name
+                if self.address:
+                    self.config.server = self.address
+                with contextlib.suppress(OSError):
+                    self.config.save()
         elif kind == "room":
             from client.scenes.room import RoomScene
 

@@ -3,6 +3,7 @@ input through its own handlers."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pygame
@@ -258,11 +259,11 @@ def test_nothing_the_server_sends_crashes_the_client(ui: Any) -> None:
 def test_replay_steps_through_a_record(ui: Any) -> None:
     """Left/Right/Home/End move through the game."""
     snap = demo_room("chess", plies=8)
-    record = parse_record(
-        '{"id": "g1", "game": "chess", "variant": "standard", "start": "%s", "moves": [%s],'
-        ' "players": {"first": {"name": "Ann"}, "second": {"name": "Ben"}}, "result": "draw",'
-        ' "reason": "agreement"}' % (snap["start"], ", ".join(
-            '{"move": "%s", "by": "first"}' % m for m in snap["moves"])))
+    record = parse_record(json.dumps({
+        "id": "g1", "game": "chess", "variant": "standard", "start": snap["start"],
+        "moves": [{"move": m, "by": "first"} for m in snap["moves"]],
+        "players": {"first": {"name": "Ann"}, "second": {"name": "Ben"}}, "result": "draw",
+        "reason": "agreement"}))
     scene = ReplayScene.from_record(ui.app, record)
     ui.app.push(scene)
     assert scene.index == 8 and not scene.error

@@ -1,0 +1,151 @@
+"""Two real clients play a whole hexgomoku game against a real server, through the UI's own
+input handlers (synthetic mouse events on the room scene); then a dropped connection resumes."""
+
+from __future__ import annotations
+
+import json
+import queue
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pygame
+import pytest
+
+from client.app import App
+from client.config import Config
+from client.local import EmbeddedServer
+from client.scenes.connect import ConnectScene
+from client.scenes.lobby import LobbyScene
+from client.scenes.result import ResultPanel
+from client.scenes.room import RoomScene
+from protocol import decode_client
+
+
+@pytest.fixture
+def embedded() -> Iterator[EmbeddedServer]:
+    """A real server on 127.0.0.1, port 0, on its own thread."""
+    server = EmbeddedServer().start()
+    yield server
+    server.stop()
+
+
+def pump(apps: list[App], until: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Deliver network events to the apps (blocking on their queues) until ``until()``."""
+    deadline = time.monotonic() + timeout
+    while not until():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting for the server")
+        got = False
+        for app in apps:
+            conn = app.connection
+            if conn is None:
+                continue
+            try:
+                event = conn.inbox.get(timeout=0.02)
+            except queue.Empty:
+                continue
+            app.dispatch_net(event)
+            got = True
+        if got:
+            for app in apps:
+                app.step(0.0)
+
+
+def open_app(tmp_path: Path, name: str, url: str) -> App:
+    """An app that connects through its connect scene as ``name``."""
+    app = App(Config(path=tmp_path / f"{name}.json"), headless=True)
+    scene = ConnectScene(app, url, name)
+    app.push(scene)
+    scene.submit()
+    return app
+
+
+def room_of(app: App) -> RoomScene:
+    """The open room scene."""
+    rooms = app.find(RoomScene)
+    assert rooms, "no room open"
+    scene = rooms[-1]
+    assert isinstance(scene, RoomScene)
+    return scene
+
+
+def click(app: App, pos: tuple[int, int]) -> None:
+    """A left click as pygame would deliver it."""
+    app.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    app.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+
+
+def test_whole_hexgomoku_game_through_the_ui(tmp_path: Path, embedded: EmbeddedServer) -> None:
+    """Alice creates a room from the lobby, Bob joins by code, they click stones until five."""
+    alice = open_app(tmp_path, "Alice", embedded.url)
+    bob = open_app(tmp_path, "Bob", embedded.url)
+    apps = [alice, bob]
+    pump(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
+    assert alice.config.token_for(embedded.url)
+
+    lobby = alice.top
+    assert isinstance(lobby, LobbyScene)
+    index = next(i for i, g in enumerate(alice.games) if g["game"] == "hexgomoku")
+    click(alice, lobby.game_rows()[index].center)
+    lobby.color.select("first")
+    click(alice, lobby.create.rect.center)
+    pump(apps, lambda: bool(alice.find(RoomScene)))
+    code = room_of(alice).model.room
+
+    bob_lobby = bob.top
+    assert isinstance(bob_lobby, LobbyScene)
+    click(bob, bob_lobby.code.rect.center)
+    bob.handle_event(pygame.event.Event(pygame.TEXTINPUT, text=code))
+    click(bob, bob_lobby.join.rect.center)
+    pump(apps, lambda: bool(bob.find(RoomScene))
+         and room_of(alice).model.seats.get("second") is not None)
+    assert room_of(bob).model.you == "second"
+
+    black = ["0,0", "1,0", "2,0", "3,0", "4,0"]
+    white = ["0,1", "1,1", "2,1", "3,1"]
+    for ply in range(9):
+        app = alice if ply % 2 == 0 else bob
+        point = (black if ply % 2 == 0 else white)[ply // 2]
+        scene = room_of(app)
+        assert scene.view is not None and scene.model.is_my_turn()
+        click(app, scene.view.pixel_of(point))
+        pump(apps, lambda n=ply + 1: all(len(room_of(a).model.moves) == n for a in apps))
+    pump(apps, lambda: all(room_of(a).model.status == "over" for a in apps))
+    for app in apps:
+        model = room_of(app).model
+        assert (model.result, model.reason) == ("first", "five")
+        assert isinstance(app.top, ResultPanel)
+    assert room_of(alice).model.moves == [m for pair in zip(black, [*white, ""], strict=True)
+                                          for m in pair if m]
+    for app in apps:
+        for message in app.sent:  # everything the UI sent is a valid protocol message
+            decode_client(json.dumps(message))
+        app.disconnect()
+
+
+def test_dropped_connection_resumes_the_seat(tmp_path: Path, embedded: EmbeddedServer) -> None:
+    """After a network drop the client reconnects with its token and gets its seat back."""
+    alice = open_app(tmp_path, "Alice", embedded.url)
+    bob = open_app(tmp_path, "Bob", embedded.url)
+    apps = [alice, bob]
+    pump(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
+    alice.send({"type": "create", "game": "hexgomoku", "color": "first"})
+    pump(apps, lambda: bool(alice.find(RoomScene)))
+    code = room_of(alice).model.room
+    bob.send({"type": "join", "room": code})
+    pump(apps, lambda: bool(bob.find(RoomScene)))
+    click(alice, room_of(alice).view.pixel_of("0,0"))
+    pump(apps, lambda: len(room_of(bob).model.moves) == 1)
+    player = alice.player_id
+
+    assert alice.connection is not None
+    alice.connection.drop()
+    pump(apps, lambda: alice.net_status == "reconnecting" or alice.net_status == "offline")
+    pump(apps, lambda: alice.net_status == "online" and alice.player_id == player, timeout=15)
+    pump(apps, lambda: room_of(alice).model.you == "first"
+         and room_of(alice).model.seats["first"].get("connected") is True)
+    click(bob, room_of(bob).view.pixel_of("0,1"))
+    pump(apps, lambda: len(room_of(alice).model.moves) == 2)
+    for app in apps:
+        app.disconnect()
