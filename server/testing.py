@@ -16,6 +16,9 @@ Example::
 returned too, not raised); ``expect`` returns the next not-yet-consumed message of a type (and
 matching field values), waiting for it if needed. Every received frame is validated against the
 protocol's server union, so a test also checks the server's output shape.
+
+:class:`HallDriver` drives the sans-I/O core the same way without sockets, with an injected
+clock (``advance(seconds)`` fires every timer that falls due).
 """
 
 from __future__ import annotations
@@ -24,15 +27,19 @@ import asyncio
 import contextlib
 import itertools
 import json
+import random
 import ssl
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from protocol import decode_server
+from protocol import decode_server, encode
+from server.config import ServerConfig
+from server.hall import Hall
 from server.net import BoardhallServer, running_server
+from server.outputs import Outputs
 
-__all__ = ["BoardhallServer", "WireClient", "running_server"]
+__all__ = ["BoardhallServer", "HallDriver", "WireClient", "running_server"]
 
 
 class WireClient:
@@ -135,3 +142,100 @@ class WireClient:
         await self.ws.close()
         with contextlib.suppress(Exception):
             await self._reader
+
+
+class HallDriver:
+    """Feeds a hall and collects what each connection received, as JSON objects."""
+
+    def __init__(self, config: ServerConfig | None = None, seed: int = 7) -> None:
+        self.hall = Hall(config or ServerConfig(), rng=random.Random(seed), wall_offset=1.7e9)
+        self.now = 1000.0
+        self.inbox: dict[int, list[dict[str, Any]]] = {}
+        self.closed: dict[int, int] = {}
+        self.writes: list[Any] = []
+        self._next = 0
+        self._ids = 0
+
+    def _collect(self, out: Outputs) -> None:
+        self.writes.extend(out.writes)
+        for recipients, message in out.sends:
+            data = json.loads(encode(message))
+            for conn in recipients:
+                self.inbox.setdefault(conn, []).append(data)
+        for conn, code, _ in out.closes:
+            self.closed[conn] = code
+
+    def open(self, address: str = "10.0.0.1") -> int:
+        """A new connection (no hello yet)."""
+        self._next += 1
+        self.inbox[self._next] = []
+        self._collect(self.hall.connect(self._next, address, self.now))
+        return self._next
+
+    def player(self, name: str, **hello: Any) -> int:
+        """A new connection that said hello as ``name``."""
+        conn = self.open()
+        reply = self.request(conn, type="hello", name=name, protocol=1, **hello)
+        assert reply["type"] == "welcome", reply
+        return conn
+
+    def send(self, conn: int, lag_ms: int = 0, **fields: Any) -> None:
+        """Deliver one message from ``conn``."""
+        self._collect(self.hall.receive(conn, json.dumps(fields), self.now, lag_ms))
+
+    def request(self, conn: int, lag_ms: int = 0, **fields: Any) -> dict[str, Any]:
+        """Send with a fresh id; return the single reply carrying it (asserting it is single)."""
+        self._ids += 1
+        message_id = f"q{self._ids}"
+        self.send(conn, lag_ms, id=message_id, **fields)
+        replies = [d for d in self.inbox[conn] if d.get("re") == message_id]
+        assert len(replies) == 1, (fields, replies)
+        self.inbox[conn].remove(replies[0])
+        return replies[0]
+
+    def drop(self, conn: int) -> None:
+        """The connection goes away."""
+        self._collect(self.hall.disconnect(conn, self.now))
+
+    def advance(self, seconds: float) -> None:
+        """Move the clock on and fire every timer that is due, in time order."""
+        target = self.now + seconds
+        while True:
+            wake = self.hall.next_wake()
+            if wake is None or wake > target:
+                break
+            self.now = max(self.now, wake)
+            for out in self.hall.tick(self.now):
+                self._collect(out)
+        self.now = target
+
+    def take(self, conn: int, type_: str) -> list[dict[str, Any]]:
+        """Remove and return what ``conn`` got of ``type_``."""
+        found = [d for d in self.inbox[conn] if d.get("type") == type_]
+        self.inbox[conn] = [d for d in self.inbox[conn] if d.get("type") != type_]
+        return found
+
+    def last(self, conn: int, type_: str) -> dict[str, Any]:
+        """The latest message of ``type_`` ``conn`` got (others of the type are dropped)."""
+        found = self.take(conn, type_)
+        assert found, f"connection {conn} got no {type_}"
+        return found[-1]
+
+    def table(
+        self, game: str = "hexgomoku", clock: dict[str, int] | None = None, **create: Any
+    ) -> tuple[int, int, str]:
+        """Two players in a started room: ``(first, second, room code)``."""
+        a, b = self.player("ann"), self.player("bob")
+        fields: dict[str, Any] = {"type": "create", "game": game, "color": "first", **create}
+        if clock is not None:
+            fields["clock"] = clock
+        room = self.request(a, **fields)
+        assert room["type"] == "room", room
+        joined = self.request(b, type="join", room=room["room"])
+        assert joined["status"] == "playing", joined
+        return a, b, room["room"]
+
+    def move(self, conn: int, code: str, move: str, lag_ms: int = 0) -> dict[str, Any]:
+        """Play ``move`` at the room's current ply; returns the reply."""
+        ply = len(self.hall.rooms[code].moves)
+        return self.request(conn, lag_ms, type="move", room=code, ply=ply, move=move)
