@@ -407,7 +407,8 @@ class ChessView(BoardView):
             self._draw(surface, state, marks)
 
     def _draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
-        pieces = parse_fen_board(common.position_string("chess", state))
+        fen = common.position_string("chess", state)
+        pieces = parse_fen_board(fen) if fen is not None else {}
         sq = self.square
         surface.blit(self._board_image(bool(marks.extra.get("coordinates", True))), self.origin)
         overlay = pygame.Surface((sq, sq), pygame.SRCALPHA)

@@ -304,13 +304,13 @@ def nearest(
     return best
 
 
-def position_string(game: str, state: Any) -> str:
+def position_string(game: str, state: Any) -> str | None:
     """The position string (RULES.md) of ``state``: a string is taken as one already.
 
-    Renderers draw from the normative position string, so they stay independent of each engine's
-    internal state layout.
+    ``None`` (no game yet) gives ``None``: renderers then draw the empty board. Renderers draw
+    from the normative position string, so they stay independent of each engine's internal state.
     """
-    if isinstance(state, str):
+    if state is None or isinstance(state, str):
         return state
     from engines import registry
 

@@ -208,7 +208,8 @@ class DraughtsView(BoardView):
             self._draw(surface, state, marks)
 
     def _draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
-        pieces = parse_position(common.position_string("draughts", state), self.count)
+        fen = common.position_string("draughts", state)
+        pieces = parse_position(fen, self.count) if fen is not None else {}
         sq = self.square
         numbers = marks.extra.get("numbers", marks.extra.get("coordinates", True))
         surface.blit(self._board_image(bool(numbers)), self.origin)

@@ -145,7 +145,7 @@ class HexGomokuView(BoardView):
             self._draw(surface, state, marks)
 
     def _draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
-        turn, stones = parse_position(common.position_string("hexgomoku", state))
+        turn, stones = parse_position(common.position_string("hexgomoku", state) or "first;;")
         s = self.spacing
         surface.blit(
             _background(

@@ -152,7 +152,8 @@ class ShuqiView(BoardView):
             self._draw(surface, state, marks)
 
     def _draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
-        _, pieces = parse_position(common.position_string("shuqi", state))
+        position = common.position_string("shuqi", state)
+        pieces = parse_position(position)[1] if position is not None else {}
         u = self.unit
         surface.blit(_background(self.rect.size, round(u * 1000), self.flipped), self.rect.topleft)
         for point in marks.last_move:

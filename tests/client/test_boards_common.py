@@ -55,6 +55,18 @@ def test_tiny_and_odd_rects_do_not_break_geometry(game: str) -> None:
     view.draw(pygame.Surface((200, 120)), GAMES[game], Marks())
 
 
+@pytest.mark.parametrize("game", list(GAMES))
+def test_no_state_draws_the_empty_board(game: str) -> None:
+    """Before a game exists (state None) the board is drawn without pieces."""
+    view = make_view(game)
+    view.layout(pygame.Rect(0, 0, 300, 300))
+    empty, full = pygame.Surface((300, 300)), pygame.Surface((300, 300))
+    view.draw(empty, None, Marks())
+    view.draw(full, GAMES[game], Marks())
+    assert pygame.image.tobytes(empty, "RGB") != pygame.image.tobytes(full, "RGB")
+    assert common.position_string(game, None) is None
+
+
 def test_position_string_accepts_strings_and_engine_states() -> None:
     """A string passes through; an engine state is asked for its position."""
     assert (
