@@ -456,7 +456,7 @@ class ChessView(BoardView):
 
     def _draw_coordinates(self, surface: pygame.Surface, offset: tuple[int, int]) -> None:
         sq = self.square
-        size = max(9, round(sq * 0.22))
+        size = max(12, round(sq * 0.27))
         pad = max(2, sq // 20)
         for col in range(8):
             file = 7 - col if self.flipped else col

@@ -182,7 +182,7 @@ class DraughtsView(BoardView):
             sq = self.square
             image = pygame.Surface((self.size * sq, self.size * sq))
             image.fill(LIGHT_SQUARE)
-            number_size = max(8, round(sq * 0.24))
+            number_size = max(11, round(sq * 0.28))
             pad = max(1, sq // 16)
             for name in self.points():
                 rect = self.square_rect(name).move(-self.origin[0], -self.origin[1])
@@ -201,7 +201,7 @@ class DraughtsView(BoardView):
 
     def piece_radius(self) -> int:
         """Piece radius in pixels for the current layout."""
-        return max(3, round(self.square * 0.41))
+        return max(3, round(self.square * 0.39))
 
     def draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
         with common.clipped(surface, self.rect):
