@@ -111,6 +111,7 @@ async def test_report_refused_before_the_home_limit(client: Factory) -> None:
     assert "20 moves (limit 21)" in refused["message"] and "4 on 3,4" in refused["message"]
     moved = await ann.request(type="move", room=code, ply=0, move="5,10-1,6=3+6")
     assert moved["type"] == "moved"
+    assert (await bob.expect("moved", ply=0))["move"] == "5,10-1,6=3+6"
 
 
 async def test_max_plies_draws_with_both_scores(client: Factory) -> None:
