@@ -1,0 +1,42 @@
+"""Start a bot player for a room as a separate process (``python -m client.bot``).
+
+The server never imports the client: the bot is another process that connects over loopback like
+any player, so its thinking never blocks the server's event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+
+def bot_command(url: str, room: str, game: str, variant: str | None, level: int) -> list[str]:
+    """The command line of a bot that plays ``room`` at ``level``."""
+    if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 8:
+        raise ValueError(f"bot level must be 1-8, not {level!r}")
+    command = [sys.executable, "-m", "client.bot", url, "--room", room, "--game", game]
+    if variant:
+        command += ["--variant", variant]
+    return [*command, "--level", str(level)]
+
+
+async def launch_bot(
+    url: str, room: str, game: str, variant: str | None, level: int
+) -> asyncio.subprocess.Process:
+    """Start a bot process that joins ``room`` on the server at ``url`` and plays there.
+
+    Args:
+        url: the server's WebSocket URL (``ws://127.0.0.1:PORT/``).
+        room: the room code the bot sits in.
+        game: the game id.
+        variant: the variant id, or ``None`` for the default.
+        level: 1-8.
+
+    Returns:
+        The running process; it exits when the room has no more games for it.
+    """
+    return await asyncio.create_subprocess_exec(
+        *bot_command(url, room, game, variant, level),
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.DEVNULL,
+    )
