@@ -394,8 +394,8 @@ class ChessView(BoardView):
         return rect.x + self.square // 2, rect.y + self.square // 2
 
     def point_at(self, pixel: tuple[int, int]) -> str | None:
-        col = (pixel[0] - self.origin[0]) // self.square
-        row = (pixel[1] - self.origin[1]) // self.square
+        col = int((pixel[0] - self.origin[0]) // self.square)
+        row = int((pixel[1] - self.origin[1]) // self.square)
         if not (0 <= col < 8 and 0 <= row < 8):
             return None
         if self.flipped:

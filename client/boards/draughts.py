@@ -165,8 +165,8 @@ class DraughtsView(BoardView):
         return rect.x + self.square // 2, rect.y + self.square // 2
 
     def point_at(self, pixel: tuple[int, int]) -> str | None:
-        col = (pixel[0] - self.origin[0]) // self.square
-        row = (pixel[1] - self.origin[1]) // self.square
+        col = int((pixel[0] - self.origin[0]) // self.square)
+        row = int((pixel[1] - self.origin[1]) // self.square)
         if not (0 <= col < self.size and 0 <= row < self.size):
             return None
         if self.flipped:

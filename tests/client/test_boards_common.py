@@ -44,6 +44,16 @@ def test_draw_stays_inside_its_rect(game: str, flipped: bool) -> None:
 
 
 @pytest.mark.parametrize("game", list(GAMES))
+def test_float_pixels_hit_like_int_pixels(game: str) -> None:
+    """Scaled mouse positions may be floats: they hit the same points."""
+    view = make_view(game)
+    view.layout(pygame.Rect(10, 10, 500, 420), flipped=True)
+    for p in view.points():
+        x, y = view.pixel_of(p)
+        assert view.point_at((x + 0.25, y - 0.25)) == p  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("game", list(GAMES))
 def test_tiny_and_odd_rects_do_not_break_geometry(game: str) -> None:
     """Even a very small rect keeps every point distinct and inside it."""
     view = make_view(game)
