@@ -223,7 +223,8 @@ def _unknown_keys(
 ) -> None:
     for key in data:
         if key not in known:
-            problems.append(f"{where}unknown key {str(key)[:40]!r}")
+            place = f"{where.rstrip('.')}: " if where else ""
+            problems.append(f"{place}unknown key {str(key)[:40]!r}")
 
 
 def _rule(text: object, where: str, problems: list[str]) -> tuple[MoveRule, str]:
