@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 from pathlib import Path
 
 import pytest
@@ -380,9 +381,10 @@ def test_small_endgames_draw_on_ten_by_ten(fen: str, plies: int, reason: str) ->
 
 
 def test_small_endgames_do_not_apply_on_eight_by_eight() -> None:
-    """Three kings against one on 8 x 8 play on past 16 moves each (until the 15-move rule)."""
-    state = wander(ENGINE.start("brazilian", "W:WK29,K32,K28:BK1"), 29)
-    assert ENGINE.outcome(state) is None
+    """Two kings against one on 8 x 8 play on past 5 moves each (until the 15-move rule)."""
+    for variant in ("brazilian", "russian"):
+        state = wander(ENGINE.start(variant, "W:WK29,K32:BK1"), 29)
+        assert state.material_plies == 29 and ENGINE.outcome(state) is None
 
 
 def test_endgame_count_starts_when_the_material_changes() -> None:
@@ -466,6 +468,23 @@ def test_from_record_reads_comments_variations_and_a_bare_position() -> None:
     state = ENGINE.from_record(text)
     assert state.ply == 4 and state.last_move == "14x23"
     assert ENGINE.position(ENGINE.from_record("B:W28:B3", "international")) == "B:W28:B3"
+
+
+@pytest.mark.parametrize("variant", ["international", "brazilian", "russian"])
+def test_long_random_games_round_trip_through_pdn(variant: str) -> None:
+    """A 120-ply random game, written as PDN (wrapped lines) and read back, ends the same."""
+    rng = random.Random(variant)
+    state = ENGINE.start(variant)
+    moves: list[str] = []
+    while len(moves) < 120 and ENGINE.legal_moves(state):
+        move = rng.choice(ENGINE.legal_moves(state))
+        moves.append(move)
+        state = ENGINE.play(state, move)
+    text = ENGINE.record(RecordInfo(variant=variant, start=ENGINE.position(ENGINE.start(variant)),
+                                    moves=tuple(moves)))
+    assert max(len(line) for line in text.splitlines()) <= 80
+    final = ENGINE.from_record(text)
+    assert final == state
 
 
 @pytest.mark.parametrize(
