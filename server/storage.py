@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import queue
 import sqlite3
+import threading
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from server.outputs import SaveGame, SaveIdentity, SaveMove, StorageOp, TruncateMoves
 
@@ -56,13 +58,13 @@ CREATE TABLE IF NOT EXISTS moves (
 class Storage:
     """One SQLite database file (blocking; use from a single thread)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, durable: bool = True) -> None:
         self.path = str(path)
         self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self.db.row_factory = sqlite3.Row
         if self.path != ":memory:":
             self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
         self.db.executescript(SCHEMA)
 
     def close(self) -> None:
@@ -174,21 +176,78 @@ class Storage:
 
 
 class AsyncStorage:
-    """:class:`Storage` on its own thread, awaited from the event loop."""
+    """:class:`Storage` on its own thread, awaited from the event loop.
+
+    Writes are group-committed: the thread takes every write waiting in its queue and commits them
+    in one transaction (``synchronous=FULL``), then completes each write's future, so the cost of a
+    durable commit is shared under load. Reads and writes run in submission order.
+    """
 
     def __init__(self, path: str | Path) -> None:
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="storage")
-        self._storage: Storage | None = None
         self._path = path
+        self._queue: queue.Queue[_Job | None] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._storage: Storage | None = None
 
     async def open(self) -> None:
-        """Open the database on the storage thread."""
-        self._storage = await self.run(lambda: Storage(self._path))
+        """Start the storage thread and open the database on it."""
+        self._thread = threading.Thread(target=self._work, name="storage", daemon=True)
+        self._thread.start()
+        self._storage = await self.run(lambda: Storage(self._path, durable=True))
+
+    def _work(self) -> None:
+        held: _Job | None = None
+        while True:
+            job = held if held is not None else self._queue.get()
+            held = None
+            if job is None:
+                return
+            if job.ops is None:
+                self._run_call(job)
+                continue
+            batch = [job]
+            while True:
+                try:
+                    nxt = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is None or nxt.ops is None:
+                    self._run_writes(batch)
+                    batch = []
+                    if nxt is None:
+                        return
+                    held = nxt
+                    break
+                batch.append(nxt)
+            self._run_writes(batch)
+
+    def _run_call(self, job: _Job) -> None:
+        try:
+            assert job.fn is not None
+            result = job.fn()
+        except BaseException as exc:  # handed to the awaiting coroutine
+            job.loop.call_soon_threadsafe(_settle, job.future, None, exc)
+        else:
+            job.loop.call_soon_threadsafe(_settle, job.future, result, None)
+
+    def _run_writes(self, batch: list[_Job]) -> None:
+        if not batch:
+            return
+        error: BaseException | None = None
+        try:
+            assert self._storage is not None
+            self._storage.apply(op for job in batch for op in job.ops or ())
+        except BaseException as exc:
+            error = exc
+        for job in batch:
+            job.loop.call_soon_threadsafe(_settle, job.future, None, error)
 
     async def run(self, fn: Callable[[], T]) -> T:
         """Run ``fn`` on the storage thread."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, fn)
+        future: asyncio.Future[Any] = loop.create_future()
+        self._queue.put(_Job(loop, future, None, fn))
+        return cast(T, await future)
 
     @property
     def storage(self) -> Storage:
@@ -196,15 +255,37 @@ class AsyncStorage:
         assert self._storage is not None, "storage is not open"
         return self._storage
 
-    def submit(self, ops: list[StorageOp]) -> asyncio.Future[None]:
-        """Start writing ``ops``; await the result before sending what depends on them."""
+    def submit(self, ops: list[StorageOp]) -> asyncio.Future[Any]:
+        """Queue ``ops``; the future completes once they are committed."""
         loop = asyncio.get_running_loop()
-        storage = self.storage
-        return loop.run_in_executor(self._executor, storage.apply, ops)
+        future: asyncio.Future[Any] = loop.create_future()
+        self._queue.put(_Job(loop, future, list(ops), None))
+        return future
 
     async def close(self) -> None:
-        """Finish pending writes and close."""
+        """Finish pending work and close the database."""
+        if self._thread is None:
+            return
         if self._storage is not None:
             storage = self._storage
             await self.run(storage.close)
-        self._executor.shutdown(wait=True)
+        self._queue.put(None)
+        await asyncio.get_running_loop().run_in_executor(None, self._thread.join)
+        self._thread = None
+
+
+@dataclass
+class _Job:
+    loop: asyncio.AbstractEventLoop
+    future: asyncio.Future[Any]
+    ops: list[StorageOp] | None
+    fn: Callable[[], Any] | None
+
+
+def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    if future.done():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)

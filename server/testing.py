@@ -39,7 +39,7 @@ from server.hall import Hall
 from server.net import BoardhallServer, running_server
 from server.outputs import Outputs
 
-__all__ = ["BoardhallServer", "HallDriver", "WireClient", "running_server"]
+__all__ = ["BoardhallServer", "HallDriver", "ServerProcess", "WireClient", "running_server"]
 
 
 class WireClient:
@@ -239,3 +239,60 @@ class HallDriver:
         """Play ``move`` at the room's current ply; returns the reply."""
         ply = len(self.hall.rooms[code].moves)
         return self.request(conn, lag_ms, type="move", room=code, ply=ply, move=move)
+
+
+class ServerProcess:
+    """``boardhall-server`` in a child process (for crash tests): start, read its URL, kill.
+
+    Example::
+
+        proc = await ServerProcess.start(db_path)
+        ... WireClient.connect(proc.url, "ann") ...
+        await proc.kill()            # SIGKILL: no clean shutdown
+    """
+
+    def __init__(self, process: asyncio.subprocess.Process, url: str) -> None:
+        self.process = process
+        self.url = url
+
+    @classmethod
+    async def start(cls, db: str, *args: str, timeout: float = 30.0) -> ServerProcess:
+        """Start a server on a free loopback port with database ``db``."""
+        import sys
+
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "server",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--db",
+            db,
+            "--log-level",
+            "warning",
+            *args,
+            stdout=asyncio.subprocess.PIPE,
+        )
+        assert process.stdout is not None
+        async with asyncio.timeout(timeout):
+            while True:
+                line = (await process.stdout.readline()).decode()
+                if not line:
+                    raise RuntimeError("the server exited before listening")
+                if "listening on " in line:
+                    url = line.split("listening on ", 1)[1].split()[0]
+                    return cls(process, url)
+
+    async def kill(self) -> None:
+        """SIGKILL the server and reap it."""
+        if self.process.returncode is None:
+            self.process.kill()
+        await self.process.wait()
+
+    async def stop(self) -> None:
+        """SIGTERM (a clean shutdown) and wait."""
+        if self.process.returncode is None:
+            self.process.terminate()
+        await self.process.wait()

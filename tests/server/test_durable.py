@@ -1,0 +1,88 @@
+"""Durable games: a real server process killed with SIGKILL and restarted on the same database."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from server.testing import ServerProcess, WireClient
+
+
+async def http_get(url: str, path: str) -> tuple[int, str]:
+    """A plain HTTP GET on the server's port: ``(status, body)``."""
+    parts = urlsplit(url)
+    reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    await writer.drain()
+    data = await reader.read()
+    writer.close()
+    head, _, body = data.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body.decode()
+
+
+@pytest.mark.slow
+async def test_sigkill_and_restart_resumes_every_unfinished_game(tmp_path: Path) -> None:
+    """Every accepted move survives SIGKILL; seats resume by token; downtime is not charged."""
+    db = str(tmp_path / "hall.db")
+    proc = await ServerProcess.start(db)
+    try:
+        ann = await WireClient.connect(proc.url, "ann")
+        bob = await WireClient.connect(proc.url, "bob")
+        room = await ann.request(
+            type="create", game="hexgomoku", color="first", clock={"initial": 300, "increment": 2}
+        )
+        code = room["room"]
+        await bob.request(type="join", room=code)
+        moves = ["0,0", "0,1", "1,0", "1,1", "2,0"]
+        for ply, move in enumerate(moves):
+            mover = ann if ply % 2 == 0 else bob
+            reply = await mover.request(type="move", room=code, ply=ply, move=move)
+            assert reply["type"] == "moved"
+        clocks_before = reply["clocks"]
+        untimed = await bob.request(type="create", game="chess", color="second")
+        await ann.request(type="join", room=untimed["room"])
+        assert (await ann.request(type="move", room=untimed["room"], ply=0, move="e4"))[
+            "move"
+        ] == "e2e4"
+        done = await ann.request(type="create", game="hexgomoku")
+        await bob.request(type="join", room=done["room"])
+        over = await ann.request(type="resign", room=done["room"])
+        assert over["type"] == "over"
+        tokens = (ann.welcome["token"], bob.welcome["token"])
+        await proc.kill()
+        await asyncio.sleep(0)  # the clients see the connection drop
+    finally:
+        await proc.kill()
+
+    await asyncio.sleep(1.0)  # downtime that must be charged to nobody
+    proc = await ServerProcess.start(db)
+    try:
+        ann2 = await WireClient.connect(proc.url, "ann", token=tokens[0])
+        assert sorted(ann2.welcome["resumed"]) == sorted([code, untimed["room"]])
+        snap = await ann2.expect("room", room=code)
+        assert snap["moves"] == moves and snap["status"] == "playing"
+        assert snap["you"] == "first" and snap["seats"]["second"]["connected"] is False
+        # second is to move; its clock restarted on restart, the downtime not charged
+        assert snap["clocks"]["second"] > clocks_before["second"] - 500
+        assert snap["clocks"]["first"] == clocks_before["first"]
+        bob2 = await WireClient.connect(proc.url, "bob", token=tokens[1])
+        assert (await ann2.expect("presence", room=code))["connected"] is True
+        reply = await bob2.request(type="move", room=code, ply=5, move="2,1")
+        assert reply["type"] == "moved"
+        chess = await bob2.expect("room", room=untimed["room"])
+        assert chess["moves"] == ["e2e4"] and chess["you"] == "second"
+        status, body = await http_get(proc.url, f"/games/{done['game_id']}?format=json")
+        assert status == 200
+        record = json.loads(body)
+        assert record["result"] == over["result"] and record["reason"] == "resign"
+        assert record["players"]["first"]["name"] in ("ann", "bob")
+        status, body = await http_get(proc.url, f"/games/{snap['game_id']}?format=json")
+        assert [m["move"] for m in json.loads(body)["moves"]] == [*moves, "2,1"]
+        await ann2.close()
+        await bob2.close()
+    finally:
+        await proc.kill()
