@@ -137,6 +137,16 @@ def test_captured_pieces_stay_until_the_end_and_block() -> None:
     assert [m.text for m in moves] == ["27x16", "27x21", "27x27", "27x31", "27x36"]
 
 
+def test_a_captured_piece_blocks_the_way_back() -> None:
+    """After 37x46 (taking 41) the king may not fly back over 41 to take 19: 41 is still there.
+
+    Were pieces removed at once, 37x46x14 would take two and be compulsory.
+    """
+    state = ENGINE.start(None, "W:WK37:B41,19")
+    assert ENGINE.legal_moves(state) == ["37x5", "37x10", "37x14", "37x46"]
+    assert all(len(m.captured) == 1 for m in ENGINE.moves(state))
+
+
 def test_no_promotion_in_passing_international_and_brazilian() -> None:
     """A man that crosses the far row mid-capture stays a man; one ending there is crowned."""
     passing = ENGINE.start(None, "W:W12:B8,9")
