@@ -1,0 +1,163 @@
+"""The I/O layer: close codes, reconnects, records over HTTP, metrics and TLS, on real sockets."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import ssl
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import trustme
+
+from server.config import ServerConfig
+from server.net import BoardhallServer, running_server
+from server.testing import WireClient
+
+Factory = Callable[..., Awaitable[WireClient]]
+
+
+async def http_get(server: BoardhallServer, path: str, token: str | None = None) -> tuple[int, str]:
+    """A plain HTTP GET on the server's port: ``(status, body)``."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    auth = f"Authorization: Bearer {token}\r\n" if token else ""
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n{auth}\r\n".encode())
+    await writer.drain()
+    data = await reader.read()
+    writer.close()
+    head, _, body = data.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body.decode()
+
+
+async def test_frame_over_the_limit_closes_1009(client: Factory) -> None:
+    """A frame over 64 KiB closes the connection with 1009; a big field under it is an error."""
+    ann = await client("ann")
+    await ann.send(type="chat", room="x", text="y" * 600)
+    assert (await ann.expect("error"))["code"] == "too_large"
+    await ann.send_raw(json.dumps({"type": "chat", "room": "x", "text": "y" * 70_000}))
+    assert await ann.wait_closed() == 1009
+
+
+async def test_flood_of_errors_closes_1008(client: Factory) -> None:
+    """More than 50 errors within 10 s: close 1008."""
+    ann = await client("ann")
+    for _ in range(60):
+        await ann.send_raw("{")
+    assert await ann.wait_closed() == 1008
+    assert len(ann.take_all("error")) >= 50
+
+
+async def test_reconnect_keeps_the_seat_and_closes_the_older_connection(client: Factory) -> None:
+    """Presence on drop and return; hello with token resumes with a snapshot; old one gets 4001."""
+    ann, bob = await client("ann"), await client("bob")
+    code = (await ann.request(type="create", game="hexgomoku", color="first"))["room"]
+    await bob.request(type="join", room=code)
+    await ann.request(type="move", room=code, ply=0, move="0,0")
+    await bob.close()
+    gone = await ann.expect("presence", seat="second")
+    assert gone["connected"] is False
+    bob2 = await client("bob", token=bob.welcome["token"])
+    assert bob2.welcome["resumed"] == [code] and bob2.welcome["player"] == bob.welcome["player"]
+    snap = await bob2.expect("room", room=code)
+    assert snap["moves"] == ["0,0"] and snap["you"] == "second"
+    assert (await ann.expect("presence", seat="second"))["connected"] is True
+    bob3 = await client("bob", token=bob.welcome["token"])
+    assert await bob2.wait_closed() == 4001
+    assert (await bob3.request(type="move", room=code, ply=1, move="0,1"))["type"] == "moved"
+    assert (await ann.expect("moved", ply=1))["move"] == "0,1"
+
+
+async def test_records_over_http(client: Factory, server: BoardhallServer) -> None:
+    """GET /games/ID: PGN for chess, JSON on request; private games only for their players."""
+    ann, bob = await client("ann"), await client("bob")
+    room = await ann.request(type="create", game="chess", color="first", private=True)
+    await bob.request(type="join", room=room["room"])
+    for ply, (wire, move) in enumerate([(ann, "f3"), (bob, "e5"), (ann, "g4"), (bob, "Qh4#")]):
+        assert (await wire.request(type="move", room=room["room"], ply=ply, move=move))[
+            "type"
+        ] == "moved"
+    over = await ann.expect("over")
+    assert (over["result"], over["reason"]) == ("second", "checkmate")
+    await asyncio.sleep(0.05)
+    game = room["game_id"]
+    assert (await http_get(server, f"/games/{game}"))[0] == 404
+    status, pgn = await http_get(server, f"/games/{game}", ann.welcome["token"])
+    assert status == 200 and "Qh4#" in pgn and "0-1" in pgn
+    status, body = await http_get(server, f"/games/{game}?format=json", bob.welcome["token"])
+    record = json.loads(body)
+    assert [m["move"] for m in record["moves"]] == ["f2f3", "e7e5", "g2g4", "d8h4"]
+    assert record["players"]["second"]["name"] == "bob" and record["reason"] == "checkmate"
+    player = ann.welcome["player"]
+    status, body = await http_get(server, f"/games?player={player}")
+    assert status == 200 and json.loads(body)["games"] == []
+    status, body = await http_get(server, f"/games?player={player}&token={ann.welcome['token']}")
+    assert [g["id"] for g in json.loads(body)["games"]] == [game]
+    status, metrics = await http_get(server, "/metrics")
+    assert status == 200 and "boardhall_moves_total 4" in metrics
+    assert 'boardhall_rooms{game="chess"} 1' in metrics
+    assert "boardhall_move_seconds_count 4" in metrics
+    assert (await http_get(server, "/variants/nope"))[0] == 404
+
+
+async def test_connections_per_address_limit() -> None:
+    """Over the per-address limit a connection is closed with 1008."""
+    async with running_server(config=ServerConfig(connections_per_address=2)) as server:
+        first = [await WireClient.connect(server.url, f"p{i}") for i in range(2)]
+        extra = await WireClient.connect(server.url)
+        assert await extra.wait_closed() == 1008
+        for wire in first:
+            await wire.close()
+
+
+async def test_tls(tmp_path: Path) -> None:
+    """With a certificate the server speaks wss:// (self-signed, from trustme)."""
+    ca = trustme.CA()
+    cert = ca.issue_cert("127.0.0.1", "localhost")
+    server_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    cert.configure_cert(server_context)
+    client_context = ssl.create_default_context()
+    ca.configure_trust(client_context)
+    async with running_server(ssl_context=server_context) as server:
+        assert server.url.startswith("wss://")
+        ann = await WireClient.connect(server.url, "ann", ssl_context=client_context)
+        assert ann.welcome["type"] == "welcome"
+        assert (await ann.request(type="ping"))["type"] == "pong"
+        await ann.close()
+
+
+async def test_cli_serves_wss_with_tls_flags(tmp_path: Path) -> None:
+    """boardhall-server --tls-cert/--tls-key serves wss:// (a real child process)."""
+    from server.testing import ServerProcess
+
+    ca = trustme.CA()
+    cert = ca.issue_cert("127.0.0.1")
+    cert.cert_chain_pems[0].write_to_path(str(tmp_path / "cert.pem"))
+    cert.private_key_pem.write_to_path(str(tmp_path / "key.pem"))
+    client_context = ssl.create_default_context()
+    ca.configure_trust(client_context)
+    proc = await ServerProcess.start(
+        str(tmp_path / "db.sqlite"),
+        "--tls-cert",
+        str(tmp_path / "cert.pem"),
+        "--tls-key",
+        str(tmp_path / "key.pem"),
+    )
+    try:
+        assert proc.url.startswith("wss://127.0.0.1:")
+        ann = await WireClient.connect(proc.url, "ann", ssl_context=client_context)
+        assert ann.welcome["protocol"] == 1
+        await ann.close()
+    finally:
+        await proc.stop()
+
+
+def test_help_explains_every_flag() -> None:
+    """--help lists every flag with a help text."""
+    from server.cli import build_parser
+
+    parser = build_parser()
+    for action in parser._actions:
+        assert action.help, action.option_strings
+    text = parser.format_help()
+    for flag in ("--host", "--port", "--db", "--tls-cert", "--log-level", "--absence-grace"):
+        assert flag in text
