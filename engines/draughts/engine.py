@@ -97,7 +97,7 @@ _ENDGAME_16 = frozenset({(0, 3), (1, 2), (2, 1)})
 _ENDGAME_5 = frozenset({(0, 2), (1, 1), (0, 1)})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DraughtsState:
     """An immutable draughts position with the history its draw rules need."""
 
@@ -187,8 +187,8 @@ class DraughtsEngine(Engine):
         if not white and not black:
             raise BadPosition("the position has no pieces at all")
         turn: Side = "first" if setup.white_to_move else "second"
-        state = DraughtsState(vid, white, black, kings, turn)
-        return DraughtsState(vid, white, black, kings, turn, history=(state.key,))
+        key = (white, black, kings, setup.white_to_move)
+        return DraughtsState(vid, white, black, kings, turn, history=(key,))
 
     def position(self, state: DraughtsState) -> str:
         """The PDN FEN of ``state``."""
@@ -245,17 +245,16 @@ class DraughtsEngine(Engine):
         else:
             black = (black ^ fb) | tb
             white &= ~cap
+        # Only a king's quiet move can be undone; anything else makes earlier positions
+        # unreachable, so the repetition history restarts.
         reversible = king_move and not cap
         material_changed = bool(cap) or (promotes and not king_move)
-        new = DraughtsState(
+        key = (white, black, kings, state.turn != "first")
+        return DraughtsState(
             state.variant, white, black, kings, other(state.turn), state.ply + 1, move.text,
             kings_plies=state.kings_plies + 1 if reversible else 0,
             material_plies=0 if material_changed else state.material_plies + 1,
-        )
-        history = (*state.history, new.key) if reversible else (new.key,)
-        return DraughtsState(
-            new.variant, white, black, kings, new.turn, new.ply, new.last_move,
-            new.kings_plies, new.material_plies, history,
+            history=(*state.history, key) if reversible else (key,),
         )
 
     # ---- the end -------------------------------------------------------------------------------
