@@ -1,0 +1,101 @@
+"""Property: no sequence of client messages (and time passing) breaks a room's invariants."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engines.base import SIDES
+from server.testing import HallDriver
+
+POINTS = ["0,0", "1,0", "2,0", "3,0", "4,0", "0,1", "1,1", "2,1", "3,1", "9,9", "x"]
+KINDS = ["draw", "undo", "rematch", "swap"]
+
+action = st.one_of(
+    st.tuples(st.just("move"), st.integers(0, 2), st.sampled_from(POINTS), st.integers(-1, 2)),
+    st.tuples(st.just("offer"), st.integers(0, 2), st.sampled_from(KINDS)),
+    st.tuples(st.just("answer"), st.integers(0, 2), st.sampled_from(KINDS), st.booleans()),
+    st.tuples(
+        st.just("simple"),
+        st.integers(0, 2),
+        st.sampled_from(["resign", "abort", "timeout", "stop", "report", "leave"]),
+    ),
+    st.tuples(st.just("join"), st.integers(0, 2), st.sampled_from(["player", "spectator"])),
+    st.tuples(st.just("chat"), st.integers(0, 2), st.text(max_size=8)),
+    st.tuples(st.just("wait"), st.floats(0, 40)),
+    st.tuples(st.just("drop"), st.integers(0, 2)),
+)
+
+
+def check_invariants(d: HallDriver) -> None:
+    """What must hold for every room after every input."""
+    for room in d.hall.rooms.values():
+        assert len(room.states) == len(room.moves) + 1 == len(room.notes) + 1
+        assert len(room.history) == len(room.moves) + 1
+        assert room.state.ply == room.states[0].ply + len(room.moves)
+        players = [s.player for s in room.seats.values() if s is not None]
+        assert len(players) == len(set(players))
+        if room.status == "playing":
+            assert room.is_full()
+        if room.status == "over":
+            assert room.outcome is not None and not room.offers
+        else:
+            assert room.outcome is None
+        for kind, by in room.offers.items():
+            assert kind in KINDS and by in SIDES
+        for side in SIDES:
+            assert room.clock.remaining[side] >= 0
+        for index, note in enumerate(room.notes):
+            assert note.by == room.states[index].turn
+        assert room.spectators <= set(d.hall.sessions)
+        view = room.view(None, d.now)
+        assert view.moves == room.moves
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    clock=st.sampled_from([None, {"per_move": 20}, {"initial": 60, "increment": 1}]),
+    actions=st.lists(action, max_size=40),
+)
+def test_no_message_sequence_breaks_a_room(
+    clock: dict[str, int] | None, actions: list[Any]
+) -> None:
+    """Random moves, offers, answers, claims, joins, chats, waits and drops keep every invariant;
+    every message with an id gets exactly one reply and no error is ever ``internal``."""
+    d = HallDriver()
+    a, b, code = d.table(clock=clock)
+    conns = [a, b, d.player("sue")]
+    for step in actions:
+        kind, *args = step
+        if kind == "wait":
+            d.advance(args[0])
+            check_invariants(d)
+            continue
+        conn = conns[args[0]]
+        if kind == "drop":
+            if conn in d.hall.sessions:
+                d.drop(conn)
+            check_invariants(d)
+            continue
+        if conn not in d.hall.sessions:
+            continue
+        room = d.hall.rooms.get(code)
+        ply = len(room.moves) if room else 0
+        fields: dict[str, Any]
+        if kind == "move":
+            fields = {"type": "move", "room": code, "ply": max(0, ply + args[2]), "move": args[1]}
+        elif kind == "offer":
+            fields = {"type": "offer", "room": code, "kind": args[1]}
+        elif kind == "answer":
+            fields = {"type": "answer", "room": code, "kind": args[1], "accept": args[2]}
+        elif kind == "simple":
+            fields = {"type": args[1], "room": code}
+        elif kind == "join":
+            fields = {"type": "join", "room": code, "role": args[1]}
+        else:
+            fields = {"type": "chat", "room": code, "text": args[1]}
+        reply = d.request(conn, **fields)
+        assert reply.get("code") != "internal", (fields, reply)
+        check_invariants(d)
