@@ -1,0 +1,28 @@
+# Boardhall server: WebSocket protocol v1 + HTTP (/healthz, /metrics, /games/ID) on port 8765,
+# games kept in a SQLite file on the /data volume.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY protocol ./protocol
+COPY engines ./engines
+COPY server ./server
+COPY client ./client
+RUN pip install . \
+    && useradd --system --home /data --shell /usr/sbin/nologin boardhall \
+    && mkdir -p /data && chown boardhall /data
+
+USER boardhall
+VOLUME ["/data"]
+EXPOSE 8765
+
+HEALTHCHECK --interval=15s --timeout=5s --start-period=10s --retries=3 \
+    CMD python -c "import urllib.request,sys; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8765/healthz', timeout=4).status == 200 else 1)"
+
+ENTRYPOINT ["boardhall-server"]
+CMD ["--host", "0.0.0.0", "--port", "8765", "--db", "/data/boardhall.db"]
