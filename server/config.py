@@ -41,7 +41,7 @@ class ServerConfig:
     """The flood window."""
     bots_available: bool = True
     """Whether ``opponent: bot:LEVEL`` can be served."""
-    max_bot_level: int = 10
+    max_bot_level: int = 8
     """Highest bot level accepted."""
     server_name: str = "boardhall/0.1"
     """Sent in ``welcome.server``."""

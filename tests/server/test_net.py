@@ -161,3 +161,16 @@ def test_help_explains_every_flag() -> None:
     text = parser.format_help()
     for flag in ("--host", "--port", "--db", "--tls-cert", "--log-level", "--absence-grace"):
         assert flag in text
+
+
+async def test_play_the_computer(client: Factory) -> None:
+    """create with opponent bot:1 starts a bot process that takes the other seat and replies."""
+    ann = await client("ann")
+    room = await ann.request(type="create", game="hexgomoku", color="first", opponent="bot:1")
+    assert room["type"] == "room", room
+    started = await ann.expect("room", status="playing", timeout=30)
+    assert started["seats"]["second"]["bot"] is True
+    await ann.request(type="move", room=room["room"], ply=0, move="0,0")
+    reply = await ann.expect("moved", ply=1, timeout=30)
+    assert reply["by"] == "second"
+    assert (await ann.request(type="resign", room=room["room"]))["type"] == "over"
