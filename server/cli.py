@@ -117,7 +117,13 @@ async def run(args: argparse.Namespace) -> None:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(args.tls_cert, args.tls_key)
     server = BoardhallServer(
-        args.host, args.port, args.db, config_from(args), context, args.ping_interval
+        args.host,
+        args.port,
+        args.db,
+        config_from(args),
+        context,
+        args.ping_interval,
+        args.variants,
     )
     await server.start()
     print(f"boardhall-server listening on {server.url} (db {args.db})", flush=True)
@@ -137,16 +143,12 @@ def main(argv: list[str] | None = None) -> int:
     if bool(args.tls_cert) != bool(args.tls_key):
         print("boardhall-server: --tls-cert and --tls-key go together", file=sys.stderr)
         return 2
-    if args.variants is not None:
-        import os
-
-        os.environ["BOARDHALL_VARIANTS"] = str(args.variants)
     setup_logging(args.log_level)
     try:
         asyncio.run(run(args))
     except KeyboardInterrupt:
         pass
-    except OSError as exc:
+    except (OSError, ValueError) as exc:
         print(f"boardhall-server: {exc}", file=sys.stderr)
         return 1
     return 0

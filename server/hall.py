@@ -835,6 +835,12 @@ class Hall:
     def restore(self, meta: dict[str, Any], moves: list[dict[str, Any]], now: float) -> Room:
         """Bring back an unfinished game from storage; the turn restarts at ``now``."""
         engine = self._engine(meta["game"])
+        load_data = getattr(engine, "load_data", None)
+        if meta.get("variant_info") and callable(load_data):
+            try:
+                engine.resolve_variant(meta["variant"])
+            except EngineError:
+                load_data(meta["variant_info"])  # the stored definition of a custom variant
         options = dict(meta.get("options") or {})
         state = engine.start(meta["variant"], meta["start"], self._engine_options(engine, options))
         clock = Clock.model_validate(meta["clock"]) if meta.get("clock") else None

@@ -64,6 +64,7 @@ class BoardhallServer:
         config: limits and delays.
         ssl_context: serve ``wss://`` with this context.
         ping_interval: seconds between server pings (round trips feed lag compensation).
+        variants: a directory of custom variant files to load at start.
     """
 
     def __init__(
@@ -74,6 +75,7 @@ class BoardhallServer:
         config: ServerConfig | None = None,
         ssl_context: ssl.SSLContext | None = None,
         ping_interval: float = 10.0,
+        variants: str | Path | None = None,
     ) -> None:
         bots = importlib.util.find_spec("server.bot_launcher") is not None
         base = config or ServerConfig()
@@ -96,6 +98,7 @@ class BoardhallServer:
         self._bots: list[asyncio.subprocess.Process] = []
         self._tasks: set[asyncio.Task[Any]] = set()
         self.started = time.time()
+        self.variants = variants
 
     # ---- lifecycle ---------------------------------------------------------------------------
 
@@ -115,6 +118,9 @@ class BoardhallServer:
 
     async def start(self) -> None:
         """Open storage, bring back unfinished games, and listen."""
+        if self.variants is not None:
+            loaded = engines.get("custom").load_directory(self.variants)  # type: ignore[attr-defined]
+            log.info("variants loaded", extra={"fields": {"variants": loaded}})
         await self.storage.open()
         loop = asyncio.get_running_loop()
         now = loop.time()

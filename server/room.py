@@ -674,6 +674,9 @@ class Room:
             raise _refuse(
                 ErrorCode.NOT_ALLOWED, "colours can be swapped only before the first move"
             )
+        allows_undo = getattr(self.engine, "allows_undo", None)
+        if kind == "undo" and callable(allows_undo) and not allows_undo(self.variant):
+            raise _refuse(ErrorCode.NOT_ALLOWED, "this variant does not allow taking moves back")
         if kind == "undo" and not any(note.by == side for note in self.notes):
             raise _refuse(ErrorCode.NOT_ALLOWED, "you have no move in this room to take back")
 

@@ -174,3 +174,24 @@ async def test_play_the_computer(client: Factory) -> None:
     reply = await ann.expect("moved", ply=1, timeout=30)
     assert reply["by"] == "second"
     assert (await ann.request(type="resign", room=room["room"]))["type"] == "over"
+
+
+async def test_variants_directory_is_offered_and_served(tmp_path: Path) -> None:
+    """--variants DIR: its variants are in welcome.games, playable, and at GET /variants/ID."""
+    import shutil
+
+    source = Path("/work/shared/jbq-maps/example(5x6).xlsx")
+    if not source.exists():
+        import pytest
+
+        pytest.skip("the JBQ example map is not available")
+    shutil.copy(source, tmp_path / source.name)
+    async with running_server(variants=tmp_path) as server:
+        ann = await WireClient.connect(server.url, "ann")
+        custom = next(g for g in ann.welcome["games"] if g["game"] == "custom")
+        assert "example-5x6" in [v["id"] for v in custom["variants"]]
+        room = await ann.request(type="create", game="custom", variant="example-5x6")
+        assert room["variant_info"]["id"] == "example-5x6"
+        status, body = await http_get(server, "/variants/example-5x6")
+        assert status == 200 and json.loads(body)["id"] == "example-5x6"
+        await ann.close()
