@@ -1,0 +1,480 @@
+"""The renderer of custom variants (精班棋), drawn from the room's ``variant_info`` alone.
+
+A rectangular grid of squares; each piece is a disc with its name (CJK names use a CJK font found
+at run time, else the piece's short Latin label), its side's colour (red, blue, neutral grey), a
+gold ring on captains, a filled face once promoted, and JBQ-style movement hints around the rim:
+a tick toward each direction it may step, an arrowhead toward each direction it may slide, as
+active on its current square. Row 1 is at the top; flipped, blue's side is at the bottom.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from typing import Any
+
+import pygame
+
+from client.boards import common
+from client.boards.base import BoardView, Marks
+
+RED = (188, 36, 30)
+BLUE = (30, 78, 168)
+GREY = (104, 104, 108)
+SIDE_COLOURS = {1: RED, 2: BLUE, 3: GREY}
+FACE = (246, 236, 212)
+"""Face of an unpromoted piece."""
+GOLD = (222, 170, 40)
+CELL_LIGHT = (232, 204, 156)
+CELL_DARK = (218, 186, 134)
+GRID = (120, 86, 54)
+
+DIRECTIONS = {
+    1: (-1, -1),
+    2: (-1, 0),
+    3: (-1, 1),
+    4: (0, -1),
+    5: (0, 1),
+    6: (1, -1),
+    7: (1, 0),
+    8: (1, 1),
+}
+"""Keypad direction -> (row delta, column delta); 2 is up (towards row 1)."""
+
+CJK_FAMILIES = (
+    "notosanscjksc",
+    "notosanscjktc",
+    "notosanscjkjp",
+    "notosanscjk",
+    "notoserifcjksc",
+    "sourcehansanssc",
+    "sourcehansans",
+    "wenquanyimicrohei",
+    "wenquanyizenhei",
+    "wqymicrohei",
+    "droidsansfallback",
+    "arplumingcn",
+    "arplukaicn",
+    "microsoftyahei",
+    "simhei",
+    "simsun",
+    "pingfangsc",
+    "heitisc",
+    "hiraginosansgb",
+)
+"""Font families tried, in order, for CJK piece names."""
+
+
+@lru_cache(maxsize=1)
+def cjk_font_path() -> str | None:
+    """The file of an installed font that really draws CJK characters, or ``None``."""
+    if not pygame.font.get_init():
+        pygame.font.init()
+    for family in CJK_FAMILIES:
+        try:
+            path = pygame.font.match_font(family)
+        except Exception:  # a broken font cache must not stop the client
+            continue
+        if path and _draws_cjk(path):
+            return str(path)
+    return None
+
+
+def _draws_cjk(path: str) -> bool:
+    """Whether the font at ``path`` has real glyphs for CJK (not the 'missing' box)."""
+    try:
+        f = pygame.font.Font(path, 24)
+        known = pygame.image.tobytes(f.render("帅", True, (0, 0, 0)), "RGBA")
+        missing = pygame.image.tobytes(f.render("\U0010fffd", True, (0, 0, 0)), "RGBA")
+    except (pygame.error, OSError, ValueError):
+        return False
+    return known != missing
+
+
+@lru_cache(maxsize=64)
+def _font(size: int, cjk: bool) -> pygame.font.Font:
+    if not pygame.font.get_init():
+        pygame.font.init()
+    path = cjk_font_path() if cjk else None
+    f = pygame.font.Font(path, max(6, size))
+    f.set_bold(not cjk)
+    return f
+
+
+def display_name(piece: Mapping[str, Any], promoted: bool, cjk_font: bool) -> str:
+    """What to write on a piece: its (promoted) name, or a Latin label without a CJK font."""
+    name = str((piece.get("promoted_name") if promoted else "") or piece.get("name") or "?")
+    if name.isascii() or cjk_font:
+        return name[:4]
+    label = str(piece.get("label") or "")
+    if label:
+        return label[:4]
+    return f"#{piece.get('id', '?')}"
+
+
+def default_info(variant: str | None) -> dict[str, Any]:
+    """``variant_info`` from the local engine when the room sent none (e.g. local previews)."""
+    from engines import registry
+
+    engine = registry.get("custom")
+    return engine.variant_info(variant or engine.default_variant()) or {}
+
+
+class CustomView(BoardView):
+    """Grid, pieces with names, side colours, captains, promotion and movement hints."""
+
+    def __init__(self, variant: str | None = None, variant_info: Mapping[str, Any] | None = None):
+        super().__init__(variant, variant_info)
+        info = dict(variant_info) if variant_info else default_info(variant)
+        self.info = info
+        board = info.get("board") or {}
+        self.rows = int(board.get("rows") or 1)
+        self.cols = int(board.get("cols") or 1)
+        self.pieces: list[Mapping[str, Any]] = list(info.get("pieces") or [])
+        self.start_grid: list[list[int | None]] = [
+            list(row) for row in (board.get("grid") or [[None] * self.cols] * self.rows)
+        ]
+        self._tables = _compile(info)
+        self.cell = 10.0
+        self.origin = (0.0, 0.0)
+        self.layout(self.rect)
+
+    # ---- geometry (pure) -------------------------------------------------------------------------
+
+    def layout(self, rect: pygame.Rect, flipped: bool = False) -> None:
+        """Square cells as large as fit, with a margin of a third of a cell for coordinates."""
+        super().layout(rect, flipped)
+        r = self.rect
+        self.cell = max(1.0, min(r.width / (self.cols + 0.7), r.height / (self.rows + 0.7)))
+        self.origin = (
+            r.x + (r.width - self.cell * self.cols) / 2,
+            r.y + (r.height - self.cell * self.rows) / 2,
+        )
+
+    def points(self) -> Iterable[str]:
+        """``r,c`` for every square, row by row from the top."""
+        return [f"{r},{c}" for r in range(1, self.rows + 1) for c in range(1, self.cols + 1)]
+
+    def _screen(self, row: int, col: int) -> tuple[int, int]:
+        """Screen row/column (0-based) of the 1-based square."""
+        if self.flipped:
+            return self.rows - row, self.cols - col
+        return row - 1, col - 1
+
+    def _square(self, point: str) -> tuple[int, int]:
+        r, c = (int(x) for x in point.split(","))
+        if not (1 <= r <= self.rows and 1 <= c <= self.cols):
+            raise ValueError(f"{point!r} is not a square of this board")
+        return r, c
+
+    def _centre(self, row: int, col: int) -> tuple[float, float]:
+        sr, sc = self._screen(row, col)
+        return self.origin[0] + (sc + 0.5) * self.cell, self.origin[1] + (sr + 0.5) * self.cell
+
+    def pixel_of(self, point: str) -> tuple[int, int]:
+        """Centre pixel of square ``r,c``."""
+        x, y = self._centre(*self._square(point))
+        return math.floor(x), math.floor(y)
+
+    def point_at(self, pixel: tuple[int, int]) -> str | None:
+        """The square under ``pixel`` (``None`` outside the grid)."""
+        sc = math.floor((pixel[0] - self.origin[0]) / self.cell)
+        sr = math.floor((pixel[1] - self.origin[1]) / self.cell)
+        if not (0 <= sr < self.rows and 0 <= sc < self.cols):
+            return None
+        if self.flipped:
+            return f"{self.rows - sr},{self.cols - sc}"
+        return f"{sr + 1},{sc + 1}"
+
+    def piece_radius(self) -> float:
+        """Radius of a piece disc in pixels."""
+        return self.cell * 0.37
+
+    # ---- state ---------------------------------------------------------------------------------
+
+    def cells(self, state: Any) -> dict[tuple[int, int], tuple[int, bool]]:
+        """Pieces of ``state`` (engine state, position string, or ``None`` = empty board)."""
+        text = common.position_string("custom", state) if state is not None else None
+        if not text:
+            return {}
+        parts = text.split(";")
+        if len(parts) != 4:
+            return {}
+        found: dict[tuple[int, int], tuple[int, bool]] = {}
+        for r, row in enumerate(parts[3].split("/")[: self.rows]):
+            for c, cell in enumerate(row.split(",")[: self.cols]):
+                core = cell.strip().rstrip("*")
+                if core.isdigit() and 1 <= int(core) <= len(self.pieces):
+                    found[(r + 1, c + 1)] = (int(core), cell.strip().endswith("*"))
+        return found
+
+    def _active(
+        self, cells: dict[tuple[int, int], tuple[int, bool]], square: tuple[int, int]
+    ) -> tuple[list[int], list[int]]:
+        """Step and slide directions of the piece on ``square`` as active there now."""
+        type_id, promoted = cells[square]
+        piece = self.pieces[type_id - 1]
+        if self._tables is not None:
+            board = [0] * (self.rows * self.cols)
+            for (r, c), (t, p) in cells.items():
+                board[(r - 1) * self.cols + (c - 1)] = t * 2 + p
+            return self._tables.active(tuple(board), (square[0] - 1) * self.cols + square[1] - 1)
+        prefix = "promoted_" if promoted else ""
+        steps = [int(d["dir"]) for d in piece.get(f"{prefix}steps") or [] if "dir" in d]
+        slides = [int(d["dir"]) for d in piece.get(f"{prefix}slides") or [] if "dir" in d]
+        return steps, slides
+
+    # ---- drawing -------------------------------------------------------------------------------
+
+    def draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
+        """Draw the board, marks and pieces; reads its arguments only."""
+        with common.clipped(surface, self.rect):
+            self._draw(surface, state, marks)
+
+    def _draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
+        cell = self.cell
+        surface.fill(common.TABLE, self.rect)
+        x0, y0 = self.origin
+        board_rect = pygame.Rect(
+            math.floor(x0), math.floor(y0), math.ceil(cell * self.cols), math.ceil(cell * self.rows)
+        )
+        pygame.draw.rect(surface, common.WOOD_EDGE, board_rect.inflate(6, 6), border_radius=4)
+        for row in range(1, self.rows + 1):
+            for col in range(1, self.cols + 1):
+                sr, sc = self._screen(row, col)
+                colour = CELL_LIGHT if (row + col) % 2 == 0 else CELL_DARK
+                surface.fill(colour, self._cell_rect(sr, sc))
+        line = max(1, round(cell / 40))
+        for i in range(self.rows + 1):
+            y = round(y0 + i * cell)
+            pygame.draw.line(surface, GRID, (board_rect.left, y), (board_rect.right, y), line)
+        for j in range(self.cols + 1):
+            x = round(x0 + j * cell)
+            pygame.draw.line(surface, GRID, (x, board_rect.top), (x, board_rect.bottom), line)
+        if marks.extra.get("coordinates"):
+            self._coordinates(surface)
+        for point in marks.last_move:
+            self._tint(surface, point, (*common.LAST_MOVE, 90))
+        hover = marks.extra.get("hover")
+        if isinstance(hover, str) and hover:
+            self._tint(surface, hover, (255, 255, 255, 60))
+        for point in marks.highlight:
+            square = self._safe(point)
+            if square:
+                common.glow(surface, common.CHECK, self._centre(*square), cell * 0.62, 230)
+        cells = self.cells(state)
+        for square in cells:
+            self._piece(surface, cells, square)
+        for point in marks.targets:
+            square = self._safe(point)
+            if not square:
+                continue
+            if square in cells:
+                common.ring(
+                    surface, (*common.TARGET, 220), self._centre(*square), cell * 0.47, cell * 0.06
+                )
+            else:
+                common.disc(surface, (*common.TARGET, 200), self._centre(*square), cell * 0.13)
+        if marks.selected:
+            square = self._safe(marks.selected)
+            if square:
+                sr, sc = self._screen(*square)
+                pygame.draw.rect(
+                    surface, common.SELECT, self._cell_rect(sr, sc), max(2, round(cell * 0.07))
+                )
+
+    def _cell_rect(self, sr: int, sc: int) -> pygame.Rect:
+        x0, y0 = self.origin
+        left, top = round(x0 + sc * self.cell), round(y0 + sr * self.cell)
+        right, bottom = round(x0 + (sc + 1) * self.cell), round(y0 + (sr + 1) * self.cell)
+        return pygame.Rect(left, top, right - left, bottom - top)
+
+    def _safe(self, point: str) -> tuple[int, int] | None:
+        try:
+            return self._square(point)
+        except (ValueError, AttributeError):
+            return None
+
+    def _tint(self, surface: pygame.Surface, point: str, rgba: tuple[int, int, int, int]) -> None:
+        square = self._safe(point)
+        if square is None:
+            return
+        rect = self._cell_rect(*self._screen(*square))
+        overlay = pygame.Surface(rect.size, pygame.SRCALPHA)
+        overlay.fill(rgba)
+        surface.blit(overlay, rect)
+
+    def _coordinates(self, surface: pygame.Surface) -> None:
+        size = max(6, round(self.cell * 0.26))
+        x0, y0 = self.origin
+        for row in range(1, self.rows + 1):
+            sr, _ = self._screen(row, 1)
+            common.draw_text(
+                surface,
+                str(row),
+                (x0 - self.cell * 0.18, y0 + (sr + 0.5) * self.cell),
+                size,
+                common.WOOD_LIGHT,
+            )
+        for col in range(1, self.cols + 1):
+            _, sc = self._screen(1, col)
+            common.draw_text(
+                surface,
+                str(col),
+                (x0 + (sc + 0.5) * self.cell, y0 - self.cell * 0.18),
+                size,
+                common.WOOD_LIGHT,
+            )
+
+    def _piece(
+        self,
+        surface: pygame.Surface,
+        cells: dict[tuple[int, int], tuple[int, bool]],
+        square: tuple[int, int],
+    ) -> None:
+        type_id, promoted = cells[square]
+        piece = self.pieces[type_id - 1]
+        side = {"red": 1, "blue": 2, "neutral": 3}.get(str(piece.get("side")), 3)
+        radius = max(2, round(self.piece_radius()))
+        colour = SIDE_COLOURS[side]
+        cjk = cjk_font_path() is not None
+        text = display_name(piece, promoted, cjk)
+        sprite = _piece_sprite(radius, colour, promoted, bool(piece.get("captain")), text, cjk)
+        centre = self._centre(*square)
+        common.blit_centered(surface, sprite, centre)
+        steps, slides = self._active(cells, square)
+        self._hints(surface, centre, colour, steps, slides)
+
+    def _hints(
+        self,
+        surface: pygame.Surface,
+        centre: tuple[float, float],
+        colour: tuple[int, int, int],
+        steps: list[int],
+        slides: list[int],
+    ) -> None:
+        """JBQ's direction glyphs: a tick per step direction, an arrowhead per slide direction."""
+        cx, cy = centre
+        inner = self.piece_radius() * 1.04
+        outer = self.cell * 0.49
+        width = max(1.0, self.cell * 0.045)
+        ink = common.lerp(colour, (0, 0, 0), 0.25)
+        for d in sorted(set(steps) | set(slides)):
+            dr, dc = DIRECTIONS[d]
+            if self.flipped:
+                dr, dc = -dr, -dc
+            length = math.hypot(dr, dc)
+            ux, uy = dc / length, dr / length
+            reach = outer if dr and dc else outer * 0.94
+            if d in slides:
+                tip = (cx + ux * reach, cy + uy * reach)
+                base = reach - self.cell * 0.1
+                half = self.cell * 0.065
+                px, py = -uy, ux
+                pygame.draw.polygon(
+                    surface,
+                    ink,
+                    [
+                        tip,
+                        (cx + ux * base + px * half, cy + uy * base + py * half),
+                        (cx + ux * base - px * half, cy + uy * base - py * half),
+                    ],
+                )
+                pygame.draw.aalines(
+                    surface,
+                    ink,
+                    True,
+                    [
+                        tip,
+                        (cx + ux * base + px * half, cy + uy * base + py * half),
+                        (cx + ux * base - px * half, cy + uy * base - py * half),
+                    ],
+                )
+            else:
+                a = (cx + ux * inner, cy + uy * inner)
+                b = (cx + ux * (reach - self.cell * 0.02), cy + uy * (reach - self.cell * 0.02))
+                common.thick_line(surface, ink, a, b, width)
+
+
+@lru_cache(maxsize=512)
+def _piece_sprite(
+    radius: int, colour: tuple[int, int, int], promoted: bool, captain: bool, text: str, cjk: bool
+) -> pygame.Surface:
+    """A piece disc: face, coloured rim, gold captain ring, the name."""
+    face = colour if promoted else FACE
+    ink = FACE if promoted else colour
+    rim_light = common.lerp(colour, (255, 255, 255), 0.35)
+    sprite = common.token_sprite(radius, face, common.lerp(face, (255, 255, 255), 0.5), colour)
+    sprite = sprite.copy()
+    c = sprite.get_width() / 2
+    rim = max(1, round(radius * 0.1))
+    pygame.draw.circle(sprite, colour, (c, c), radius, rim)
+    pygame.draw.circle(sprite, rim_light, (c, c), radius - rim, max(1, rim // 2))
+    if captain:
+        pygame.draw.circle(
+            sprite, GOLD, (c, c), radius - rim - max(1, rim // 2), max(1, round(radius * 0.09))
+        )
+    if promoted:
+        star = radius * 0.2
+        points = [
+            (
+                c + math.sin(k * math.pi / 5) * (star if k % 2 == 0 else star * 0.45),
+                c
+                - radius * 0.62
+                - math.cos(k * math.pi / 5) * (star if k % 2 == 0 else star * 0.45),
+            )
+            for k in range(10)
+        ]
+        pygame.draw.polygon(sprite, GOLD, points)
+    size = round(radius * (1.05 if len(text) <= 1 else 0.9 if len(text) == 2 else 0.66))
+    f = _font(size, cjk and not text.isascii())
+    image = f.render(text, True, ink)
+    limit = radius * 1.5
+    if image.get_width() > limit:
+        scale = limit / image.get_width()
+        image = pygame.transform.smoothscale(
+            image,
+            (max(1, round(image.get_width() * scale)), max(1, round(image.get_height() * scale))),
+        )
+    sprite.blit(image, image.get_rect(center=(round(c), round(c + radius * 0.04))))
+    return sprite
+
+
+class _Tables:
+    """The engine's move tables for the glyphs (conditions evaluated on the shown board)."""
+
+    def __init__(self, compiled: Any):
+        self.compiled = compiled
+
+    def active(self, board: tuple[int, ...], sq: int) -> tuple[list[int], list[int]]:
+        table = self.compiled
+        code = board[sq]
+        out: list[list[int]] = [[], []]
+        for kind, entries in enumerate((table.steps[code][sq], table.slides[code][sq])):
+            for e in entries:
+                if e.dynamic is None or any(t(board, sq) for t in e.dynamic):
+                    out[kind].append(_direction_of(table, sq, e.ray[0]))
+        return out[0], out[1]
+
+
+def _direction_of(table: Any, sq: int, target: int) -> int:
+    r, c = divmod(sq, table.cols)
+    tr, tc = divmod(target, table.cols)
+    delta = (tr - r, tc - c)
+    return next(d for d, v in DIRECTIONS.items() if v == delta)
+
+
+def _compile(info: Mapping[str, Any]) -> _Tables | None:
+    """Move tables from ``variant_info`` (``None`` when it does not parse: raw directions)."""
+    try:
+        from engines.custom.definition import parse_definition
+        from engines.custom.rules import Compiled
+
+        data = {k: v for k, v in info.items() if k not in ("sides", "first", "undo_allowed")}
+        return _Tables(Compiled(parse_definition(data)))
+    except Exception:  # a newer or odd definition still draws, with unconditional hints
+        return None
+
+
+VIEW_CLASS = CustomView
