@@ -218,7 +218,7 @@ class Hall:
             room.tick(now, out)
             if room.status != before:
                 self._lobby_dirty = True
-            self._after_room(room)
+            self._after_room(room, out)
             self._push_lobby(out)
             results.append(out)
         return results
@@ -251,7 +251,7 @@ class Hall:
             room = self.rooms.get(code)
             if room is not None:
                 room.drop(conn, None, now, out)
-                self._after_room(room)
+                self._after_room(room, out)
         identity = session.identity
         if identity is not None and identity.conn == conn:
             identity.conn = None
@@ -259,7 +259,7 @@ class Hall:
                 room = self.rooms.get(code)
                 if room is not None:
                     room.drop(conn, identity.player, now, out)
-                    self._after_room(room)
+                    self._after_room(room, out)
             for seek_id in [s.id for s in self.seeks.values() if s.player == identity.player]:
                 del self.seeks[seek_id]
                 self._lobby_dirty = True
@@ -429,7 +429,7 @@ class Hall:
             room = self.rooms[code]
             side = room.returned(player, now, out)
             out.send((session.conn,), room.view(side, now))
-            self._after_room(room)
+            self._after_room(room, out)
 
     # ---- creating rooms ----------------------------------------------------------------------
 
@@ -548,7 +548,7 @@ class Hall:
         if level is not None:
             room.bot_seat = other(side)
             out.bots.append(LaunchBot(room.code, engine.game, variant, level))
-        self._after_room(room)
+        self._after_room(room, out)
 
     def _bot_level(self, opponent: str | None) -> int | None:
         if opponent is None:
@@ -618,7 +618,7 @@ class Hall:
                     if room.status == "playing":
                         self._note_colours(room)
             self._lobby_dirty = True
-            self._after_room(room)
+            self._after_room(room, out)
             return
         if message.game is None:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, "join: give a room, or a game to be matched")
@@ -668,7 +668,7 @@ class Hall:
         room.begin(now, out)
         self._note_colours(room)
         room.snapshots(now, out, joiner.conn, re)
-        self._after_room(room)
+        self._after_room(room, out)
 
     def _fair_side(self, a: Identity, b: Identity) -> Side:
         if a.last_colour == "first" and b.last_colour != "first":
@@ -702,7 +702,7 @@ class Hall:
         if room.seat_of(identity.player) is None:
             self.player_rooms.get(identity.player, set()).discard(room.code)
         self._lobby_dirty = True
-        self._after_room(room)
+        self._after_room(room, out)
 
     def _list(self, session: Session, message: ListRooms, out: Outputs) -> None:
         if message.watch is not None:
@@ -785,7 +785,7 @@ class Hall:
             room.chat(conn, player, identity.name, text, out, re)
         if room.status != before:
             self._lobby_dirty = True
-        self._after_room(room)
+        self._after_room(room, out)
 
     def _rematch(self, old: Room, now: float, out: Outputs) -> None:
         state = old.states[0]
@@ -810,15 +810,20 @@ class Hall:
                 identity.last_colour = other(side)
         room.begin(now, out)
         room.snapshots(now, out)
-        self._after_room(room)
+        self._after_room(room, out)
 
-    def _after_room(self, room: Room) -> None:
+    def _after_room(self, room: Room, out: Outputs) -> None:
         if room.closed:
-            self._close(room)
+            self._close(room, out)
         else:
             self._schedule(room)
 
-    def _close(self, room: Room) -> None:
+    def _close(self, room: Room, out: Outputs) -> None:
+        if room.status == "waiting":
+            meta = room.meta()
+            meta["status"] = "closed"  # never started: not restored after a restart
+            out.writes.append(SaveGame(meta))
+        log.info("room closed", extra={"fields": {"room": room.code, "status": room.status}})
         self.rooms.pop(room.code, None)
         self._pushed.pop(room.code, None)
         for seat in room.seats.values():

@@ -6,6 +6,7 @@ to; a refused action raises :class:`ProtocolError` before changing anything.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -32,6 +33,8 @@ from protocol.messages import MessageId
 from server.clock import GameClock, LagPolicy, TimeControl
 from server.config import ServerConfig
 from server.outputs import ConnId, Outputs, SaveGame, SaveMove, TruncateMoves
+
+log = logging.getLogger("boardhall.room")
 
 Status = Literal["waiting", "playing", "over"]
 
@@ -257,6 +260,15 @@ class Room:
             "refusals": dict(self.refusals),
         }
 
+    def _log_fields(self) -> dict[str, Any]:
+        return {
+            "room": self.code,
+            "game_id": self.game_id,
+            "game": self.game,
+            "variant": self.variant,
+            "clock": self.control.describe(),
+        }
+
     # ---- wake-ups ----------------------------------------------------------------------------
 
     def wake(self) -> float | None:
@@ -307,6 +319,7 @@ class Room:
         self.expires = None
         self.clock.start_turn(self.state.turn, now)
         out.writes.append(SaveGame(self.meta()))
+        log.info("game started", extra={"fields": self._log_fields()})
 
     def snapshots(
         self, now: float, out: Outputs, requester: ConnId | None = None, re: MessageId | None = None
@@ -545,6 +558,17 @@ class Room:
         self.ended = self.wall(now)
         self.expires = now + self.config.finished_room_ttl_s
         out.writes.append(SaveGame(self.meta()))
+        log.info(
+            "game over",
+            extra={
+                "fields": {
+                    **self._log_fields(),
+                    "result": outcome.result,
+                    "reason": outcome.reason,
+                    "plies": len(self.moves),
+                }
+            },
+        )
         over = Over(
             room=self.code,
             game_id=self.game_id,

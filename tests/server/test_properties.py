@@ -40,9 +40,9 @@ def check_invariants(d: HallDriver) -> None:
         if room.status == "playing":
             assert room.is_full()
         if room.status == "over":
-            assert room.outcome is not None and not room.offers
+            assert room.outcome is not None and set(room.offers) <= {"rematch"}
         else:
-            assert room.outcome is None
+            assert room.outcome is None and "rematch" not in room.offers
         for kind, by in room.offers.items():
             assert kind in KINDS and by in SIDES
         for side in SIDES:
