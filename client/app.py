@@ -23,6 +23,9 @@ from client.ui import draw, theme
 MAX_EVENTS_PER_FRAME = 200
 """Network events handled per frame, so a burst of messages never freezes the window."""
 
+NET_BUDGET_S = 0.004
+"""Time per frame spent on network events (the rest waits for the next frame)."""
+
 MOUSE_EVENTS = (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION)
 
 
@@ -57,6 +60,8 @@ class App:
                 pygame.scrap.init()
         self.stack: list[Scene] = []
         self.running = True
+        self.dirty = True
+        self._scaled: pygame.Surface | None = None
         self.connection: Connection | None = None
         self.seat_connections: dict[str, Connection] = {}
         """Hot-seat play: one connection per seat, each sends for its own seat."""
@@ -79,6 +84,7 @@ class App:
 
     def push(self, scene: Scene) -> None:
         """Put ``scene`` on top."""
+        self.dirty = True
         self.stack.append(scene)
         scene.enter()
 
@@ -86,6 +92,7 @@ class App:
         """Remove the top scene (or ``scene`` wherever it is)."""
         if not self.stack:
             return
+        self.dirty = True
         target = scene or self.stack[-1]
         if target in self.stack:
             self.stack.remove(target)
@@ -159,13 +166,21 @@ class App:
         value = self.welcome.get("player")
         return value if isinstance(value, str) else None
 
-    def poll_network(self) -> None:
-        """Deliver queued connection events to the scenes (bounded per frame)."""
-        for _ in range(MAX_EVENTS_PER_FRAME):
+    def poll_network(self) -> int:
+        """Deliver queued connection events to the scenes; returns how many.
+
+        At most :data:`MAX_EVENTS_PER_FRAME` events and :data:`NET_BUDGET_S` seconds per frame,
+        so a burst of messages is spread over a few frames instead of freezing one.
+        """
+        deadline = time.perf_counter() + NET_BUDGET_S
+        for count in range(MAX_EVENTS_PER_FRAME):
+            if count and time.perf_counter() > deadline:
+                return count
             event = self._next_net_event()
             if event is None:
-                return
+                return count
             self.dispatch_net(event)
+        return MAX_EVENTS_PER_FRAME
 
     def _next_net_event(self) -> NetEvent | None:
         for conn in [self.connection, *self.seat_connections.values()]:
@@ -270,14 +285,28 @@ class App:
         if top is not None:
             top.handle_event(self.to_logical(event))
 
-    def step(self, dt: float, events: Iterable[pygame.event.Event] = ()) -> None:
-        """One frame: input, network, update, draw."""
+    def step(self, dt: float, events: Iterable[pygame.event.Event] = ()) -> bool:
+        """One frame: input, network, update, and draw when anything may have changed.
+
+        Returns True when the frame was drawn. Nothing is drawn when no event, message or scene
+        asked for it (a scene's ``update`` calls :meth:`invalidate`, e.g. when a clock ticks).
+        """
         for event in events:
             self.handle_event(event)
-        self.poll_network()
+            self.dirty = True
+        if self.poll_network():
+            self.dirty = True
         for scene in list(self.stack):
             scene.update(dt)
+        if not self.dirty:
+            return False
+        self.dirty = False
         self.render()
+        return True
+
+    def invalidate(self) -> None:
+        """Ask for the next frame to be drawn."""
+        self.dirty = True
 
     def render(self) -> None:
         """Draw the visible scenes on the logical surface and present it."""
@@ -298,7 +327,10 @@ class App:
         else:
             lw, lh = theme.LOGICAL_SIZE
             size = (max(1, int(lw * scale)), max(1, int(lh * scale)))
-            self.window.blit(pygame.transform.smoothscale(self.surface, size), (ox, oy))
+            if self._scaled is None or self._scaled.get_size() != size:
+                self._scaled = pygame.Surface(size)
+            pygame.transform.smoothscale(self.surface, size, self._scaled)
+            self.window.blit(self._scaled, (ox, oy))
         pygame.display.flip()
 
     def _draw_notice(self, surface: pygame.Surface) -> None:

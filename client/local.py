@@ -11,7 +11,10 @@ import asyncio
 import contextlib
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from client.app import App
 
 DEFAULT_NAMES = ("Player 1", "Player 2")
 
@@ -79,18 +82,15 @@ class EmbeddedServer:
             await server.stop()
 
 
-def run_local(game: str, variant: str | None, bot: str | None,
-              size: tuple[int, int] = (1280, 800)) -> int:
-    """Open the window for a local game (hot-seat, or against a bot at level ``bot``)."""
-    from client.app import App
-    from client.config import Config
+def start_local(app: App, embedded: EmbeddedServer, game: str, variant: str | None = None,
+                bot: str | None = None) -> None:
+    """Connect ``app`` to ``embedded`` (both seats for hot-seat) and open the local game."""
     from client.net import Connection
     from client.scenes.local_start import LocalStartScene
 
-    embedded = EmbeddedServer().start()
-    app = App(Config.load(), window_size=size)
     app.local_server = embedded
     app.url = app.address = embedded.url
+    app.net_status = "connecting"
     app.connection = Connection(embedded.url, DEFAULT_NAMES[0])
     app.connection.start()
     if bot is None:
@@ -98,5 +98,21 @@ def run_local(game: str, variant: str | None, bot: str | None,
         helper.start()
         app.seat_connections = {"first": app.connection, "second": helper}
     app.push(LocalStartScene(app, game, variant, bot))
+
+
+def run_local(game: str, variant: str | None, bot: str | None,
+              size: tuple[int, int] = (1280, 800)) -> int:
+    """Open the window for a local game (hot-seat, or against a bot at level ``bot``)."""
+    import engines
+    from client.app import App
+    from client.config import Config
+
+    try:
+        engines.get(game).resolve_variant(variant)
+    except engines.EngineError as exc:
+        print(f"boardhall local: {exc}")
+        return 2
+    app = App(Config.load(), window_size=size)
+    start_local(app, EmbeddedServer().start(), game, variant, bot)
     app.run()
     return 0

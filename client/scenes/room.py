@@ -97,6 +97,7 @@ class RoomScene(Scene):
         self.offer_buttons[0].rect.midright = (offer_rect.right - 130, offer_rect.centery)
         self.offer_buttons[1].rect.midright = (offer_rect.right - 12, offer_rect.centery)
         self._leave_armed = False
+        self.last_clock_face: tuple[str, ...] = ()
         self.result_shown_for = ""
         self.pending_move: str | None = None
 
@@ -439,8 +440,23 @@ class RoomScene(Scene):
         """Expire the message; keep the move picker in step with the position."""
         if self.message and self.now > self.message_until:
             self.message = ""
+            self.app.invalidate()
         if self.model.game:
             self.refresh_picker()
+        shown = self.clock_face()
+        if shown != self.last_clock_face:
+            self.last_clock_face = shown
+            self.app.invalidate()
+
+    def clock_face(self) -> tuple[str, ...]:
+        """The clock texts as drawn now (a redraw is needed when they change)."""
+        m, now = self.model, self.now
+        if m.status != "playing":
+            return ()
+        move = m.move_ms(now)
+        return (format_clock(m.remaining_ms("first", now)),
+                format_clock(m.remaining_ms("second", now)),
+                str(move // 100 if move is not None else ""))
 
     # ---- drawing ------------------------------------------------------------------------------
 

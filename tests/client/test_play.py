@@ -149,3 +149,23 @@ def test_dropped_connection_resumes_the_seat(tmp_path: Path, embedded: EmbeddedS
     pump(apps, lambda: len(room_of(alice).model.moves) == 2)
     for app in apps:
         app.disconnect()
+
+
+def test_hot_seat_local_game(tmp_path: Path, embedded: EmbeddedServer) -> None:
+    """One window, two seats: each click plays for the side to move, through the server."""
+    from client.local import start_local
+
+    app = App(Config(path=tmp_path / "local.json"), headless=True)
+    start_local(app, embedded, "hexgomoku")
+    helper = app.seat_connections["second"]
+    pump([app], lambda: bool(app.find(RoomScene))
+         and room_of(app).model.seats.get("second") is not None, timeout=15)
+    scene = room_of(app)
+    for ply, point in enumerate(["0,0", "0,1", "1,0", "1,1"]):
+        assert scene.acting_seat() == ("first" if ply % 2 == 0 else "second")
+        click(app, scene.view.pixel_of(point))
+        pump([app], lambda n=ply + 1: len(scene.model.moves) == n)
+    assert scene.model.moves == ["0,0", "0,1", "1,0", "1,1"]
+    assert not (tmp_path / "local.json").exists()  # a local game's token is not saved
+    app.disconnect()
+    assert helper is not None

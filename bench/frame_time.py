@@ -1,0 +1,202 @@
+"""Frame times of the pygame client while games are played and messages arrive.
+
+A real server runs in a child process (loopback, port 0), as a remote server would;
+``--in-process`` embeds it in the client's process instead, as ``boardhall local`` does. Alice's
+client has a real (dummy-driver) window at 900x600, so every frame includes scaling the logical
+surface; Bob's client is headless. They play hexgomoku by clicking on the board through the room
+scene's own input handlers, Bob chats, and spectators come and go, so ``moved``, ``chat`` and
+``presence`` messages arrive while frames are drawn. Prints the longest frame, percentiles and
+the mean, over all frames and over the frames that were drawn (the others had nothing to draw).
+
+    python bench/frame_time.py [--seconds 20] [--size 900x600] [--in-process]
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import queue
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import contextlib
+
+import pygame
+
+from client.app import App
+from client.config import Config
+from client.local import EmbeddedServer
+from client.net import Connection
+from client.scenes.room import RoomScene
+
+
+def wait(apps: list[App], until: object, timeout: float = 10.0) -> None:
+    """Deliver network events until ``until()`` holds (setup only; not timed)."""
+    deadline = time.monotonic() + timeout
+    while not until():  # type: ignore[operator]
+        if time.monotonic() > deadline:
+            raise SystemExit("timed out during setup")
+        for app in apps:
+            if app.connection is None:
+                continue
+            with contextlib.suppress(queue.Empty):
+                app.dispatch_net(app.connection.inbox.get(timeout=0.02))
+            app.step(0.0)
+
+
+def serve(pipe: multiprocessing.connection.Connection) -> None:
+    """Child process: run a server, send its URL, add spectators to rooms, stop when told."""
+    embedded = EmbeddedServer().start()
+    pipe.send(embedded.url)
+    watchers: list[Connection] = []
+    while True:
+        command = pipe.recv()
+        if command == "stop":
+            break
+        watcher = Connection(embedded.url, f"Watcher{len(watchers)}")
+        watcher.start()
+        watcher.send({"type": "join", "room": command, "role": "spectator"})
+        watchers.append(watcher)
+    for watcher in watchers:
+        watcher.close()
+    embedded.stop()
+
+
+def room(app: App) -> RoomScene:
+    """The app's room scene."""
+    scene = app.find(RoomScene)[-1]
+    assert isinstance(scene, RoomScene)
+    return scene
+
+
+def click(app: App, pos: tuple[int, int], scale: tuple[float, int, int]) -> None:
+    """A click at logical ``pos`` delivered in window coordinates."""
+    s, ox, oy = scale
+    window_pos = (int(pos[0] * s) + ox, int(pos[1] * s) + oy)
+    for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+        app.handle_event(pygame.event.Event(kind, pos=window_pos, button=1))
+
+
+def main() -> int:
+    """Run the benchmark and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--game", default="hexgomoku")
+    parser.add_argument("--size", default="900x600")
+    parser.add_argument("--spectators", type=int, default=5)
+    parser.add_argument("--in-process", action="store_true", help="embed the server in-process")
+    args = parser.parse_args()
+    w, h = (int(v) for v in args.size.split("x"))
+    rng = random.Random(1)
+
+    embedded: EmbeddedServer | None = None
+    child = None
+    if args.in_process:
+        embedded = EmbeddedServer().start()
+        url = embedded.url
+    else:
+        parent_end, child_end = multiprocessing.Pipe()
+        child = multiprocessing.get_context("spawn").Process(target=serve, args=(child_end,))
+        child.start()
+        url = parent_end.recv()
+    alice = App(Config(path=Path(os.devnull)), window_size=(w, h))
+    bob = App(Config(path=Path(os.devnull)), headless=True)
+    for app, name in ((alice, "Alice"), (bob, "Bob")):
+        app.url = url
+        app.local_server = True  # keeps tokens out of any config file
+        app.connection = Connection(url, name)
+        app.connection.start()
+    apps = [alice, bob]
+    wait(apps, lambda: bool(alice.welcome) and bool(bob.welcome))
+
+    frames: list[float] = []
+    drawn: list[float] = []
+    moves = games = chats = 0
+    watchers: list[Connection] = []
+    last_click: dict[int, float] = {}
+    spectators = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < args.seconds:
+        alice.send({"type": "create", "game": args.game, "color": "first"})
+        wait(apps, lambda: bool(alice.find(RoomScene)) and room(alice).model.status != "over")
+        code = room(alice).model.room
+        bob.send({"type": "join", "room": code})
+        wait(apps, lambda c=code: any(s.model.room == c for s in bob.find(RoomScene)))
+        while room(alice).model.status != "over" and time.perf_counter() - started < args.seconds:
+            for app in apps:
+                scene = room(app)
+                # Stay under the server's 20 messages/s per connection (moves + chat).
+                if time.perf_counter() - last_click.get(id(app), 0.0) < 0.15:
+                    continue
+                if scene.model.is_my_turn() and scene.pending_move is None and scene.view:
+                    last_click[id(app)] = time.perf_counter()
+                    legal = scene.model.legal_moves()
+                    if legal and args.game == "hexgomoku":
+                        point = rng.choice(legal)
+                        click(app, scene.view.pixel_of(point), app.viewport())
+            if rng.random() < 0.01:
+                bob.send({"type": "chat", "room": code, "text": f"message {chats}"})
+                chats += 1
+            if rng.random() < 0.02 and spectators < args.spectators:
+                spectators += 1
+                if child is not None:
+                    parent_end.send(code)
+                else:
+                    watcher = Connection(url, f"Watcher{len(watchers)}")
+                    watcher.start()
+                    watcher.send({"type": "join", "room": code, "role": "spectator"})
+                    watchers.append(watcher)
+            t0 = time.perf_counter()
+            was_drawn = alice.step(1 / 60, pygame.event.get())
+            frames.append((time.perf_counter() - t0) * 1000)
+            if was_drawn:
+                drawn.append(frames[-1])
+            bob.step(1 / 60)
+            # Let the network threads run between frames, as vsync would.
+            time.sleep(0.002)
+        games += 1
+        moves += len(room(alice).model.moves)
+        for app in apps:
+            for scene in list(app.stack[1:]) if app.stack else []:
+                app.pop(scene)
+    elapsed = time.perf_counter() - started
+    for watcher in watchers:
+        watcher.close()
+    for app in apps:
+        app.disconnect()
+        app.local_server = None
+    if embedded is not None:
+        embedded.stop()
+    if child is not None:
+        parent_end.send("stop")
+        child.join(10)
+
+    where = "in-process" if args.in_process else "child process"
+    print(f"frame_time: {len(frames)} frames ({len(drawn)} drawn) in {elapsed:.1f} s, "
+          f"window {w}x{h}, server in a {where}, {games} games, {moves} moves, "
+          f"{chats} chat lines, {spectators} spectators")
+    for label, values in (("all frames", frames), ("drawn frames", drawn)):
+        values.sort()
+        if not values:
+            continue
+
+        def pct(p: float, v: list[float] = values) -> float:
+            return v[min(len(v) - 1, int(len(v) * p))]
+
+        print(f"  {label:12} longest {values[-1]:6.2f} ms  p99 {pct(0.99):6.2f} ms  "
+              f"p95 {pct(0.95):6.2f} ms  median {statistics.median(values):6.2f} ms  "
+              f"mean {statistics.fmean(values):6.2f} ms")
+    print(f"  target: longest frame < 16 ms -> {'OK' if frames[-1] < 16 else 'OVER'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
