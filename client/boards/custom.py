@@ -471,8 +471,7 @@ def _compile(info: Mapping[str, Any]) -> _Tables | None:
         from engines.custom.definition import parse_definition
         from engines.custom.rules import Compiled
 
-        data = {k: v for k, v in info.items() if k not in ("sides", "first", "undo_allowed")}
-        return _Tables(Compiled(parse_definition(data)))
+        return _Tables(Compiled(parse_definition(info)))
     except Exception:  # a newer or odd definition still draws, with unconditional hints
         return None
 

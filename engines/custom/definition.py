@@ -46,6 +46,8 @@ ID_PATTERN = re.compile(r"[^\W_][\w.-]{0,47}")
 """Variant ids: letters/digits first, then letters, digits, ``_``, ``.`` or ``-`` (48 at most)."""
 
 _TOP_KEYS = {"format", "id", "name", "description", "modules", "board", "rules", "pieces"}
+_TOP_DERIVED = {"sides", "first", "undo_allowed"}
+"""Keys :meth:`CustomEngine.variant_info` adds; accepted (and ignored) when read back."""
 _BOARD_KEYS = {"rows", "cols", "layout"}
 _BOARD_DERIVED = {"grid"}
 _RULE_KEYS = {"promotion", "undo", "neutral_limit", "no_legal_move", "self_check"}
@@ -389,7 +391,7 @@ def parse_definition(data: object, default_id: str = "", source: str = "variant"
     problems: list[str] = []
     if not isinstance(data, Mapping):
         raise VariantError([f"the definition must be a table/object, not {_kind(data)}"], source)
-    _unknown_keys(data, _TOP_KEYS, "", problems)
+    _unknown_keys(data, _TOP_KEYS | _TOP_DERIVED, "", problems)
     fmt = data.get("format", FORMAT)
     if fmt != FORMAT:
         problems.append(f"format: must be {FORMAT!r}, not {fmt!r:.40}")

@@ -274,9 +274,13 @@ def test_variants_listing_and_info() -> None:
     soldier = info["pieces"][12]
     assert soldier["promote_when"] and [s["dir"] for s in soldier["promoted_steps"]] == [2, 4, 5]
     again = CustomEngine()
-    data = {**info, "id": "copy"}
-    data.pop("sides"), data.pop("first"), data.pop("undo_allowed")
-    assert again.definition(again.load_data(data)) == parse_definition({**data, "id": "copy"})
+    copy = again.definition(again.load_data({**info, "id": "copy"}))  # as stored by the server
+    assert copy == parse_definition({**info, "id": "copy"})
+    assert (copy.pieces, copy.layout, copy.rules) == (
+        engine.definition("xiangqi").pieces,
+        engine.definition("xiangqi").layout,
+        engine.definition("xiangqi").rules,
+    )
     with pytest.raises(UnknownVariant):
         engine.variant_info("nope")
 

@@ -235,6 +235,7 @@ def test_real_xiangqi_checkmate_loses(engine: CustomEngine) -> None:
     assert out is not None and out.winner == "first" and out.reason == "no_moves"
 
 
+@pytest.mark.slow
 def test_real_xiangqi_perft(engine: CustomEngine) -> None:
     """The known xiangqi perft from the start: 44, 1920, 79666."""
     s = engine.start("xiangqi")
