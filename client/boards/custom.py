@@ -205,7 +205,12 @@ class CustomView(BoardView):
         for r, row in enumerate(parts[3].split("/")[: self.rows]):
             for c, cell in enumerate(row.split(",")[: self.cols]):
                 core = cell.strip().rstrip("*")
-                if core.isdigit() and 1 <= int(core) <= len(self.pieces):
+                if (
+                    core.isascii()
+                    and core.isdigit()
+                    and len(core) <= 3
+                    and 1 <= int(core) <= len(self.pieces)
+                ):
                     found[(r + 1, c + 1)] = (int(core), cell.strip().endswith("*"))
         return found
 

@@ -350,7 +350,7 @@ def _parse_layout(
         for c, cell in enumerate(cells[:cols]):
             if cell == ".":
                 row.append(0)
-            elif cell.isdigit() and len(cell) <= 3 and 1 <= int(cell) <= n_types:
+            elif cell.isascii() and cell.isdigit() and len(cell) <= 3 and 1 <= int(cell) <= n_types:
                 row.append(int(cell))
             else:
                 problems.append(

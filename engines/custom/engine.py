@@ -223,7 +223,12 @@ class CustomEngine(Engine):
                 core = cell[:-1] if promoted else cell
                 if core == "." and not promoted:
                     board.append(0)
-                elif core.isdigit() and len(core) <= 3 and 1 <= int(core) <= len(v.pieces):
+                elif (
+                    core.isascii()
+                    and core.isdigit()
+                    and len(core) <= 3
+                    and 1 <= int(core) <= len(v.pieces)
+                ):
                     board.append(int(core) * 2 + promoted)
                 else:
                     problems.append(f"row {r + 1}, column {c + 1}: bad cell {cell[:10]!r}")
