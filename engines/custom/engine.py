@@ -242,14 +242,18 @@ class CustomEngine(Engine):
         return replace(state, finished=self._judge_loaded(state))
 
     def _judge_loaded(self, state: CustomState) -> Outcome | None:
-        """A loaded position may already be decided: a side without captains has lost."""
+        """A loaded position may already be decided: a side that started with captains and has
+        none left has lost; generals left facing (xiangqi, JBQ rules) lost for the last mover."""
         table = state.rules
         v = table.variant
         lost: list[Side] = []
         for number, side in ((1, SIDES[0]), (2, SIDES[1])):
-            if any(p.captain and p.side == number for p in v.pieces) and not table.captains(
-                state.board, number
-            ):
+            starts_with_captain = any(
+                t and v.piece(t).captain and v.piece(t).side == number
+                for row in v.layout
+                for t in row
+            )
+            if starts_with_captain and not table.captains(state.board, number):
                 lost.append(side)
         if len(lost) == 2:
             raise BadPosition("both sides have lost all their captains")
