@@ -116,9 +116,13 @@ def display_name(piece: Mapping[str, Any], promoted: bool, cjk_font: bool) -> st
 def default_info(variant: str | None) -> dict[str, Any]:
     """``variant_info`` from the local engine when the room sent none (e.g. local previews)."""
     from engines import registry
+    from engines.base import EngineError
 
     engine = registry.get("custom")
-    return engine.variant_info(variant or engine.default_variant()) or {}
+    try:
+        return engine.variant_info(variant or engine.default_variant()) or {}
+    except EngineError:  # a variant this client does not know: draw the default one
+        return engine.variant_info(engine.default_variant()) or {}
 
 
 class CustomView(BoardView):

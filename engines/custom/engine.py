@@ -140,8 +140,10 @@ class CustomEngine(Engine):
         return self.definition(variant).id
 
     def variant_info(self, variant: str) -> dict[str, Any]:
-        """The definition as JSON data: everything a client needs to draw and explain it."""
-        v = self.definition(self.resolve_variant(variant))
+        """The definition as JSON data: everything a client needs to draw and explain it.
+
+        Only ids are accepted here (never paths: ``GET /variants/ID`` passes client text)."""
+        v = self.definition(variant or self.default_variant())
         info = v.to_data(derived=True)
         info["sides"] = {"1": "red", "2": "blue", "3": "neutral"}
         info["first"] = "red"
@@ -150,7 +152,7 @@ class CustomEngine(Engine):
 
     def allows_undo(self, variant: str) -> bool:
         """Whether takeback offers are allowed in ``variant`` (else the server refuses them)."""
-        return self.definition(self.resolve_variant(variant)).rules.undo
+        return self.definition(variant or self.default_variant()).rules.undo
 
     def compiled(self, variant: str) -> Compiled:
         """Move tables of a known variant (built once)."""

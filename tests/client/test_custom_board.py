@@ -177,6 +177,8 @@ def test_without_variant_info_uses_the_local_engine() -> None:
     assert (view.rows, view.cols) == (10, 9)
     view = make_view("custom", "stones")
     assert isinstance(view, CustomView) and (view.rows, view.cols) == (7, 7)
+    view = make_view("custom", "no-such-variant")
+    assert isinstance(view, CustomView) and (view.rows, view.cols) == (10, 9)
 
 
 def test_latin_labels_without_a_cjk_font(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

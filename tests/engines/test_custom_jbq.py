@@ -143,6 +143,8 @@ def test_paths_can_be_turned_off(engine: CustomEngine) -> None:
     engine.accept_paths = False
     with pytest.raises(UnknownVariant):
         engine.resolve_variant(str(EXAMPLE))
+    with pytest.raises(UnknownVariant):
+        CustomEngine().variant_info(str(EXAMPLE))  # never a path, whatever accept_paths says
 
 
 def test_missing_openpyxl_gives_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
