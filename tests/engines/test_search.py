@@ -7,7 +7,7 @@ import random
 import chess
 import pytest
 
-from engines import get
+from engines import ClaimRefused, get
 from engines.search import BotPlayer, Limits, Searcher, level_info, make_adapter, think_seconds
 from engines.search.adapter import MATE_BOUND, EngineAdapter
 from engines.search.core import CLOCK_CHECK_EVERY
@@ -185,7 +185,7 @@ def test_levels_table() -> None:
     with pytest.raises(ValueError, match="1 to 8"):
         level_info(9)
     with pytest.raises(ValueError, match="1 to 8"):
-        level_info(True)  # type: ignore[arg-type]
+        level_info(True)
 
 
 def test_think_seconds_respects_the_clock() -> None:
@@ -205,3 +205,71 @@ def test_low_levels_pick_among_near_best_moves() -> None:
     high = {BotPlayer("chess", 3, seed=s).decide(state, nodes=2_000).move for s in range(4)}
     assert len(low) >= 2
     assert len(high) == 1
+
+
+# ---- number chess and draughts ----------------------------------------------------------------
+
+SHUQI_START_FIRST = "14,7 11,4 11,8 11,6 11,10 12,9 12,7 12,5 13,6 13,8"
+SHUQI_START_SECOND = "0,7 3,10 3,6 3,8 3,4 2,5 2,7 2,9 1,8 1,6"
+
+
+def test_shuqi_bot_reports_a_violation() -> None:
+    """After 31 moves first still has pieces at home: second's bot reports at once."""
+    engine = get("shuqi")
+    state = engine.start(position=f"second;61;{SHUQI_START_FIRST};{SHUQI_START_SECOND}")
+    decision = BotPlayer("shuqi", 4).decide(state, nodes=1_000)
+    assert decision.action == "report"
+    assert engine.claim(state, "report", "second").winner == "second"
+
+
+def test_shuqi_bot_calls_stop_when_it_wins() -> None:
+    """All ten in camp scoring 285 against 284: the bot calls stop."""
+    engine = get("shuqi")
+    position = (
+        "second;101;0,7 3,10 3,6 3,8 3,4 2,5 2,7 2,9 1,6 1,8;"
+        "14,7 11,4 11,8 11,6 11,10 12,9 12,7 12,5 13,6 13,8"
+    )
+    state = engine.start(position=position)
+    decision = BotPlayer("shuqi", 1).decide(state, nodes=1_000)
+    assert decision.action == "stop"
+    assert engine.claim(state, "stop", "second").winner == "second"
+
+
+def test_shuqi_bot_leaves_home_before_the_report_limit() -> None:
+    """Move 30 with a piece still at home: the bot moves it out instead of being reported."""
+    engine = get("shuqi")
+    first = "11,4 5,6 5,8 6,5 6,7 6,9 7,4 7,6 7,8 7,10"
+    second = "8,5 8,7 8,9 9,4 9,6 9,8 9,10 4,5 4,7 4,9"
+    state = engine.start(position=f"first;58;{first};{second}")
+    decision = BotPlayer("shuqi", 3).decide(state, nodes=3_000)
+    assert decision.action == "move" and decision.move is not None
+    assert decision.move.startswith("11,4-")
+    after = engine.play(state, decision.move)
+    with pytest.raises(ClaimRefused):
+        engine.claim(after, "report", "second")
+
+
+@pytest.mark.parametrize("game", ["draughts", "shuqi"])
+def test_incremental_keys_match_fresh_adapters(game: str) -> None:
+    """After random moves the adapter's key equals the key of an adapter built afresh."""
+    engine = get(game)
+    rng = random.Random(11)
+    state = engine.start()
+    adapter = make_adapter(engine, state)
+    for _ in range(40):
+        moves = adapter.moves()
+        if not moves or adapter.terminal(0) is not None:
+            break
+        move = rng.choice(moves)
+        notation = adapter.notation(move)
+        adapter.push(move)
+        state = engine.play(state, notation)
+        assert adapter.key() == make_adapter(engine, state).key()
+
+
+def test_draughts_bot_crowns_its_man() -> None:
+    """A man one step from the far row crowns rather than shuffling the back man."""
+    engine = get("draughts")
+    state = engine.start("russian", position="W:W5,31:B20")
+    decision = BotPlayer("draughts", 3).decide(state, nodes=5_000)
+    assert decision.move == "5-1"

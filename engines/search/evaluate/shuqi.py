@@ -199,6 +199,7 @@ class ShuqiAdapter:
         self.history.append(move)
         if move == STOP:
             self.stopped = self.base
+            self.base = 10 - self.base  # the game is over; scored from the other side's view
             return
         c, i, j, _ = cast(RawMove, move)
         self.cells[i] = EMPTY
@@ -213,6 +214,7 @@ class ShuqiAdapter:
         move = self.history.pop()
         if move == STOP:
             self.stopped = None
+            self.base = 10 - self.base
             return
         c, i, j, _ = cast(RawMove, move)
         self.cells[j] = EMPTY
