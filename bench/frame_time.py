@@ -89,7 +89,6 @@ def main() -> int:
     """Run the benchmark and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--game", default="hexgomoku")
     parser.add_argument("--size", default="900x600")
     parser.add_argument("--spectators", type=int, default=5)
     parser.add_argument("--in-process", action="store_true", help="embed the server in-process")
@@ -125,7 +124,7 @@ def main() -> int:
     spectators = 0
     started = time.perf_counter()
     while time.perf_counter() - started < args.seconds:
-        alice.send({"type": "create", "game": args.game, "color": "first"})
+        alice.send({"type": "create", "game": "hexgomoku", "color": "first"})
         wait(apps, lambda: bool(alice.find(RoomScene)) and room(alice).model.status != "over")
         code = room(alice).model.room
         bob.send({"type": "join", "room": code})
@@ -139,7 +138,7 @@ def main() -> int:
                 if scene.model.is_my_turn() and scene.pending_move is None and scene.view:
                     last_click[id(app)] = time.perf_counter()
                     legal = scene.model.legal_moves()
-                    if legal and args.game == "hexgomoku":
+                    if legal:
                         point = rng.choice(legal)
                         click(app, scene.view.pixel_of(point), app.viewport())
             if rng.random() < 0.01:
@@ -165,8 +164,8 @@ def main() -> int:
         games += 1
         moves += len(room(alice).model.moves)
         for app in apps:
-            for scene in list(app.stack[1:]) if app.stack else []:
-                app.pop(scene)
+            for extra in list(app.stack[1:]) if app.stack else []:
+                app.pop(extra)
     elapsed = time.perf_counter() - started
     for watcher in watchers:
         watcher.close()

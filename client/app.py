@@ -11,7 +11,7 @@ import contextlib
 import itertools
 import time
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 import pygame
 
@@ -25,6 +25,8 @@ MAX_EVENTS_PER_FRAME = 200
 
 NET_BUDGET_S = 0.004
 """Time per frame spent on network events (the rest waits for the next frame)."""
+
+SceneT = TypeVar("SceneT", bound=Scene)
 
 MOUSE_EVENTS = (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION)
 
@@ -113,7 +115,7 @@ class App:
         for scene in scenes:
             self.push(scene)
 
-    def find(self, kind: type[Scene]) -> list[Scene]:
+    def find(self, kind: type[SceneT]) -> list[SceneT]:
         """Scenes of ``kind`` on the stack, bottom first."""
         return [s for s in self.stack if isinstance(s, kind)]
 

@@ -166,8 +166,8 @@ class Connection:
                 await self._sleep(delay)
                 continue
             attempt = 0
+            code, reason = await self._session(ws, ever_connected)
             ever_connected = True
-            code, reason = await self._session(ws)
             self.connected = False
             self.inbox.put(NetEvent("closed", code=code, text=reason))
             if self._stopping or not self.reconnect or code in NO_RECONNECT_CODES:
@@ -184,10 +184,12 @@ class Connection:
                 if text == "":
                     return
 
-    async def _session(self, ws: ClientConnection) -> tuple[int | None, str]:
+    async def _session(self, ws: ClientConnection, again: bool) -> tuple[int | None, str]:
         assert self._outbox is not None
         self._ws = ws
-        while not self._outbox.empty():  # messages queued while offline are stale
+        # Messages queued before the first connection are sent after hello; messages queued
+        # while a dropped connection was down are stale (the room has moved on): drop them.
+        while again and not self._outbox.empty():
             self._outbox.get_nowait()
         hello: dict[str, Any] = {"type": "hello", "name": self.name, "protocol": PROTOCOL_VERSION,
                                  "client": CLIENT_NAME}

@@ -30,6 +30,12 @@ def embedded() -> Iterator[EmbeddedServer]:
     server.stop()
 
 
+def px(scene: RoomScene, point: str) -> tuple[int, int]:
+    """Where ``point`` is drawn in ``scene``."""
+    assert scene.view is not None, "no board view"
+    return scene.view.pixel_of(point)
+
+
 def pump(apps: list[App], until: Callable[[], bool], timeout: float = 10.0) -> None:
     """Deliver network events to the apps (blocking on their queues) until ``until()``."""
     deadline = time.monotonic() + timeout
@@ -109,8 +115,9 @@ def test_whole_hexgomoku_game_through_the_ui(tmp_path: Path, embedded: EmbeddedS
         point = (black if ply % 2 == 0 else white)[ply // 2]
         scene = room_of(app)
         assert scene.view is not None and scene.model.is_my_turn()
-        click(app, scene.view.pixel_of(point))
-        pump(apps, lambda n=ply + 1: all(len(room_of(a).model.moves) == n for a in apps))
+        click(app, px(scene, point))
+        pump(apps, lambda n=ply + 1: all(  # type: ignore[misc]
+            len(room_of(a).model.moves) == n for a in apps))
     pump(apps, lambda: all(room_of(a).model.status == "over" for a in apps))
     for app in apps:
         model = room_of(app).model
@@ -135,7 +142,7 @@ def test_dropped_connection_resumes_the_seat(tmp_path: Path, embedded: EmbeddedS
     code = room_of(alice).model.room
     bob.send({"type": "join", "room": code})
     pump(apps, lambda: bool(bob.find(RoomScene)))
-    click(alice, room_of(alice).view.pixel_of("0,0"))
+    click(alice, px(room_of(alice), "0,0"))
     pump(apps, lambda: len(room_of(bob).model.moves) == 1)
     player = alice.player_id
 
@@ -144,8 +151,8 @@ def test_dropped_connection_resumes_the_seat(tmp_path: Path, embedded: EmbeddedS
     pump(apps, lambda: alice.net_status == "reconnecting" or alice.net_status == "offline")
     pump(apps, lambda: alice.net_status == "online" and alice.player_id == player, timeout=15)
     pump(apps, lambda: room_of(alice).model.you == "first"
-         and room_of(alice).model.seats["first"].get("connected") is True)
-    click(bob, room_of(bob).view.pixel_of("0,1"))
+         and (room_of(alice).model.seats["first"] or {}).get("connected") is True)
+    click(bob, px(room_of(bob), "0,1"))
     pump(apps, lambda: len(room_of(alice).model.moves) == 2)
     for app in apps:
         app.disconnect()
@@ -163,8 +170,8 @@ def test_hot_seat_local_game(tmp_path: Path, embedded: EmbeddedServer) -> None:
     scene = room_of(app)
     for ply, point in enumerate(["0,0", "0,1", "1,0", "1,1"]):
         assert scene.acting_seat() == ("first" if ply % 2 == 0 else "second")
-        click(app, scene.view.pixel_of(point))
-        pump([app], lambda n=ply + 1: len(scene.model.moves) == n)
+        click(app, px(scene, point))
+        pump([app], lambda n=ply + 1: len(scene.model.moves) == n)  # type: ignore[misc]
     assert scene.model.moves == ["0,0", "0,1", "1,0", "1,1"]
     assert not (tmp_path / "local.json").exists()  # a local game's token is not saved
     app.disconnect()

@@ -18,6 +18,12 @@ from client.scenes.result import ResultPanel
 from client.scenes.room import RoomScene
 
 
+def px(scene: RoomScene, point: str) -> tuple[int, int]:
+    """Where ``point`` is drawn in ``scene``."""
+    assert scene.view is not None, "no board view"
+    return scene.view.pixel_of(point)
+
+
 def differs(a: pygame.Surface, b: pygame.Surface, rect: pygame.Rect) -> bool:
     """True when the two images differ inside ``rect``."""
     sa, sb = a.subsurface(rect), b.subsurface(rect)
@@ -146,7 +152,7 @@ def test_room_spectator_and_game_over(ui: Any) -> None:
     room = in_room(ui, snap)
     assert room.status_line().endswith("you are watching")
     ui.shoot("room-hexgomoku-spectator")
-    ui.click(room.view.pixel_of("5,-5"))
+    ui.click(px(room, "5,-5"))
     assert ui.sent("move") == []
     assert "watching" in room.message
     ui.message({"type": "over", "room": "K7QD", "game_id": "g-demo-1", "result": "first",
@@ -159,6 +165,7 @@ def test_room_clock_counts_down_between_messages(ui: Any) -> None:
     """The running clock is redrawn lower as local time passes."""
     room = in_room(ui, demo_room("chess", plies=1))
     before = room.model.remaining_ms("second", ui.clock.now)
+    assert before is not None
     ui.clock.now += 3.0
     assert room.model.remaining_ms("second", ui.clock.now) == before - 3000
 
@@ -181,15 +188,15 @@ def test_room_actions_have_keys(ui: Any) -> None:
     ui.key(pygame.K_r)
     assert ui.sent("offer")[-1]["kind"] == "draw"
     assert ui.sent("timeout") and ui.sent("resign")
-    a8 = room.view.pixel_of("a8")
+    a8 = px(room, "a8")
     ui.key(pygame.K_f)
-    assert room.view.pixel_of("a8") != a8
+    assert px(room, "a8") != a8
 
 
 def test_room_server_error_is_shown_near_the_board(ui: Any) -> None:
     """A refused move shows the server's reason."""
     room = in_room(ui, demo_room("hexgomoku", plies=0))
-    ui.click(room.view.pixel_of("0,0"))
+    ui.click(px(room, "0,0"))
     move = ui.sent("move")[-1]
     assert (move["move"], move["ply"]) == ("0,0", 0)
     ui.message({"type": "error", "re": move["id"], "code": "illegal_move",
@@ -202,8 +209,8 @@ def test_chess_promotion_picker(ui: Any) -> None:
     """Moving a pawn to the last rank opens the picker; N promotes to a knight."""
     snap = demo_room("chess", position="8/P7/8/8/8/8/8/k6K w - - 0 1", plies=0)
     room = in_room(ui, snap)
-    ui.click(room.view.pixel_of("a7"))
-    ui.click(room.view.pixel_of("a8"))
+    ui.click(px(room, "a7"))
+    ui.click(px(room, "a8"))
     assert isinstance(ui.app.top, ChoiceDialog)
     ui.shoot("room-chess-promotion")
     ui.key(pygame.K_n, "n")
@@ -214,18 +221,18 @@ def test_draughts_capture_by_landing_squares(ui: Any) -> None:
     """35, 24, 13: the capture is sent once the path is complete."""
     room = in_room(ui, demo_room("draughts", position="W:W35:B19,30,1", plies=0))
     for square in ("35", "24"):
-        ui.click(room.view.pixel_of(square))
+        ui.click(px(room, square))
     assert ui.sent("move") == []
     ui.shoot("room-draughts-capture-path")
-    ui.click(room.view.pixel_of("13"))
+    ui.click(px(room, "13"))
     assert ui.sent("move")[-1]["move"] == "35x13"
 
 
 def test_shuqi_expression_dialog_with_hint(ui: Any) -> None:
     """A span asks for the expression; a wrong one is refused locally; Hint fills a valid one."""
     room = in_room(ui, demo_room("shuqi", plies=0))
-    ui.click(room.view.pixel_of("13,8"))
-    ui.click(room.view.pixel_of("10,5"))
+    ui.click(px(room, "13,8"))
+    ui.click(px(room, "10,5"))
     dialog = ui.app.top
     assert isinstance(dialog, ExpressionDialog)
     ui.type("6-3")
