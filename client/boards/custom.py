@@ -140,6 +140,8 @@ class CustomView(BoardView):
             list(row) for row in (board.get("grid") or [[None] * self.cols] * self.rows)
         ]
         self._tables = _compile(info)
+        self._board_cache: tuple[object, tuple[int, ...]] = (None, ())
+        self._background: tuple[object, pygame.Surface] = (None, pygame.Surface((1, 1)))
         self.cell = 10.0
         self.origin = (0.0, 0.0)
         self.layout(self.rect)
@@ -218,6 +220,16 @@ class CustomView(BoardView):
                     found[(r + 1, c + 1)] = (int(core), cell.strip().endswith("*"))
         return found
 
+    def _board_of(self, cells: dict[tuple[int, int], tuple[int, bool]]) -> tuple[int, ...]:
+        """The engine's board encoding of ``cells`` (cached for the last position drawn)."""
+        key = tuple(sorted(cells.items()))
+        if self._board_cache[0] != key:
+            board = [0] * (self.rows * self.cols)
+            for (r, c), (t, p) in cells.items():
+                board[(r - 1) * self.cols + (c - 1)] = t * 2 + p
+            self._board_cache = (key, tuple(board))
+        return self._board_cache[1]
+
     def _active(
         self, cells: dict[tuple[int, int], tuple[int, bool]], square: tuple[int, int]
     ) -> tuple[list[int], list[int]]:
@@ -225,10 +237,8 @@ class CustomView(BoardView):
         type_id, promoted = cells[square]
         piece = self.pieces[type_id - 1]
         if self._tables is not None:
-            board = [0] * (self.rows * self.cols)
-            for (r, c), (t, p) in cells.items():
-                board[(r - 1) * self.cols + (c - 1)] = t * 2 + p
-            return self._tables.active(tuple(board), (square[0] - 1) * self.cols + square[1] - 1)
+            board = self._board_of(cells)
+            return self._tables.active(board, (square[0] - 1) * self.cols + square[1] - 1)
         prefix = "promoted_" if promoted else ""
         steps = [int(d["dir"]) for d in piece.get(f"{prefix}steps") or [] if "dir" in d]
         slides = [int(d["dir"]) for d in piece.get(f"{prefix}slides") or [] if "dir" in d]
@@ -243,26 +253,11 @@ class CustomView(BoardView):
 
     def _draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
         cell = self.cell
-        surface.fill(common.TABLE, self.rect)
-        x0, y0 = self.origin
-        board_rect = pygame.Rect(
-            math.floor(x0), math.floor(y0), math.ceil(cell * self.cols), math.ceil(cell * self.rows)
-        )
-        pygame.draw.rect(surface, common.WOOD_EDGE, board_rect.inflate(6, 6), border_radius=4)
-        for row in range(1, self.rows + 1):
-            for col in range(1, self.cols + 1):
-                sr, sc = self._screen(row, col)
-                colour = CELL_LIGHT if (row + col) % 2 == 0 else CELL_DARK
-                surface.fill(colour, self._cell_rect(sr, sc))
-        line = max(1, round(cell / 40))
-        for i in range(self.rows + 1):
-            y = round(y0 + i * cell)
-            pygame.draw.line(surface, GRID, (board_rect.left, y), (board_rect.right, y), line)
-        for j in range(self.cols + 1):
-            x = round(x0 + j * cell)
-            pygame.draw.line(surface, GRID, (x, board_rect.top), (x, board_rect.bottom), line)
-        if marks.extra.get("coordinates"):
-            self._coordinates(surface)
+        coordinates = bool(marks.extra.get("coordinates"))
+        key = (self.rect.size, self.flipped, coordinates)
+        if self._background[0] != key:
+            self._background = (key, self._paint_background(coordinates))
+        surface.blit(self._background[1], self.rect.topleft)
         for point in marks.last_move:
             self._tint(surface, point, (*common.LAST_MOVE, 90))
         hover = marks.extra.get("hover")
@@ -293,6 +288,41 @@ class CustomView(BoardView):
                     surface, common.SELECT, self._cell_rect(sr, sc), max(2, round(cell * 0.07))
                 )
 
+    def _paint_background(self, coordinates: bool) -> pygame.Surface:
+        """Table, frame, squares, grid lines and coordinates (cached: they change on layout)."""
+        cell = self.cell
+        back = pygame.Surface(self.rect.size)
+        back.fill(common.TABLE)
+        dx, dy = self.rect.topleft
+        x0, y0 = self.origin[0] - dx, self.origin[1] - dy
+        board_rect = pygame.Rect(
+            math.floor(x0), math.floor(y0), math.ceil(cell * self.cols), math.ceil(cell * self.rows)
+        )
+        pygame.draw.rect(back, common.WOOD_EDGE, board_rect.inflate(6, 6), border_radius=4)
+        for row in range(1, self.rows + 1):
+            for col in range(1, self.cols + 1):
+                sr, sc = self._screen(row, col)
+                colour = CELL_LIGHT if (row + col) % 2 == 0 else CELL_DARK
+                back.fill(colour, self._cell_rect(sr, sc).move(-dx, -dy))
+        line = max(1, round(cell / 40))
+        for i in range(self.rows + 1):
+            y = round(y0 + i * cell)
+            pygame.draw.line(back, GRID, (board_rect.left, y), (board_rect.right, y), line)
+        for j in range(self.cols + 1):
+            x = round(x0 + j * cell)
+            pygame.draw.line(back, GRID, (x, board_rect.top), (x, board_rect.bottom), line)
+        if coordinates:
+            size = max(6, round(cell * 0.26))
+            for row in range(1, self.rows + 1):
+                sr, _ = self._screen(row, 1)
+                centre = (x0 - cell * 0.18, y0 + (sr + 0.5) * cell)
+                common.draw_text(back, str(row), centre, size, common.WOOD_LIGHT)
+            for col in range(1, self.cols + 1):
+                _, sc = self._screen(1, col)
+                centre = (x0 + (sc + 0.5) * cell, y0 - cell * 0.18)
+                common.draw_text(back, str(col), centre, size, common.WOOD_LIGHT)
+        return back
+
     def _cell_rect(self, sr: int, sc: int) -> pygame.Rect:
         x0, y0 = self.origin
         left, top = round(x0 + sc * self.cell), round(y0 + sr * self.cell)
@@ -313,28 +343,6 @@ class CustomView(BoardView):
         overlay = pygame.Surface(rect.size, pygame.SRCALPHA)
         overlay.fill(rgba)
         surface.blit(overlay, rect)
-
-    def _coordinates(self, surface: pygame.Surface) -> None:
-        size = max(6, round(self.cell * 0.26))
-        x0, y0 = self.origin
-        for row in range(1, self.rows + 1):
-            sr, _ = self._screen(row, 1)
-            common.draw_text(
-                surface,
-                str(row),
-                (x0 - self.cell * 0.18, y0 + (sr + 0.5) * self.cell),
-                size,
-                common.WOOD_LIGHT,
-            )
-        for col in range(1, self.cols + 1):
-            _, sc = self._screen(1, col)
-            common.draw_text(
-                surface,
-                str(col),
-                (x0 + (sc + 0.5) * self.cell, y0 - self.cell * 0.18),
-                size,
-                common.WOOD_LIGHT,
-            )
 
     def _piece(
         self,
