@@ -238,6 +238,16 @@ class App:
                     self.config.server = self.address
                 with contextlib.suppress(OSError):
                     self.config.save()
+        elif kind == "error" and message.get("code") == "bad_token" and not self.welcome:
+            # The server forgot our identity (a new database): start afresh as a new one.
+            if self.connection is not None and self.connection.token:
+                self.config.tokens.pop(self.url, None)
+                with contextlib.suppress(OSError):
+                    self.config.save()
+                name = self.connection.name
+                self.connect(self.url, name, self.address)
+                self.notice = "The server did not know your saved identity; you have a new one."
+                return
         elif kind == "room":
             from client.scenes.room import RoomScene
 

@@ -107,8 +107,7 @@ class ConnectScene(Scene):
             if code == "unsupported_protocol":
                 text = f"Wrong protocol version: {text}. Update the client or the server."
             elif code == "bad_token":
-                self.app.config.tokens.pop(self.app.url, None)
-                text = "The saved identity is unknown to this server; connect again for a new one."
+                return  # the app reconnects as a new identity by itself
             self.busy = False
             self.show(text, theme.BAD)
             self.app.disconnect()

@@ -12,11 +12,13 @@ from pathlib import Path
 import pygame
 import pytest
 
+from client.address import http_url
 from client.app import App
 from client.config import Config
 from client.local import EmbeddedServer
 from client.scenes.connect import ConnectScene
 from client.scenes.lobby import LobbyScene
+from client.scenes.replay import ReplayScene, fetch_record
 from client.scenes.result import ResultPanel
 from client.scenes.room import RoomScene
 from protocol import decode_client
@@ -101,6 +103,7 @@ def test_whole_hexgomoku_game_through_the_ui(tmp_path: Path, embedded: EmbeddedS
 
     bob_lobby = bob.top
     assert isinstance(bob_lobby, LobbyScene)
+    pump(apps, lambda: any(r.get("room") == code for r in bob_lobby.rooms))  # live room list
     click(bob, bob_lobby.code.rect.center)
     bob.handle_event(pygame.event.Event(pygame.TEXTINPUT, text=code))
     click(bob, bob_lobby.join.rect.center)
@@ -128,6 +131,12 @@ def test_whole_hexgomoku_game_through_the_ui(tmp_path: Path, embedded: EmbeddedS
     for app in apps:
         for message in app.sent:  # everything the UI sent is a valid protocol message
             decode_client(json.dumps(message))
+
+    game_id = room_of(alice).model.game_id
+    record = fetch_record(http_url(embedded.url, f"/games/{game_id}?format=json"))
+    replay = ReplayScene.from_record(alice, record)
+    assert (replay.moves, replay.result, replay.error) == (room_of(alice).model.moves, "first", "")
+    for app in apps:
         app.disconnect()
 
 
@@ -176,3 +185,17 @@ def test_hot_seat_local_game(tmp_path: Path, embedded: EmbeddedServer) -> None:
     assert not (tmp_path / "local.json").exists()  # a local game's token is not saved
     app.disconnect()
     assert helper is not None
+
+
+def test_unknown_saved_token_starts_a_new_identity(tmp_path: Path,
+                                                   embedded: EmbeddedServer) -> None:
+    """A token the server does not know is dropped and the client reconnects without it."""
+    app = App(Config(path=tmp_path / "c.json", tokens={embedded.url: "not-a-real-token"}),
+              headless=True)
+    scene = ConnectScene(app, embedded.url, "Carol")
+    app.push(scene)
+    scene.submit()
+    pump([app], lambda: isinstance(app.top, LobbyScene), timeout=15)
+    assert app.config.token_for(embedded.url) not in (None, "not-a-real-token")
+    assert Config.load(tmp_path / "c.json").token_for(embedded.url) == app.welcome["token"]
+    app.disconnect()

@@ -4,6 +4,7 @@ input through its own handlers."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pygame
@@ -16,6 +17,8 @@ from client.scenes.lobby import LobbyScene
 from client.scenes.replay import ReplayScene, parse_record
 from client.scenes.result import ResultPanel
 from client.scenes.room import RoomScene
+
+SHOTS_DIR = Path("/tmp/boardhall-shots")
 
 
 def px(scene: RoomScene, point: str) -> tuple[int, int]:
@@ -294,3 +297,65 @@ def test_window_scaling_maps_clicks(ui: Any) -> None:
     x, y = app.to_logical(event).pos
     assert abs(x - 640) <= 2 and abs(y - 400) <= 2
     app.window = None
+
+
+def test_wrong_protocol_is_explained(ui: Any) -> None:
+    """A port that answers, but not as a WebSocket server, gives a 'wrong protocol' message."""
+    import socket
+    import threading
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    port = listener.getsockname()[1]
+
+    def answer() -> None:
+        conn, _ = listener.accept()
+        conn.recv(4096)
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello")
+        conn.close()
+
+    thread = threading.Thread(target=answer, daemon=True)
+    thread.start()
+    scene = ConnectScene(ui.app, f"127.0.0.1:{port}", "Alice")
+    ui.app.push(scene)
+    scene.submit()
+    assert ui.app.connection is not None
+    ui.app.dispatch_net(ui.app.connection.inbox.get(timeout=10))
+    thread.join(5)
+    listener.close()
+    assert "not as a Boardhall server" in scene.message
+    ui.shoot("connect-wrong-protocol")
+
+
+def test_refused_hello_is_explained(ui: Any) -> None:
+    """``unsupported_protocol`` before ``welcome`` says which side to update."""
+    scene = ConnectScene(ui.app, "h", "Alice")
+    ui.app.push(scene)
+    ui.message({"type": "error", "code": "unsupported_protocol", "message": "protocol 1 only"})
+    assert "Wrong protocol version" in scene.message
+
+
+def test_cli_screenshot_writes_png(tmp_path: Any) -> None:
+    """``boardhall screenshot`` renders offscreen at the asked size; a bad game exits 2."""
+    from client.cli import main
+
+    out = tmp_path / "shot.png"
+    assert main(["screenshot", "--game", "chess", "--plies", "4", "--size", "900x600",
+                 "--out", str(out)]) == 0
+    assert pygame.image.load(str(out)).get_size() == (900, 600)
+    for scene in ("lobby", "connect"):
+        assert main(["screenshot", "--scene", scene, "--size", "900x600",
+                     "--out", str(SHOTS_DIR / f"{scene}-900x600.png")]) == 0
+    assert main(["screenshot", "--game", "nonsense", "--out", str(out)]) == 2
+
+
+def test_cli_has_a_place_for_the_bot_subcommand() -> None:
+    """Other modules add subcommands with ``register``."""
+    from client import cli
+
+    cli.register("demo-extra", "test", lambda p: None, lambda a: 7)
+    try:
+        assert cli.main(["demo-extra"]) == 7
+    finally:
+        del cli.SUBCOMMANDS["demo-extra"]
