@@ -33,6 +33,8 @@ def load_toml_text(text: str, default_id: str = "variant", source: str = "varian
         raise VariantError([f"not valid TOML: {exc}"], source) from exc
     except (RecursionError, MemoryError) as exc:
         raise VariantError(["nested too deeply or too large to read"], source) from exc
+    except ValueError as exc:  # e.g. an integer of thousands of digits
+        raise VariantError([f"not readable as TOML: {str(exc)[:80]}"], source) from exc
     return parse_definition(data, default_id=default_id, source=source)
 
 

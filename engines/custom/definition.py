@@ -193,6 +193,15 @@ def _dirs_data(dirs: Sequence[Any]) -> list[dict[str, Any]]:
 # ---- validation ---------------------------------------------------------------------------------
 
 
+def _show(value: object) -> str:
+    """A short, safe rendering of a bad value for a problem message."""
+    try:
+        text = repr(value)
+    except ValueError:  # an integer too long to print
+        return "a huge number"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _kind(value: object) -> str:
     return type(value).__name__
 
@@ -215,7 +224,7 @@ def _flag(
 ) -> bool:
     value = data.get(key, default)
     if not isinstance(value, bool):
-        problems.append(f"{where}{key}: must be true or false, not {value!r:.40}")
+        problems.append(f"{where}{key}: must be true or false, not {_show(value)}")
         return default
     return value
 
@@ -276,7 +285,7 @@ def _parse_piece(
     side = SIDE_NUMBERS.get(side_raw) if isinstance(side_raw, str | int) else None
     if isinstance(side_raw, bool) or side is None:
         problems.append(
-            f"{where}side: must be red, blue or neutral (1, 2, 3), not {side_raw!r:.40}"
+            f"{where}side: must be red, blue or neutral (1, 2, 3), not {_show(side_raw)}"
         )
         side = 1
     captain = _flag(raw, "captain", where, problems, False)
@@ -371,11 +380,12 @@ def _board_size(board: Mapping[str, Any], problems: list[str]) -> tuple[int, int
     for key, limit in (("rows", MAX_ROWS), ("cols", MAX_COLS)):
         value = board.get(key)
         if isinstance(value, bool) or not isinstance(value, int):
-            problems.append(f"board.{key}: must be a whole number 1..{limit}, not {value!r:.40}")
+            problems.append(f"board.{key}: must be a whole number 1..{limit}, not {_show(value)}")
             sizes.append(1)
             ok = False
         elif not 1 <= value <= limit:
-            problems.append(f"board.{key}: {value} is outside 1..{limit}")
+            shown = value if abs(value) < 10**12 else "a huge number"
+            problems.append(f"board.{key}: {shown} is outside 1..{limit}")
             sizes.append(1)
             ok = False
         else:
@@ -394,7 +404,7 @@ def parse_definition(data: object, default_id: str = "", source: str = "variant"
     _unknown_keys(data, _TOP_KEYS | _TOP_DERIVED, "", problems)
     fmt = data.get("format", FORMAT)
     if fmt != FORMAT:
-        problems.append(f"format: must be {FORMAT!r}, not {fmt!r:.40}")
+        problems.append(f"format: must be {FORMAT!r}, not {_show(fmt)}")
     vid = _text(data, "id", "", problems, 48, default_id)
     if not ID_PATTERN.fullmatch(vid):
         problems.append(
@@ -426,7 +436,7 @@ def parse_definition(data: object, default_id: str = "", source: str = "variant"
         _unknown_keys(rules_raw, _RULE_KEYS, "rules.", problems)
         no_move = rules_raw.get("no_legal_move", "draw")
         if no_move not in NO_MOVE_RESULTS:
-            problems.append(f"rules.no_legal_move: must be 'lose' or 'draw', not {no_move!r:.40}")
+            problems.append(f"rules.no_legal_move: must be 'lose' or 'draw', not {_show(no_move)}")
             no_move = "draw"
         rules = Rules(
             promotion=_flag(rules_raw, "promotion", "rules.", problems, False),

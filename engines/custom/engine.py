@@ -117,7 +117,7 @@ class CustomEngine(Engine):
         found = self._variants.get(variant)
         if found is None:
             raise UnknownVariant(
-                f"custom has no variant {variant!r}; known: {', '.join(self._variants)}"
+                f"custom has no variant {variant[:60]!r}; known: {', '.join(self._variants)}"
             )
         return found
 

@@ -122,6 +122,8 @@ role = "wizard"
         ("pieces = 3\nboard = 4", "pieces: must be a non-empty list"),
         ("[[pieces]]\n" * 65 + "", "pieces: 65 piece types, at most 64"),
         ("= = =", "not valid TOML"),
+        ("[board]\nrows = 1" + "0" * 5000, "not readable as TOML"),
+        ("[board]\nrows = 9" + "9" * 4000, "board.rows: a huge number is outside"),
         (GOOD.replace(";2,4,5,7", ";2(X[" + "1|" * 70 + "1])"), "more than 64 numbers"),
         (GOOD.replace(";2,4,5,7", ";2(X[99999999999999999])"), "whole numbers"),
         (GOOD.replace(";2,4,5,7", ";2(R[1|1|3|4])"), "needs module 'conditions'"),
