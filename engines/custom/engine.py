@@ -44,6 +44,8 @@ class CustomState:
     variant: str
     board: Board
     turn: Side
+    rules: Compiled = field(compare=False, hash=False, repr=False)
+    """The variant's move tables (not part of the value)."""
     ply: int = 0
     last_move: str | None = None
     neutral: tuple[int, int] = (0, 0)
@@ -51,7 +53,6 @@ class CustomState:
     finished: Outcome | None = None
     """Set when a move ended the game (a captain captured, generals left facing)."""
     max_plies: int = 400
-    rules: Compiled = field(compare=False, hash=False, repr=False, default=None)  # type: ignore[assignment]
     _memo: dict[str, Any] = field(compare=False, hash=False, repr=False, default_factory=dict)
 
 
@@ -180,7 +181,7 @@ class CustomEngine(Engine):
         table = self.compiled(vid)
         v = table.variant
         board = tuple(c * 2 if c else 0 for row in v.layout for c in row)
-        return CustomState(vid, board, "first", max_plies=opts["max_plies"], rules=table)
+        return CustomState(vid, board, "first", table, max_plies=opts["max_plies"])
 
     def _parse_position(self, text: str, variant: str | None, max_plies: int) -> CustomState:
         if len(text) > MAX_POSITION_CHARS:
@@ -240,7 +241,7 @@ class CustomEngine(Engine):
             raise BadPosition("bad position: " + "; ".join(problems))
         final = tuple(board[: v.rows * v.cols])
         side: Side = "first" if turn == "first" else "second"
-        state = CustomState(vid_text, final, side, 0, None, neutral, None, max_plies, table)
+        state = CustomState(vid_text, final, side, table, 0, None, neutral, None, max_plies)
         return replace(state, finished=self._judge_loaded(state))
 
     def _judge_loaded(self, state: CustomState) -> Outcome | None:
@@ -394,12 +395,12 @@ class CustomEngine(Engine):
             state.variant,
             board,
             other(state.turn),
-            state.ply + 1,
-            self._notation(table, pair),
-            (neutral[0], neutral[1]),
-            finished,
-            state.max_plies,
             table,
+            ply=state.ply + 1,
+            last_move=self._notation(table, pair),
+            neutral=(neutral[0], neutral[1]),
+            finished=finished,
+            max_plies=state.max_plies,
         )
 
     def outcome(self, state: CustomState) -> Outcome | None:
