@@ -273,3 +273,31 @@ def test_draughts_bot_crowns_its_man() -> None:
     state = engine.start("russian", position="W:W5,31:B20")
     decision = BotPlayer("draughts", 3).decide(state, nodes=5_000)
     assert decision.move == "5-1"
+
+
+def test_custom_bot_captures_the_captain_and_keys_stay_consistent() -> None:
+    """Custom variants: random play keeps the incremental key equal to a fresh one; the bot
+    takes an opposing captain when it can (a win)."""
+    engine = get("custom")
+    rng = random.Random(5)
+    state = engine.start("guards")
+    adapter = make_adapter(engine, state)
+    for _ in range(30):
+        moves = adapter.moves()
+        if not moves or adapter.terminal(0) is not None:
+            break
+        move = rng.choice(moves)
+        adapter.push(move)
+        state = engine.play(state, str(move))
+        assert adapter.key() == make_adapter(engine, state).key()
+    state = engine.start("guards")
+    for _ in range(200):
+        if engine.outcome(state) is not None:
+            break
+        decision = BotPlayer("custom", 3).decide(state, nodes=2_000)
+        assert decision.move in engine.legal_moves(state)
+        state = engine.play(state, decision.move or "")
+        if state.turn == "second" and engine.outcome(state) is None:
+            state = engine.play(state, rng.choice(engine.legal_moves(state)))
+    outcome = engine.outcome(state)
+    assert outcome is not None and outcome.winner == "first"
