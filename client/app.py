@@ -202,6 +202,7 @@ class App:
 
     def dispatch_net(self, event: NetEvent) -> None:
         """Handle one connection event: bookkeeping, then every scene sees it."""
+        self.dirty = True
         if event.kind == "message":
             self._on_message(event.data)
             return

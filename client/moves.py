@@ -213,3 +213,21 @@ class MovePicker:
             return Pick("choose", [s.text for s in ends])
         # Same end square reached by different paths: the user must click the landing squares.
         return None
+
+
+def display_moves(game: str, start: str | None, moves: list[str]) -> list[str]:
+    """Moves as players read them: SAN for chess (``Nf3``), the canonical text otherwise."""
+    if game != "chess":
+        return list(moves)
+    try:
+        import chess
+
+        board = chess.Board(start) if start else chess.Board()
+        out = []
+        for move in moves:
+            uci = chess.Move.from_uci(move)
+            out.append(board.san(uci))
+            board.push(uci)
+        return out
+    except Exception:  # an odd start or move: show the raw notation rather than nothing
+        return list(moves)

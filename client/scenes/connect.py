@@ -24,8 +24,8 @@ class ConnectScene(Scene):
     def __init__(self, app: App, address: str = "", name: str = "") -> None:
         super().__init__(app)
         cx = theme.LOGICAL_SIZE[0] // 2
-        self.card = pygame.Rect(0, 0, 560, 470)
-        self.card.center = (cx, theme.LOGICAL_SIZE[1] // 2)
+        self.card = pygame.Rect(0, 0, 560, 440)
+        self.card.center = (cx, theme.LOGICAL_SIZE[1] // 2 + 40)
         left = self.card.left + 40
         width = self.card.width - 80
         self.address = TextField(pygame.Rect(left, self.card.top + 150, width, 44), "Server",
@@ -77,6 +77,10 @@ class ConnectScene(Scene):
         self.show(f"Connecting to {url} …", theme.MUTED)
         self.app.connect(url, name, self.address.value.strip())
 
+    def update(self, dt: float) -> None:
+        """The button is off while a connection attempt runs."""
+        self.connect_button.enabled = not self.busy
+
     def show(self, text: str, color: theme.Color) -> None:
         """Set the message under the button."""
         self.message, self.message_color = text, color
@@ -115,17 +119,16 @@ class ConnectScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         """The title card with the two fields, the button and the message."""
         w = theme.LOGICAL_SIZE[0]
-        draw.text(surface, "Boardhall", (w // 2, self.card.top - 90), 56, theme.TEXT, "midtop")
+        draw.text(surface, "Boardhall", (w // 2, self.card.top - 124), 56, theme.TEXT, "midtop")
         draw.text(surface, fonts.label("chess · draughts · number chess · hex five-in-a-row",
                                        "国际象棋 · 国际跳棋 · 数棋 · 五子棋"),
-                  (w // 2, self.card.top - 28), 16, theme.MUTED, "midtop")
+                  (w // 2, self.card.top - 52), 16, theme.MUTED, "midtop")
         draw.panel(surface, self.card)
         draw.text(surface, "Connect to a server", (self.card.left + 40, self.card.top + 36), 26)
         draw.text(surface, "Ask the host for the address; your name is shown to other players.",
                   (self.card.left + 40, self.card.top + 76), 15, theme.MUTED)
         for f in self.fields:
             f.draw(surface)
-        self.connect_button.enabled = not self.busy
         self.connect_button.draw(surface)
         if self.message:
             draw.paragraph(surface, self.message,

@@ -13,7 +13,7 @@ import pygame
 import engines
 from client.boards import make_view
 from client.boards.base import BoardView, Marks
-from client.moves import points_of
+from client.moves import display_moves, points_of
 from client.room_model import REASON_WORDS
 from client.scenes.base import Scene
 from client.ui import draw, theme
@@ -120,6 +120,7 @@ class ReplayScene(Scene):
         self.names = dict(names or {})
         self.result, self.reason = result, reason
         self.index = len(self.moves)
+        self.shown = display_moves(game, start, self.moves)
         self.states: list[Any] = []
         self.error = ""
         try:
@@ -223,7 +224,7 @@ class ReplayScene(Scene):
             for k in range(2):
                 if at + k < len(self.moves):
                     color = theme.ACCENT if at + k == self.index - 1 else theme.TEXT
-                    draw.text(surface, self.moves[at + k], (box.left + 60 + k * 200, y), 15,
+                    draw.text(surface, self.shown[at + k], (box.left + 60 + k * 200, y), 15,
                               color, max_width=190)
         if self.error:
             draw.paragraph(surface, self.error, pygame.Rect(24, 700, 740, 80), 15, theme.BAD)

@@ -15,7 +15,7 @@ import pygame
 
 from client.boards import make_view
 from client.boards.base import BoardView, Marks
-from client.moves import MovePicker, Pick, legal_shapes
+from client.moves import MovePicker, Pick, display_moves, legal_shapes
 from client.room_model import (
     OFFER_WORDS,
     REASON_WORDS,
@@ -98,6 +98,10 @@ class RoomScene(Scene):
         self.offer_buttons[1].rect.midright = (offer_rect.right - 12, offer_rect.centery)
         self._leave_armed = False
         self.last_clock_face: tuple[str, ...] = ()
+        self._buttons: list[Button] = []
+        self._buttons_game: str | None = None
+        self._shown_key: tuple[int, str | None] = (-1, None)
+        self._shown_moves: list[str] = []
         self.result_shown_for = ""
         self.pending_move: str | None = None
 
@@ -249,21 +253,33 @@ class RoomScene(Scene):
 
     def buttons(self) -> list[Button]:
         """The action buttons in a grid under the chat (only the ones for this game)."""
-        shown = [a for a in ACTIONS if not a.games or self.model.game in a.games]
-        cols, w, h, gap = 4, (PANEL_W - 24) // 4, 50, 8
-        top = 626
-        out = []
-        for i, a in enumerate(shown):
-            x, y = PANEL_X + (i % cols) * (w + gap), top + (i // cols) * (h + gap)
-            rect = pygame.Rect(x, y, w, h)
-            label = a.label
-            if a.name == "coords":
-                label = "Coords on" if self.coordinates else "Coords off"
-            out.append(Button(rect, label, a.name, a.key_text, self.available(a), size=15))
-        return out
+        if self._buttons_game != self.model.game:
+            self._buttons_game = self.model.game
+            shown = [a for a in ACTIONS if not a.games or self.model.game in a.games]
+            cols, w, h, gap = 4, (PANEL_W - 24) // 4, 50, 8
+            top = 626
+            self._buttons = []
+            for i, a in enumerate(shown):
+                x, y = PANEL_X + (i % cols) * (w + gap), top + (i // cols) * (h + gap)
+                self._buttons.append(Button(pygame.Rect(x, y, w, h), a.label, a.name, a.key_text,
+                                            size=15))
+            self.refresh_buttons()
+        return self._buttons
+
+    def refresh_buttons(self) -> None:
+        """Enable the buttons that apply now; label the coordinates toggle."""
+        by_name = {a.name: a for a in ACTIONS}
+        for b in self._buttons:
+            b.enabled = self.available(by_name[b.action])
+            if b.action == "coords":
+                b.label = "Coords on" if self.coordinates else "Coords off"
 
     def act(self, name: str) -> None:
         """Perform a room action by name."""
+        self._act(name)
+        self.refresh_buttons()
+
+    def _act(self, name: str) -> None:
         m = self.model
         if name == "leave":
             self.leave()
@@ -414,7 +430,7 @@ class RoomScene(Scene):
             self.model.needs_resync = False
             self.app.send({"type": "join", "room": self.model.room,
                            "role": "player" if self.model.you else "spectator"})
-        if line:
+        if line and kind != "offer":  # an offer has its own banner
             self.say(line, theme.TEXT)
         if kind == "over":
             self.show_result()
@@ -443,6 +459,8 @@ class RoomScene(Scene):
             self.app.invalidate()
         if self.model.game:
             self.refresh_picker()
+        self.buttons()
+        self.refresh_buttons()
         shown = self.clock_face()
         if shown != self.last_clock_face:
             self.last_clock_face = shown
@@ -621,7 +639,7 @@ class RoomScene(Scene):
     def draw_moves(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         """The move list, two moves per line, scrolled to the end."""
         draw.panel(surface, rect, theme.INPUT_BG)
-        moves = self.model.moves
+        moves = self.shown_moves()
         if not moves:
             draw.text(surface, "No moves yet.", (rect.left + 12, rect.top + 10), 15, theme.FAINT)
             return
@@ -641,6 +659,14 @@ class RoomScene(Scene):
             if b:
                 draw.text(surface, b, (cx + 124, cy), 15,
                           theme.ACCENT if last_line else theme.TEXT, max_width=col_w - 130)
+
+    def shown_moves(self) -> list[str]:
+        """The move list as displayed (SAN for chess), computed once per position."""
+        key = (len(self.model.moves), self.model.start)
+        if key != self._shown_key:
+            self._shown_moves = display_moves(self.model.game, self.model.start, self.model.moves)
+            self._shown_key = key
+        return self._shown_moves
 
     def draw_chat(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         """The last chat lines."""

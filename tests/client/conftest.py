@@ -67,6 +67,7 @@ def ui(tmp_path: Path) -> UI:
 
 def shoot(app: App, tmp_path: Path, name: str) -> pygame.Surface:
     """Render, save ``name``.png under ``tmp_path`` and copy it to /tmp/boardhall-shots."""
+    app.step(0.0)
     app.render()
     out = tmp_path / f"{name}.png"
     pygame.image.save(app.surface, str(out))
