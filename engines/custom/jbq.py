@@ -104,6 +104,31 @@ def _int(value: object) -> int | None:
     return None
 
 
+_NP = re.compile(r"NP\[([^\[\]]*)\]")
+
+
+def jbq_np(text: str | None) -> str | None:
+    """Rewrite JBQ's ``NP[...]`` so it means what JBQ computes.
+
+    JBQ's extension compares the piece's 0-based square with NP's raw numbers, so ``NP[2|5]``
+    there excludes the square (3, 6), and negative numbers exclude nothing. Boardhall reads NP like
+    P (1-based, negatives from the end), so each pair ``a|b`` becomes ``a+1|b+1`` and pairs with a
+    negative number are dropped (``NP[0|0]``, never excluding anything, if none is left).
+    """
+    if text is None or "NP[" not in text:
+        return text
+
+    def fix(m: re.Match[str]) -> str:
+        parts = m.group(1).split("|")
+        if len(parts) % 2 or not all(re.fullmatch(r"-?\d{1,6}", p.strip()) for p in parts):
+            return m.group(0)  # malformed: left for validation to report
+        nums = [int(p) for p in parts]
+        pairs = [(a + 1, b + 1) for a, b in zip(nums[::2], nums[1::2], strict=True) if a >= 0 <= b]
+        return "NP[" + "|".join(f"{a}|{b}" for a, b in pairs or [(0, 0)]) + "]"
+
+    return _NP.sub(fix, text)
+
+
 def _rows(book: Any, name: str, problems: list[str]) -> list[tuple[Any, ...]] | None:
     if name not in book.sheetnames:
         problems.append(f"sheet {name!r} is missing (sheets: {', '.join(book.sheetnames)[:200]})")
@@ -187,9 +212,9 @@ def _read_book(book: Any, path: str) -> dict[str, Any]:
             name = _cell_text(_cell(body, i + 1, 2))
             side = _int(_cell(body, i + 1, 3))
             captain = _cell_text(_cell(body, i + 1, 4)) == "c"
-            moves = _cell_text(_cell(body, i + 1, 5))
-            when = _cell_text(_cell(body, i + 1, 6))
-            promoted = _cell_text(_cell(body, i + 1, 7)) or ";"
+            moves = jbq_np(_cell_text(_cell(body, i + 1, 5)))
+            when = jbq_np(_cell_text(_cell(body, i + 1, 6)))
+            promoted = jbq_np(_cell_text(_cell(body, i + 1, 7))) or ";"
             if name is None:
                 problems.append(f"{where}: the name (column B) is empty")
             if side not in (1, 2, 3):

@@ -197,6 +197,46 @@ def test_xlsx_written_here_imports(tmp_path: Path) -> None:
     assert v.rules.promotion and not v.rules.undo and v.rules.neutral_limit
 
 
+def test_xlsx_np_plays_as_jbq_computes_it(tmp_path: Path) -> None:
+    """JBQ's NP compares 0-based squares with its raw numbers; the importer keeps that meaning."""
+    path = tmp_path / "np.xlsx"
+    make_book(
+        path,
+        [
+            HEADER,
+            [1, "甲", 1, "c", ";", None, ";"],
+            [2, "乙", 2, "c", ";", None, ";"],
+            [3, "丙", 1, None, "2(NP[1|1]);", None, ";"],
+            [4, "丁", 1, None, "2(NP[-1|1]);", None, ";"],
+        ],
+        [["行", 3, "列", 3], [2, None, None], [None, 3, None], [1, 3, 4]],
+    )
+    engine = CustomEngine()
+    vid = engine.resolve_variant(str(path))
+    assert engine.definition(vid).pieces[2].moves_text == "2(NP[2|2]);"
+    moves = engine.legal_moves(engine.start(vid))
+    assert "2,2-1,2" not in moves  # 0-based (1, 1) is excluded by JBQ's NP[1|1]
+    assert "3,2-2,2" not in moves  # blocked by the piece on 2,2
+    assert "3,3-2,3" in moves  # NP[-1|1] excludes nothing in JBQ
+    assert (
+        parse_definition(
+            {
+                "id": "own",
+                "modules": ["conditions"],
+                "board": {"rows": 3, "cols": 3, "layout": ["2 . .", ". 3 .", "1 . ."]},
+                "pieces": [
+                    {"name": "K", "side": "red", "captain": True, "moves": ";"},
+                    {"name": "k", "side": "blue", "captain": True, "moves": ";"},
+                    {"name": "Q", "side": "red", "moves": "2(NP[2|2]);"},
+                ],
+            }
+        )
+        .pieces[2]
+        .moves_text
+        == "2(NP[2|2]);"
+    )  # our own files: NP reads like P, unchanged
+
+
 def test_xlsx_problems_are_all_named(tmp_path: Path) -> None:
     """Missing sheet, unknown condition, extension column and bad grid ids in one message."""
     path = tmp_path / "broken.xlsx"
