@@ -21,6 +21,9 @@ FISCHER = [("3+2", {"initial": 180, "increment": 2}), ("5+3", {"initial": 300, "
            ("10+5", {"initial": 600, "increment": 5})]
 PER_MOVE = {"chess": 20, "shuqi": 30}
 RECORD_LIMIT = 48 * 1024
+CYCLE_KEYS = {pygame.K_v: "variant", pygame.K_k: "clock", pygame.K_o: "color",
+              pygame.K_b: "opponent", pygame.K_p: "private"}
+"""Lobby keys that step a chooser (Shift steps back) or flip the private switch."""
 
 
 def clock_presets(game: str) -> list[tuple[str, dict[str, int]]]:
@@ -63,16 +66,19 @@ class LobbyScene(Scene):
         self.status_color = theme.MUTED
         self.my_requests: set[int] = set()
         col2 = 412
-        self.variant = Chooser(pygame.Rect(28, 470, 352, 40), "Variant", [])
-        self.clock = Chooser(pygame.Rect(col2 + 16, 316, 180, 40), "Clock", [])
-        self.color = Chooser(pygame.Rect(col2 + 212, 316, 180, 40), "Your colour",
+        self.variant = Chooser(pygame.Rect(28, 470, 352, 40), "Variant  (V)", [])
+        self.clock = Chooser(pygame.Rect(col2 + 16, 296, 180, 40), "Clock  (K)", [])
+        self.color = Chooser(pygame.Rect(col2 + 212, 296, 180, 40), "Your colour  (O)",
                              [("random", "random"), ("first", "first (moves first)"),
                               ("second", "second")])
-        self.private = Toggle(pygame.Rect(col2 + 16, 372, 180, 30), "Private room")
+        self.opponent = Chooser(pygame.Rect(col2 + 16, 366, 180, 40), "Opponent  (B)",
+                                [("", "a person"), *((f"bot:{n}", f"computer, level {n}")
+                                                     for n in range(1, 9))])
+        self.private = Toggle(pygame.Rect(col2 + 212, 371, 180, 30), "Private  (P)")
         self.position = TextField(pygame.Rect(col2 + 16, 436, 376, 40),
                                   "Start position (paste with Ctrl+V, or a file path)", "",
                                   "optional: FEN, PDN, record file…", 4096)
-        self.create = Button(pygame.Rect(col2 + 16, 490, 376, 42), "Create room", "create",
+        self.create = Button(pygame.Rect(col2 + 16, 488, 376, 44), "Create room", "create",
                              "Ctrl+N", primary=True)
         self.code = TextField(pygame.Rect(col2 + 16, 606, 150, 40), "Room code", "", "code", 16)
         self.join = Button(pygame.Rect(col2 + 178, 606, 104, 40), "Join", "join")
@@ -83,8 +89,7 @@ class LobbyScene(Scene):
         self.rooms_view.header = ("Room", "Game", "Players", "Clock", "Eyes")
         self.watch_room = Button(pygame.Rect(836, 688, 200, 42), "Watch", "watch", "W")
         self.join_room = Button(pygame.Rect(1056, 688, 200, 42), "Join seat", "join_room", "J")
-        self.cancel = Button(pygame.Rect(col2 + 16, 224, 376, 40), "Cancel search", "cancel",
-                             "Esc")
+        self.cancel = Button(pygame.Rect(col2 + 236, 156, 140, 44), "Cancel", "cancel", "Esc")
         self.leave_button = Button(pygame.Rect(1136, 14, 120, 34), "Disconnect", "disconnect")
         self.fields = [self.position, self.code]
         self._refresh_game()
@@ -159,7 +164,7 @@ class LobbyScene(Scene):
             if getattr(event, "clicks", 1) == 2:
                 self.act("watch")
             return
-        for widget in (self.variant, self.clock, self.color, self.private):
+        for widget in (self.variant, self.clock, self.color, self.opponent, self.private):
             if widget.handle_event(event):
                 return
         typing = any(f.focused for f in self.fields)
@@ -182,6 +187,13 @@ class LobbyScene(Scene):
                 self.act("cancel")
         elif not typing and pygame.K_F1 <= event.key <= pygame.K_F12:
             self.act(f"seek:{event.key - pygame.K_F1}")
+        elif not typing and event.key in CYCLE_KEYS:
+            chooser = getattr(self, CYCLE_KEYS[event.key])
+            if isinstance(chooser, Toggle):
+                chooser.on = not chooser.on
+            elif chooser.options:
+                step = -1 if event.mod & pygame.KMOD_SHIFT else 1
+                chooser.index = (chooser.index + step) % len(chooser.options)
         elif not typing and event.key == pygame.K_w:
             self.act("watch")
         elif not typing and event.key == pygame.K_j:
@@ -238,6 +250,8 @@ class LobbyScene(Scene):
                                    "color": self.color.value, "private": self.private.on}
         if self.variant.value:
             message["variant"] = self.variant.value
+        if self.opponent.value:
+            message["opponent"] = self.opponent.value
         if self.clock.value != "none":
             message["clock"] = clock_presets(game)[int(self.clock.value)][1]
         if self.position.value.strip():
@@ -363,9 +377,10 @@ class LobbyScene(Scene):
         else:
             for b in self.seek_buttons():
                 b.draw(surface)
-        pygame.draw.line(surface, theme.BORDER, (box.left + 16, 262), (box.right - 8, 262))
-        draw.text(surface, "Create a room", (box.left + 16, 272), 20)
-        for widget in (self.clock, self.color, self.private, self.position, self.create):
+        pygame.draw.line(surface, theme.BORDER, (box.left + 16, 226), (box.right - 8, 226))
+        draw.text(surface, "Create a room", (box.left + 16, 238), 20)
+        for widget in (self.clock, self.color, self.opponent, self.private, self.position,
+                       self.create):
             widget.draw(surface)
         pygame.draw.line(surface, theme.BORDER, (box.left + 16, 546), (box.right - 8, 546))
         draw.text(surface, "Join by code", (box.left + 16, 556), 20)

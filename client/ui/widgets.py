@@ -231,6 +231,8 @@ class ListView:
     scroll: int = 0
     row_height: int = 34
     empty_text: str = "Nothing here yet."
+    mouse: tuple[int, int] = (-1, -1)
+    """Last pointer position seen (logical coordinates), for the wheel."""
 
     def visible_rows(self) -> int:
         """How many rows fit."""
@@ -256,8 +258,10 @@ class ListView:
 
     def handle_event(self, event: pygame.event.Event) -> bool:
         """Select a row on click; scroll with the wheel."""
-        if event.type == pygame.MOUSEWHEEL:
-            if self.rect.collidepoint(pygame.mouse.get_pos()):
+        if event.type == pygame.MOUSEMOTION:
+            self.mouse = event.pos
+        elif event.type == pygame.MOUSEWHEEL:
+            if self.rect.collidepoint(self.mouse):
                 self.scroll = max(0, min(self.scroll - event.y,
                                          len(self.rows) - self.visible_rows()))
                 return True

@@ -199,3 +199,19 @@ def test_unknown_saved_token_starts_a_new_identity(tmp_path: Path,
     assert app.config.token_for(embedded.url) not in (None, "not-a-real-token")
     assert Config.load(tmp_path / "c.json").token_for(embedded.url) == app.welcome["token"]
     app.disconnect()
+
+
+def test_local_game_against_the_computer(tmp_path: Path, embedded: EmbeddedServer) -> None:
+    """``boardhall local --bot 1``: the embedded server starts a bot that answers our move."""
+    from client.local import start_local
+
+    app = App(Config(path=tmp_path / "local.json"), headless=True)
+    start_local(app, embedded, "hexgomoku", bot="1")
+    pump([app], lambda: bool(app.find(RoomScene))
+         and room_of(app).model.seats.get("second") is not None, timeout=30)
+    scene = room_of(app)
+    assert (scene.model.seats["second"] or {}).get("bot") is True
+    click(app, px(scene, "0,0"))
+    pump([app], lambda: len(scene.model.moves) >= 2, timeout=30)
+    assert scene.model.is_my_turn()
+    app.disconnect()
