@@ -373,9 +373,8 @@ class CustomView(BoardView):
     ) -> None:
         """JBQ's direction glyphs: a tick per step direction, an arrowhead per slide direction."""
         cx, cy = centre
-        inner = self.piece_radius() * 1.04
-        outer = self.cell * 0.49
-        width = max(1.0, self.cell * 0.045)
+        inner = self.piece_radius() * 1.02
+        width = max(1.0, self.cell * 0.05)
         ink = common.lerp(colour, (0, 0, 0), 0.25)
         for d in sorted(set(steps) | set(slides)):
             dr, dc = DIRECTIONS[d]
@@ -383,35 +382,24 @@ class CustomView(BoardView):
                 dr, dc = -dr, -dc
             length = math.hypot(dr, dc)
             ux, uy = dc / length, dr / length
-            reach = outer if dr and dc else outer * 0.94
             if d in slides:
-                tip = (cx + ux * reach, cy + uy * reach)
-                base = reach - self.cell * 0.1
+                # An arrowhead near the cell's edge (diagonals reach into its corner).
+                reach = self.cell * (0.58 if dr and dc else 0.46)
+                base = reach - self.cell * 0.11
                 half = self.cell * 0.065
                 px, py = -uy, ux
-                pygame.draw.polygon(
-                    surface,
-                    ink,
-                    [
-                        tip,
-                        (cx + ux * base + px * half, cy + uy * base + py * half),
-                        (cx + ux * base - px * half, cy + uy * base - py * half),
-                    ],
-                )
-                pygame.draw.aalines(
-                    surface,
-                    ink,
-                    True,
-                    [
-                        tip,
-                        (cx + ux * base + px * half, cy + uy * base + py * half),
-                        (cx + ux * base - px * half, cy + uy * base - py * half),
-                    ],
-                )
+                triangle = [
+                    (cx + ux * reach, cy + uy * reach),
+                    (cx + ux * base + px * half, cy + uy * base + py * half),
+                    (cx + ux * base - px * half, cy + uy * base - py * half),
+                ]
+                pygame.draw.polygon(surface, ink, triangle)
+                pygame.draw.aalines(surface, ink, True, triangle)
             else:
+                # A short tick just outside the rim.
                 a = (cx + ux * inner, cy + uy * inner)
-                b = (cx + ux * (reach - self.cell * 0.02), cy + uy * (reach - self.cell * 0.02))
-                common.thick_line(surface, ink, a, b, width)
+                tick = inner + self.cell * 0.08
+                common.thick_line(surface, ink, a, (cx + ux * tick, cy + uy * tick), width)
 
 
 @lru_cache(maxsize=512)

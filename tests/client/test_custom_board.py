@@ -208,3 +208,22 @@ def test_cjk_font_is_found_when_installed() -> None:
     if path is None:
         pytest.skip("no CJK font installed here")
     assert board._draws_cjk(path)
+
+
+def test_hints_follow_conditions_on_the_current_square() -> None:
+    """The red elephant may slide up only from rows 10 and 8: its up arrows show there only."""
+    view = view_of("xiangqi")
+    base = [".,.,.,.,.,.,.,.,."] * 10
+    rows = list(base)
+    rows[0] = ".,.,.,2,.,.,.,.,."
+    rows[9] = ".,.,5,.,1,.,.,.,."
+    rows[5] = ".,.,.,.,.,.,5,.,."
+    position = "xiangqi;first;0,0;" + "/".join(rows)
+    surface = pygame.Surface((600, 660))
+    view.draw(surface, position, Marks())
+    d = view.cell * 0.36  # inside the diagonal arrowheads, in the cell's corners
+    x, y = view.pixel_of("10,3")  # row 10: up-left and up-right active, down off the board
+    assert is_red(rgb(surface, x - d, y - d)) and is_red(rgb(surface, x + d, y - d))
+    x, y = view.pixel_of("6,7")  # row 6 (the river bank): only down-left and down-right
+    assert is_wood(rgb(surface, x - d, y - d)) and is_wood(rgb(surface, x + d, y - d))
+    assert is_red(rgb(surface, x - d, y + d)) and is_red(rgb(surface, x + d, y + d))
