@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from engines import get
-from engines.base import ClaimRefused
+from engines.base import ClaimRefused, Side
 from engines.search import BotPlayer
 from engines.search.evaluate.shuqi import STOP, ShuqiAdapter, moves_made
 from engines.shuqi.board import POINTS, TARGET_CAMP
@@ -88,7 +88,8 @@ class ShuqiBaseline:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
         self.near: dict[int, tuple[float, ...]] = {}
-        for base, side in ((0, "first"), (10, "second")):
+        sides: tuple[tuple[int, Side], ...] = ((0, "first"), (10, "second"))
+        for base, side in sides:
             camp = [_screen(POINTS.index(p)) for p in TARGET_CAMP[side]]
             self.near[base] = tuple(
                 min(math.dist(_screen(i), c) for c in camp) for i in range(len(POINTS))
