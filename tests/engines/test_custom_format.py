@@ -411,3 +411,17 @@ def test_any_position_or_move_text(text: str) -> None:
             engine.start(None, position=candidate)
     with contextlib.suppress(IllegalMove):
         engine.play(engine.start("stones"), text)
+
+
+def test_check_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m engines.custom check`` says ok for good files and lists problems of bad ones."""
+    from engines.custom.__main__ import main
+
+    good, bad = tmp_path / "tiny.toml", tmp_path / "bad.toml"
+    good.write_text(GOOD, encoding="utf-8")
+    bad.write_text(GOOD.replace('moves = ";2,4,5,7"', 'moves = "9;"'), encoding="utf-8")
+    assert main(["check", str(good)]) == 0
+    assert "ok (tiny: Tiny, 3x3)" in capsys.readouterr().out
+    assert main(["check", str(good), str(bad)]) == 2
+    out = capsys.readouterr()
+    assert "unknown direction '9'" in out.err and "tiny.toml: ok" in out.out
