@@ -321,7 +321,10 @@ class BotClient:
         view = self.view
         if code in ("unknown_room", "room_full") and self.options.room:
             self._done.set()
-        elif view is not None and code in ("stale", "illegal_move", "not_your_turn"):
+        elif view is not None and (
+            code in ("stale", "illegal_move", "not_your_turn")
+            or (code == "not_allowed" and self._my_turn())
+        ):
             self._refusals += 1
             if self._refusals >= MAX_REFUSALS:
                 await self.send(type="resign", room=view.room)
