@@ -94,6 +94,7 @@ def demo_room(
                    "move": 21_400 if game == "shuqi" else None,
                    "running": turn if status == "playing" else None},
         "result": None, "offers": [], "private": False,
+        "variant_info": engine.variant_info(variant),
     }
 
 

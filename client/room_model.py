@@ -24,6 +24,11 @@ def _int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+def reply_to(message: dict[str, Any]) -> int | None:
+    """The request id a reply answers (``re``), when it is one of ours (an integer)."""
+    return _int(message.get("re"))
+
+
 def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from client.room_model import clock_text
+from client.room_model import clock_text, reply_to
 from client.scenes.base import Scene
 from client.ui import draw, theme
 from client.ui.widgets import Button, Chooser, ListView, TextField, Toggle
@@ -294,7 +294,7 @@ class LobbyScene(Scene):
                 for code in resumed:
                     if isinstance(code, str):
                         self.app.send({"type": "join", "room": code})
-        elif kind == "error" and message.get("re") in self.my_requests:
+        elif kind == "error" and reply_to(message) in self.my_requests:
             self.say(str(message.get("message") or message.get("code")), theme.BAD)
             if self.queued and message.get("code") != "not_allowed":
                 self.queued = None

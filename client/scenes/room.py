@@ -22,6 +22,7 @@ from client.room_model import (
     RoomModel,
     clock_text,
     format_clock,
+    reply_to,
 )
 from client.scenes.base import Scene
 from client.scenes.dialogs import ChoiceDialog, ExpressionDialog
@@ -413,7 +414,7 @@ class RoomScene(Scene):
         """Update the room from the server; show errors meant for us."""
         kind = message.get("type")
         if kind == "error":
-            if message.get("re") in self.my_requests or message.get("room") == self.model.room:
+            if reply_to(message) in self.my_requests or message.get("room") == self.model.room:
                 self.pending_move = None
                 self.say(error_text(message), theme.BAD)
                 if message.get("code") == "stale":
@@ -544,8 +545,7 @@ class RoomScene(Scene):
         """Title, player cards with clocks, move list, chat and buttons."""
         m = self.model
         x = PANEL_X
-        title = GAME_NAMES.get(m.game, m.game or "…")
-        variant = m.variant if m.variant and m.variant not in ("standard", "international") else ""
+        title, variant = self.titles()
         draw.text(surface, f"{title}{' · ' + variant if variant else ''}", (x, 18), 24,
                   max_width=300)
         draw.text(surface, f"Room {m.room}{' · private' if m.private else ''}",
@@ -564,6 +564,20 @@ class RoomScene(Scene):
         self.chat_field.draw(surface)
         for b in self.buttons():
             b.draw(surface)
+
+    def titles(self) -> tuple[str, str]:
+        """The game's name and the variant's name (empty for the default variant)."""
+        m = self.model
+        title = GAME_NAMES.get(m.game, m.game or "…")
+        variant = ""
+        for info in self.app.games:
+            if info.get("game") != m.game:
+                continue
+            variants = info.get("variants") if isinstance(info.get("variants"), list) else []
+            for i, v in enumerate(variants or []):
+                if isinstance(v, dict) and v.get("id") == m.variant and (i or m.game == "custom"):
+                    variant = str(v.get("name") or m.variant)
+        return title, variant
 
     def status_line(self) -> str:
         """Whose turn it is, or how the game stands."""

@@ -9,6 +9,8 @@ from typing import Any
 
 import pygame
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from client.demo import demo_chat, demo_room, demo_rooms, demo_welcome
 from client.scenes.connect import ConnectScene
@@ -135,7 +137,7 @@ def test_lobby_watch_selected_room(ui: Any) -> None:
     assert ui.sent("join")[-1]["role"] == "spectator"
 
 
-@pytest.mark.parametrize("game", ["hexgomoku", "chess", "draughts", "shuqi"])
+@pytest.mark.parametrize("game", ["hexgomoku", "chess", "draughts", "shuqi", "custom"])
 def test_room_opening_and_midgame(ui: Any, game: str) -> None:
     """The room renders at the start and in the middle of a game; the board changes."""
     room = in_room(ui, demo_room(game, plies=0))
@@ -359,3 +361,36 @@ def test_cli_has_a_place_for_the_bot_subcommand() -> None:
         assert cli.main(["demo-extra"]) == 7
     finally:
         del cli.SUBCOMMANDS["demo-extra"]
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 10**9) | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner,
+                                                                  max_size=3),
+    max_leaves=8,
+)
+message_types = st.sampled_from(["welcome", "queued", "room", "moved", "over", "offer", "answer",
+                                 "presence", "rooms", "chat", "pong", "ok", "error", "zzz"])
+message_fields = st.sampled_from(["room", "games", "rooms", "seats", "moves", "clocks", "clock",
+                                  "you", "game", "variant", "status", "result", "re", "code",
+                                  "message", "kind", "by", "ply", "move", "turn", "resumed",
+                                  "token", "name", "variant_info", "start", "offers"])
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(batch=st.lists(st.tuples(message_types, st.dictionaries(message_fields, json_values,
+                                                               max_size=6)), max_size=6))
+def test_fuzzed_messages_never_crash_the_app(ui: Any, batch: list[Any]) -> None:
+    """Random server messages reach every scene and the app still draws."""
+    if not ui.app.stack:
+        in_room(ui, demo_room("hexgomoku", plies=3))
+    ui.app.notice = ""
+    for kind, fields in batch:
+        message = {**fields, "type": kind}
+        if "room" not in fields:
+            message["room"] = "K7QD"
+        ui.message(message)
+        ui.app.step(0.016)
+        assert not ui.app.notice.startswith("Ignored"), ui.app.notice
+    ui.app.render()
