@@ -20,10 +20,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engines.custom.definition import PieceType, Variant
-from engines.custom.grammar import DIRECTIONS, Atom, Condition, MoveRule
+from engines.custom.grammar import DIRECTIONS, Atom, Condition, Direction, MoveRule
 
 Board = tuple[int, ...]
 DynamicTest = Callable[[Board, int], bool]
+Promotion = tuple[DynamicTest, ...] | bool
+"""Per square: ``True`` (promotes), ``False`` (never), or board tests (promotes if any holds)."""
 
 ORTHOGONAL = (2, 4, 5, 7)
 _HORSE = ((2, (1, 3)), (4, (1, 6)), (5, (3, 8)), (7, (6, 8)))
@@ -58,14 +60,13 @@ class Compiled:
         self.role = [""] * n_codes
         self.type_of = [0] * n_codes
         self.xiangqi = "xiangqi" in variant.modules
+        self._static_memo: dict[Atom, frozenset[int]] = {}
         self.rays: list[dict[int, tuple[int, ...]]] = [
             {d: self._ray(sq, d) for d in DIRECTIONS} for sq in range(self.size)
         ]
         self.steps: list[list[list[_Entry]]] = [[] for _ in range(n_codes)]
         self.slides: list[list[list[_Entry]]] = [[] for _ in range(n_codes)]
-        self.promote: list[list[tuple[DynamicTest, ...] | bool | None]] = [
-            [] for _ in range(n_codes)
-        ]
+        self.promote: list[list[Promotion]] = [[] for _ in range(n_codes)]
         for p in variant.pieces:
             for promoted in (0, 1):
                 code = p.id * 2 + promoted
@@ -76,10 +77,7 @@ class Compiled:
                 rule = p.promoted_moves if promoted else p.moves
                 self.steps[code], self.slides[code] = self._tables(rule)
                 self.promote[code] = self._promotion_table(p, promoted)
-        self.reach: list[list[frozenset[int]]] = [
-            [self._reach(code, sq) for sq in range(self.size)] if self.type_of[code] else []
-            for code in range(n_codes)
-        ]
+        self._reach_tables: dict[int, list[frozenset[int]]] = {}
 
     # ---- precomputation ---------------------------------------------------------------------
 
@@ -97,18 +95,29 @@ class Compiled:
         """JBQ coordinates: 1.. from the top/left, -1.. from the bottom/right; 0 never matches."""
         return value - 1 if value > 0 else value + length
 
-    def _static(self, atom: Atom, sq: int) -> bool:
-        r, c = divmod(sq, self.cols)
+    def _static(self, atom: Atom) -> frozenset[int]:
+        """The squares where the board-independent condition X, Y, P or NP holds."""
+        known = self._static_memo.get(atom)
+        if known is None:
+            known = self._static_memo[atom] = self._static_squares(atom)
+        return known
+
+    def _static_squares(self, atom: Atom) -> frozenset[int]:
+        rows, cols = self.rows, self.cols
         if atom.name == "X":
-            return any(self._index(a, self.rows) == r for a in atom.args)
+            wanted = {self._index(a, rows) for a in atom.args}
+            return frozenset(sq for sq in range(self.size) if sq // cols in wanted)
         if atom.name == "Y":
-            return any(self._index(a, self.cols) == c for a in atom.args)
-        pairs = [
-            (self._index(atom.args[i], self.rows), self._index(atom.args[i + 1], self.cols))
-            for i in range(0, len(atom.args), 2)
-        ]
-        hit = (r, c) in pairs
-        return hit if atom.name == "P" else not hit  # NP
+            wanted = {self._index(a, cols) for a in atom.args}
+            return frozenset(sq for sq in range(self.size) if sq % cols in wanted)
+        hits = set()
+        for i in range(0, len(atom.args), 2):
+            r, c = self._index(atom.args[i], rows), self._index(atom.args[i + 1], cols)
+            if 0 <= r < rows and 0 <= c < cols:
+                hits.add(r * cols + c)
+        if atom.name == "P":
+            return frozenset(hits)
+        return frozenset(range(self.size)) - hits  # NP
 
     def _dynamic(self, atom: Atom) -> DynamicTest:
         args = atom.args
@@ -153,42 +162,48 @@ class Compiled:
 
         return distance
 
-    def _condition(self, cond: Condition, sq: int) -> tuple[DynamicTest, ...] | bool | None:
-        """``True``/``False`` when the board cannot change the answer, else the dynamic tests."""
+    def _condition(self, cond: Condition) -> tuple[frozenset[int], tuple[DynamicTest, ...]]:
+        """Squares where ``cond`` surely holds, and the board-dependent tests for the others."""
+        static: set[int] = set()
         dynamic: list[DynamicTest] = []
         for atom in cond:
             if atom.name in ("X", "Y", "P", "NP"):
-                if self._static(atom, sq):
-                    return True
+                static |= self._static(atom)
             else:
                 dynamic.append(self._dynamic(atom))
-        return tuple(dynamic) if dynamic else False
+        return frozenset(static), tuple(dynamic)
+
+    def _merged(self, dirs: tuple[Direction, ...]) -> dict[int, Condition | None]:
+        """One condition per direction (``None``: unconditional); repeats are ORed together."""
+        merged: dict[int, Condition | None] = {}
+        for d in dirs:
+            if d.dir in merged and merged[d.dir] is None:
+                continue
+            merged[d.dir] = None if not d.when else (merged.get(d.dir) or ()) + d.when
+        return merged
 
     def _tables(self, rule: MoveRule) -> tuple[list[list[_Entry]], list[list[_Entry]]]:
-        steps: list[list[_Entry]] = []
-        slides: list[list[_Entry]] = []
-        for sq in range(self.size):
-            for dirs, table, is_step in ((rule.steps, steps, True), (rule.slides, slides, False)):
-                entries = []
-                for d in dirs:
-                    ray = self.rays[sq][d.dir]
+        steps: list[list[_Entry]] = [[] for _ in range(self.size)]
+        slides: list[list[_Entry]] = [[] for _ in range(self.size)]
+        everywhere = frozenset(range(self.size))
+        for dirs, table, is_step in ((rule.steps, steps, True), (rule.slides, slides, False)):
+            for d, cond in sorted(self._merged(dirs).items()):
+                static, dynamic = (everywhere, ()) if cond is None else self._condition(cond)
+                for sq in range(self.size):
+                    ray = self.rays[sq][d]
                     if not ray:
                         continue
-                    active = self._condition(d.when, sq) if d.when else True
-                    if active is False:
-                        continue
-                    entries.append(
-                        _Entry(ray[:1] if is_step else ray, None if active is True else active)
-                    )
-                table.append(entries)
+                    if sq in static:
+                        table[sq].append(_Entry(ray[:1] if is_step else ray, None))
+                    elif dynamic:
+                        table[sq].append(_Entry(ray[:1] if is_step else ray, dynamic))
         return steps, slides
 
-    def _promotion_table(
-        self, piece: PieceType, promoted: int
-    ) -> list[tuple[DynamicTest, ...] | bool | None]:
+    def _promotion_table(self, piece: PieceType, promoted: int) -> list[Promotion]:
         if promoted or not piece.promote_when:
             return [False] * self.size
-        return [self._condition(piece.promote_when, sq) for sq in range(self.size)]
+        static, dynamic = self._condition(piece.promote_when)
+        return [True if sq in static else dynamic or False for sq in range(self.size)]
 
     def _reach(self, code: int, sq: int) -> frozenset[int]:
         """Every square the piece could ever move to from ``sq`` on some board (a superset)."""
@@ -297,16 +312,23 @@ class Compiled:
     def attacked(self, board: Board, target: int, by_side: int) -> bool:
         """Whether a piece of ``by_side`` could move onto ``target`` now."""
         side_of = self.side_of
-        reach = self.reach
         for sq, v in enumerate(board):
             if (
                 v
                 and side_of[v] == by_side
-                and target in reach[v][sq]
+                and target in self.reach(v)[sq]
                 and target in self.targets(board, sq)
             ):
                 return True
         return False
+
+    def reach(self, code: int) -> list[frozenset[int]]:
+        """Per square, every square a piece ``code`` could ever move to (built on first use)."""
+        table = self._reach_tables.get(code)
+        if table is None:
+            table = [self._reach(code, sq) for sq in range(self.size)]
+            self._reach_tables[code] = table
+        return table
 
     def facing_generals(self, board: Board) -> tuple[int, int] | None:
         """Squares of two opposing generals in one column with nothing between (xiangqi)."""
@@ -334,7 +356,7 @@ class Compiled:
             test = self.promote[v][sq]
             if test is False:
                 continue
-            if test is True or (test is not None and any(t(snapshot, sq) for t in test)):
+            if test is True or any(t(snapshot, sq) for t in test):
                 out[sq] = v | 1
         return tuple(out)
 
