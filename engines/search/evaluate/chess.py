@@ -153,7 +153,23 @@ def evaluate_board(board: chess.Board) -> int:
         index = sq if colour == chess.WHITE else chess.square_mirror(sq)
         table = KING_ENDGAME_PST if endgame else PST[chess.KING]
         score += table[index] if colour == chess.WHITE else -table[index]
+    if endgame and len(kings) == 2:
+        score += _mop_up(score, kings)
     return score
+
+
+def _mop_up(score: int, kings: dict[chess.Color, int]) -> int:
+    """When one side is well ahead in the endgame: drive the other king to the edge and close in
+    with the own king, so won endgames are actually mated."""
+    if abs(score) < 300:
+        return 0
+    winner = chess.WHITE if score > 0 else chess.BLACK
+    loser_king, winner_king = kings[not winner], kings[winner]
+    file, rank = chess.square_file(loser_king), chess.square_rank(loser_king)
+    centre = max(3 - file, file - 4) + max(3 - rank, rank - 4)
+    closeness = 14 - chess.square_manhattan_distance(loser_king, winner_king)
+    bonus = 10 * centre + 4 * closeness
+    return bonus if winner == chess.WHITE else -bonus
 
 
 class ChessAdapter:

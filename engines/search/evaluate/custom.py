@@ -25,13 +25,22 @@ CAPTAIN_GUARD = 12
 def piece_values(table: Compiled) -> tuple[int, ...]:
     """Value of each piece code: 40 + 25 x its average reach on an empty board (0 for none)."""
     values = []
-    for code, reach in enumerate(table.reach):
-        if not reach or not table.type_of[code]:
+    for code in range(len(table.type_of)):
+        if not table.type_of[code]:
             values.append(0)
             continue
+        reach = _reach(table, code)
         average = sum(len(r) for r in reach) / max(1, len(reach))
         values.append(int(40 + 25 * average))
     return tuple(values)
+
+
+def _reach(table: Compiled, code: int) -> list[frozenset[int]]:
+    """Squares a piece code reaches from each square on an empty board (engines differ in age:
+    a method in newer custom engines, a table in older ones)."""
+    reach: Any = table.reach
+    found = reach(code) if callable(reach) else reach[code]
+    return list(found)
 
 
 def _side_number(turn: str) -> int:
