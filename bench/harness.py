@@ -1,0 +1,199 @@
+"""Shared plumbing of the load tools: server and echo subprocesses, /proc figures, fd limits.
+
+Used by ``bench/load.py``, ``bench/soak.py``, ``bench/fuzz.py`` and the tests in ``tests/load/``.
+Every client connects to 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+TICKS = os.sysconf("SC_CLK_TCK")
+PAGE = os.sysconf("SC_PAGE_SIZE")
+LISTENING = re.compile(r"listening on (ws://\S+)")
+
+
+def raise_fd_limit(wanted: int = 65536) -> int:
+    """Raise the soft open-files limit as far as the hard limit allows; returns the soft limit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if target > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        return target
+    return soft
+
+
+@dataclass(frozen=True)
+class ProcSample:
+    """CPU ticks and memory of a process at one moment."""
+
+    at: float
+    cpu_s: float
+    rss_bytes: int
+    hwm_bytes: int
+
+
+def sample(pid: int) -> ProcSample:
+    """Read /proc/PID/stat (user+system CPU) and /proc/PID/status (VmRSS, VmHWM)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    cpu = (int(fields[11]) + int(fields[12])) / TICKS
+    rss = hwm = 0
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                rss = int(line.split()[1]) * 1024
+            elif line.startswith("VmHWM:"):
+                hwm = int(line.split()[1]) * 1024
+    return ProcSample(time.monotonic(), cpu, rss, hwm)
+
+
+def cpu_percent(before: ProcSample, after: ProcSample) -> float:
+    """CPU use between two samples in percent of one core."""
+    wall = after.at - before.at
+    return 100.0 * (after.cpu_s - before.cpu_s) / wall if wall > 0 else 0.0
+
+
+def _wait_for_url(process: subprocess.Popen[str], what: str, timeout: float = 30.0) -> str:
+    assert process.stdout is not None
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            if process.poll() is not None:
+                raise RuntimeError(f"{what} exited with {process.returncode} before listening")
+            continue
+        found = LISTENING.search(line)
+        if found:
+            return found.group(1)
+    raise RuntimeError(f"{what} did not start listening within {timeout} s")
+
+
+class Subprocess:
+    """A server-like child that prints ``listening on ws://...``; stopped on :meth:`stop`."""
+
+    def __init__(self, argv: list[str], what: str, env: dict[str, str] | None = None) -> None:
+        self.argv = argv
+        self.what = what
+        self.env = env
+        self.process: subprocess.Popen[str] | None = None
+        self.url = ""
+
+    def start(self) -> Subprocess:
+        """Start the child and wait until it listens."""
+        env = {**os.environ, **(self.env or {}), "PYTHONUNBUFFERED": "1"}
+        self.process = subprocess.Popen(
+            self.argv,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env=env,
+            cwd=ROOT,
+        )
+        self.url = _wait_for_url(self.process, self.what)
+        return self
+
+    @property
+    def pid(self) -> int:
+        """The child's process id."""
+        assert self.process is not None
+        return self.process.pid
+
+    @property
+    def port(self) -> int:
+        """The port in :attr:`url`."""
+        return int(self.url.rsplit(":", 1)[1].rstrip("/"))
+
+    def alive(self) -> bool:
+        """Whether the child still runs."""
+        return self.process is not None and self.process.poll() is None
+
+    def kill(self) -> None:
+        """SIGKILL the child (a crash) and reap it."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait()
+
+    def stop(self, timeout: float = 15.0) -> int | None:
+        """SIGTERM the child and wait; SIGKILL if it does not stop. Returns the exit code."""
+        if self.process is None:
+            return None
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self.process.stdout is not None:
+            with contextlib.suppress(Exception):
+                self.process.stdout.close()
+        return self.process.returncode
+
+
+def server_command() -> list[str]:
+    """How to run ``boardhall-server`` (the console script, else ``python -m server``)."""
+    found = shutil.which("boardhall-server", path=str(Path(sys.executable).parent))
+    if found:
+        return [found]
+    return [sys.executable, "-m", "server"]
+
+
+def boardhall(
+    db: str | Path,
+    port: int = 0,
+    rate: int = 100_000,
+    extra: list[str] | None = None,
+    wrapper: bool = False,
+) -> Subprocess:
+    """A ``boardhall-server`` child on 127.0.0.1 with limits opened up for load from one address.
+
+    With ``wrapper`` the server runs under ``bench/gc_server.py``, which answers SIGUSR1 with a
+    ``gc.collect()`` so memory can be compared after the clients leave.
+    """
+    args = [
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--db",
+        str(db),
+        "--log-level",
+        "error",
+        "--rate",
+        str(rate),
+        "--connections-per-address",
+        "1000000",
+        *(extra or []),
+    ]
+    command = [sys.executable, str(HERE / "gc_server.py")] if wrapper else server_command()
+    return Subprocess([*command, *args], "boardhall-server")
+
+
+def echo(uvloop: bool = False) -> Subprocess:
+    """The bare ``websockets`` echo server of ``bench/echo_server.py`` on a free port."""
+    argv = [sys.executable, str(HERE / "echo_server.py"), "--port", "0"]
+    if uvloop:
+        argv.append("--uvloop")
+    return Subprocess(argv, "echo server")
+
+
+def percentile(values: list[float], p: float) -> float:
+    """The ``p``-th percentile (nearest rank) of ``values``; 0.0 when empty."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))
+    return ordered[index]

@@ -1,0 +1,600 @@
+"""Load figures of ``boardhall-server`` next to a bare ``websockets`` echo server.
+
+G games of scripted players (a mix of all five games, random legal moves computed beforehand)
+plus S spectators play on one server; the same client code then drives a bare echo server with
+the same number of connections (a "move" is one frame echoed back: 2 frames handled). Two
+phases each: full speed (every game always has a move in flight) and a steady total rate.
+
+Printed per phase: accepted moves/s, frames the server handled per second (received + sent, as
+counted by the clients), move latency (move sent -> ``moved`` received by the opponent; for the
+echo: sent -> echo received) p50/p99, server CPU (% of one core) and memory (/proc), and the
+ratios boardhall/echo.
+
+Default (about a minute): ``python bench/load.py``. Full sizes (see bench/README.md)::
+
+    python bench/load.py --games 1000 --spectators 1000 --rate 1000 --duration 20
+    python bench/load.py --games 2500 --spectators 5000 --rate 500 --phases rate --no-echo
+
+``--url ws://127.0.0.1:PORT`` targets a running server (no /proc figures, no echo).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import math
+import multiprocessing
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from websockets.asyncio.client import ClientConnection, connect
+
+from bench import harness
+from bench.scripts import GAMES, Script, library
+
+CLOCKS: tuple[dict[str, int] | None, ...] = (
+    None,
+    {"initial": 3600, "increment": 5},
+    {"per_move": 600},
+)
+
+
+class Refused(Exception):
+    """The server answered a request with an error."""
+
+
+@dataclass
+class Counters:
+    """What one worker saw inside the measured window of a phase."""
+
+    sent: int = 0
+    received: int = 0
+    moves: int = 0
+    errors: int = 0
+    restarts: int = 0
+    latencies: list[float] = field(default_factory=list)
+    measuring: bool = False
+
+    def snapshot(self) -> dict[str, Any]:
+        """The figures so far, then start counting from zero."""
+        found = {
+            "sent": self.sent,
+            "received": self.received,
+            "moves": self.moves,
+            "errors": self.errors,
+            "restarts": self.restarts,
+            "latencies": self.latencies,
+        }
+        self.sent = self.received = self.moves = self.errors = self.restarts = 0
+        self.latencies = []
+        return found
+
+
+@dataclass
+class Plan:
+    """What a worker runs: its tables and the phase windows (absolute monotonic times)."""
+
+    url: str
+    echo: bool
+    scripts: list[Script]
+    clocks: list[dict[str, int] | None]
+    spectators: list[int]
+    phases: list[tuple[str, float, float, float]]
+    """(name, start, end, total moves/s or 0 for full speed) per phase."""
+    total_tables: int
+    first_table: int
+    uvloop: bool = False
+
+
+class Conn:
+    """One client connection with request/reply bookkeeping on top of a counting reader."""
+
+    def __init__(self, ws: ClientConnection, worker: Worker) -> None:
+        self.ws = ws
+        self.worker = worker
+        self.pending: dict[Any, asyncio.Future[dict[str, Any]]] = {}
+        self.table: Table | None = None
+        self.side = ""
+        self.task: asyncio.Task[None] | None = None
+
+    async def send(self, data: dict[str, Any]) -> None:
+        """Send one JSON frame (counted)."""
+        counters = self.worker.counters
+        if counters.measuring:
+            counters.sent += 1
+        await self.ws.send(json.dumps(data))
+
+    async def request(self, data: dict[str, Any], timeout: float = 60.0) -> dict[str, Any]:
+        """Send with an id and wait for the reply carrying it (an error raises :class:`Refused`)."""
+        key = f"q{next(self.worker.ids)}"
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.pending[key] = future
+        await self.send({**data, "id": key})
+        reply = await asyncio.wait_for(future, timeout)
+        if reply.get("type") == "error":
+            raise Refused(f"{data.get('type')}: {reply.get('code')} {reply.get('message')}")
+        return reply
+
+    async def read_all(self, parse: bool) -> None:
+        """Count every frame; players parse theirs and route replies and opponents' moves."""
+        counters = self.worker.counters
+        echo = self.worker.plan.echo
+        with contextlib.suppress(Exception):
+            async for frame in self.ws:
+                if counters.measuring:
+                    counters.received += 1
+                if not parse and not self.pending:
+                    continue
+                data = json.loads(frame)
+                re = data.get("re")
+                table = self.table
+                if echo:
+                    if table is not None:
+                        table.arrived(data.get("ply"), data, own=True)
+                    continue
+                kind = data.get("type")
+                if kind == "moved" and table is not None:
+                    table.arrived(data.get("ply"), data, own=re is not None)
+                elif kind == "error" and re is not None and table is not None:
+                    table.refused(re, data)
+                if re is not None:
+                    future = self.pending.pop(re, None)
+                    if future is not None and not future.done():
+                        future.set_result(data)
+
+
+class Table:
+    """One game: two scripted players, its spectators, and the loop that plays the script."""
+
+    def __init__(
+        self, worker: Worker, index: int, script: Script, clock: dict[str, int] | None
+    ) -> None:
+        self.worker = worker
+        self.index = index
+        self.script = script
+        self.clock = clock
+        self.players: dict[str, Conn] = {}
+        self.watchers: list[Conn] = []
+        self.room = ""
+        self.ply = 0
+        self.expect: tuple[int, asyncio.Future[dict[str, Any]]] | None = None
+
+    def arrived(self, ply: Any, data: dict[str, Any], own: bool) -> None:
+        """A ``moved`` (or an echo) for ``ply``: the mover's reply, or the opponent's copy."""
+        counters = self.worker.counters
+        echo = self.worker.plan.echo
+        if own and counters.measuring:
+            counters.moves += 1
+        if (own if echo else not own) and self.expect is not None and self.expect[0] == ply:
+            future = self.expect[1]
+            if not future.done():
+                future.set_result(data)
+
+    def refused(self, re: Any, data: dict[str, Any]) -> None:
+        """A move was refused: record it and let the loop start a new game."""
+        if self.expect is not None and self.expect[0] == re:
+            self.worker.counters.errors += 1
+            future = self.expect[1]
+            if not future.done():
+                future.set_exception(Refused(f"{data.get('code')}: {data.get('message')}"))
+
+    async def open(self) -> None:
+        """Start a new room for this table's script (the first player creates, the second joins)."""
+        first, second = self.players["first"], self.players["second"]
+        if self.worker.plan.echo:
+            self.ply = 0
+            return
+        old = self.room
+        if old:
+            for conn in (first, second, *self.watchers):
+                await conn.send({"type": "leave", "room": old})
+        create: dict[str, Any] = {
+            "type": "create",
+            "game": self.script.game,
+            "variant": self.script.variant,
+            "color": "first",
+        }
+        if self.clock:
+            create["clock"] = self.clock
+        room = await first.request(create)
+        self.room = room["room"]
+        await second.request({"type": "join", "room": self.room})
+        for watcher in self.watchers:
+            await watcher.send({"type": "join", "room": self.room, "role": "spectator"})
+        self.ply = 0
+
+    async def finish(self) -> None:
+        """End a game whose script ran out before the engine ended it."""
+        if self.worker.plan.echo or self.script.over:
+            return
+        with contextlib.suppress(Refused, TimeoutError):
+            await self.players["first"].request({"type": "resign", "room": self.room})
+
+    async def play(self) -> None:
+        """Play the script over and over until the last phase ends."""
+        plan = self.worker.plan
+        loop = asyncio.get_running_loop()
+        offset = random.Random(self.index).random()
+        end = plan.phases[-1][2]
+        counters = self.worker.counters
+        while loop.time() < end:
+            if self.ply >= len(self.script.moves):
+                await self.finish()
+                counters.restarts += 1
+                try:
+                    await self.open()
+                except (Refused, TimeoutError):
+                    counters.errors += 1
+                    await asyncio.sleep(1.0)
+                    continue
+            rate = self.worker.rate_now(loop.time())
+            if rate > 0:
+                interval = plan.total_tables / rate
+                now = loop.time()
+                base = offset * interval
+                slot = base + (math.floor((now - base) / interval) + 1) * interval
+                await asyncio.sleep(slot - now)
+            side = self.script.sides[self.ply]
+            move = {
+                "type": "move",
+                "room": self.room,
+                "ply": self.ply,
+                "move": self.script.moves[self.ply],
+                "id": self.ply,
+            }
+            future: asyncio.Future[dict[str, Any]] = loop.create_future()
+            self.expect = (self.ply, future)
+            measured = counters.measuring
+            began = time.perf_counter()
+            await self.players[side].send(move)
+            try:
+                await asyncio.wait_for(future, 30.0)
+            except (Refused, TimeoutError):
+                counters.errors += 1
+                self.ply = len(self.script.moves)
+                continue
+            if measured and counters.measuring:
+                counters.latencies.append(time.perf_counter() - began)
+            self.ply += 1
+
+
+class Worker:
+    """One client process: connects its tables, plays the phases, returns the counters."""
+
+    def __init__(self, plan: Plan) -> None:
+        self.plan = plan
+        self.counters = Counters()
+        self.ids = iter(range(1, 1 << 62))
+        self.tables: list[Table] = []
+        self.results: dict[str, dict[str, Any]] = {}
+
+    def rate_now(self, now: float) -> float:
+        """The total moves/s of the phase running at ``now`` (0: full speed)."""
+        for _, _, end, rate in self.plan.phases:
+            if now < end:
+                return rate
+        return 0.0
+
+    async def _connect(self, limit: asyncio.Semaphore, parse: bool) -> Conn:
+        async with limit:
+            ws = await connect(
+                self.plan.url,
+                compression=None,
+                max_size=None,
+                open_timeout=120,
+                ping_interval=None,
+                close_timeout=1,
+            )
+            conn = Conn(ws, self)
+            if not self.plan.echo:
+                conn.task = asyncio.ensure_future(conn.read_all(parse))
+                await conn.request({"type": "hello", "name": "load", "protocol": 1})
+            else:
+                conn.task = asyncio.ensure_future(conn.read_all(parse))
+            return conn
+
+    async def setup(self) -> None:
+        """Connect every player and spectator and open the first rooms."""
+        plan = self.plan
+        limit = asyncio.Semaphore(50)
+        for i, script in enumerate(plan.scripts):
+            table = Table(self, plan.first_table + i, script, plan.clocks[i])
+            self.tables.append(table)
+
+        async def seat(table: Table, watchers: int) -> None:
+            first, second = await asyncio.gather(
+                self._connect(limit, True), self._connect(limit, True)
+            )
+            for side, conn in (("first", first), ("second", second)):
+                conn.table, conn.side = table, side
+                table.players[side] = conn
+            table.watchers = list(
+                await asyncio.gather(*(self._connect(limit, False) for _ in range(watchers)))
+            )
+            await table.open()
+
+        await asyncio.gather(
+            *(seat(t, n) for t, n in zip(self.tables, plan.spectators, strict=True))
+        )
+
+    async def run(self, ready: Any, go: Any, start: Any) -> dict[str, Any]:
+        """Set up, report ready, wait for the common start, play every phase."""
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        await self.setup()
+        setup_s = loop.time() - began
+        ready.put({"ready": setup_s})
+        await loop.run_in_executor(None, go.wait)
+        origin = float(start.value)
+        self.plan.phases = [(n, origin + a, origin + b, r) for n, a, b, r in self.plan.phases]
+        await asyncio.sleep(max(0.0, origin - loop.time()))
+        players = [asyncio.ensure_future(t.play()) for t in self.tables]
+        for name, begin, end, _ in self.plan.phases:
+            await asyncio.sleep(max(0.0, begin - loop.time()))
+            self.counters.snapshot()
+            self.counters.measuring = True
+            await asyncio.sleep(max(0.0, end - loop.time()))
+            self.counters.measuring = False
+            self.results[name] = self.counters.snapshot()
+        for task in players:
+            task.cancel()
+        await asyncio.gather(*players, return_exceptions=True)
+        return {"setup_s": setup_s, "phases": self.results}
+
+
+def _worker_main(plan: Plan, queue: Any, go: Any, start: Any) -> None:
+    harness.raise_fd_limit()
+    try:
+        coro = Worker(plan).run(queue, go, start)
+        if plan.uvloop:
+            import uvloop
+
+            result = uvloop.run(coro)
+        else:
+            result = asyncio.run(coro)
+        queue.put(result)
+    except BaseException as exc:
+        queue.put({"error": repr(exc)})
+    finally:
+        queue.close()
+        queue.join_thread()
+        os._exit(0)  # thousands of sockets: let the kernel close them
+
+
+@dataclass
+class PhaseFigures:
+    """One phase against one target."""
+
+    moves_s: float
+    frames_s: float
+    p50_ms: float
+    p99_ms: float
+    cpu_pct: float
+    rss_mb: float
+    errors: int
+    restarts: int
+
+
+def run_target(
+    url: str,
+    pid: int | None,
+    echo: bool,
+    args: argparse.Namespace,
+    scripts: list[Script],
+    clocks: list[dict[str, int] | None],
+    spectators: list[int],
+    profile: str | None = None,
+) -> tuple[dict[str, PhaseFigures], float]:
+    """Run the phases against ``url`` with ``args.procs`` client processes."""
+    tables = len(scripts)
+    procs = max(1, min(args.procs, tables))
+    phases: list[tuple[str, float, float, float]] = []
+    at = 0.0
+    for name in args.phases.split(","):
+        rate = 0.0 if name == "full" else float(args.rate)
+        begin = at + args.warmup
+        phases.append((name, begin, begin + args.duration, rate))
+        at = begin + args.duration
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    go = context.Event()
+    start_value = context.Value("d", 0.0)
+    children = []
+    for p in range(procs):
+        part = list(range(p, tables, procs))
+        plan = Plan(
+            url=url,
+            echo=echo,
+            scripts=[scripts[i] for i in part],
+            clocks=[clocks[i] for i in part],
+            spectators=[spectators[i] for i in part],
+            phases=phases,
+            total_tables=tables,
+            first_table=p * 100_000,
+            uvloop=args.uvloop,
+        )
+        child = context.Process(
+            target=_worker_main, args=(plan, queue, go, start_value), daemon=True
+        )
+        child.start()
+        children.append(child)
+    setup = 0.0
+    for _ in children:
+        message = queue.get(timeout=1800)
+        if "error" in message:
+            raise RuntimeError(f"a client process failed: {message['error']}")
+        setup = max(setup, message["ready"])
+    origin = time.monotonic() + 0.5
+    start_value.value = origin
+    go.set()
+    phases = [(n, origin + a, origin + b, r) for n, a, b, r in phases]
+    samples: dict[str, tuple[harness.ProcSample, harness.ProcSample]] = {}
+    for name, start, end, _ in phases:
+        time.sleep(max(0.0, start - time.monotonic()))
+        before = harness.sample(pid) if pid else None
+        spy = None
+        if profile and name == "full" and pid:
+            spy = subprocess.Popen(
+                [
+                    "py-spy",
+                    "record",
+                    "--pid",
+                    str(pid),
+                    "--duration",
+                    str(int(args.duration)),
+                    "--format",
+                    "speedscope" if profile.endswith(".json") else "flamegraph",
+                    "--output",
+                    profile,
+                    "--nonblocking",
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        time.sleep(max(0.0, end - time.monotonic()))
+        after = harness.sample(pid) if pid else None
+        if before and after:
+            samples[name] = (before, after)
+        if spy is not None:
+            with contextlib.suppress(Exception):
+                spy.wait(30)
+    results = [queue.get(timeout=600) for _ in children]
+    for child in children:
+        child.join(10)
+    failed = [r["error"] for r in results if "error" in r]
+    if failed:
+        raise RuntimeError(f"a client process failed: {failed[0]}")
+    figures = {}
+    for name, _, _, _ in phases:
+        parts = [r["phases"][name] for r in results]
+        sent = sum(p["sent"] for p in parts)
+        received = sum(p["received"] for p in parts)
+        moves = sum(p["moves"] for p in parts)
+        latencies = [x for p in parts for x in p["latencies"]]
+        cpu = rss = 0.0
+        if name in samples:
+            before, after = samples[name]
+            cpu = harness.cpu_percent(before, after)
+            rss = after.rss_bytes / 2**20
+        figures[name] = PhaseFigures(
+            moves_s=moves / args.duration,
+            frames_s=(sent + received) / args.duration,
+            p50_ms=harness.percentile(latencies, 50) * 1000,
+            p99_ms=harness.percentile(latencies, 99) * 1000,
+            cpu_pct=cpu,
+            rss_mb=rss,
+            errors=sum(p["errors"] for p in parts),
+            restarts=sum(p["restarts"] for p in parts),
+        )
+    return figures, setup
+
+
+def _print(label: str, name: str, f: PhaseFigures) -> None:
+    print(
+        f"  {label:9} {name:5} moves/s {f.moves_s:9.1f}  frames/s {f.frames_s:9.1f}  "
+        f"p50 {f.p50_ms:7.1f} ms  p99 {f.p99_ms:7.1f} ms  cpu {f.cpu_pct:5.1f}%  "
+        f"rss {f.rss_mb:7.1f} MB  errors {f.errors} restarts {f.restarts}"
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Command-line flags."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add = parser.add_argument
+    add("--games", type=int, default=100, help="games played at once")
+    add("--spectators", type=int, default=100, help="spectators, spread over the games")
+    add("--rate", type=float, default=200.0, help="total moves/s of the steady phase")
+    add("--duration", type=float, default=8.0, help="seconds measured per phase")
+    add("--warmup", type=float, default=3.0, help="seconds before each measured window")
+    add("--phases", default="full,rate", help="phases in order: full and/or rate")
+    add("--procs", type=int, default=1, help="client processes")
+    add("--url", default=None, help="target a running server instead of starting one")
+    add("--no-echo", action="store_true", help="skip the echo server comparison")
+    add("--uvloop", action="store_true", help="server, echo and clients on uvloop")
+    add("--profile", default=None, help="py-spy output file for the full phase (.svg or .json)")
+    add("--seed", type=int, default=1, help="seed of the scripted games")
+    add("--json", default=None, help="also write the figures to this JSON file")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and print the figures."""
+    args = build_parser().parse_args(argv)
+    limit = harness.raise_fd_limit()
+    began = time.monotonic()
+    scripts_by_game = library(per_game=4, seed=args.seed)
+    rng = random.Random(args.seed)
+    scripts = [scripts_by_game[GAMES[i % len(GAMES)]][rng.randrange(4)] for i in range(args.games)]
+    clocks = [CLOCKS[i % len(CLOCKS)] for i in range(args.games)]
+    spectators = [args.spectators // args.games] * args.games
+    for i in range(args.spectators % args.games):
+        spectators[i] += 1
+    connections = 2 * args.games + args.spectators
+    print(
+        f"boardhall load: {args.games} games ({', '.join(GAMES)}), {args.spectators} spectators, "
+        f"{connections} connections, phases {args.phases} ({args.duration:g} s each, rate phase "
+        f"{args.rate:g} moves/s), {args.procs} client process(es), uvloop={args.uvloop}, "
+        f"nofile {limit}, cpus {os.cpu_count()}"
+    )
+    report: dict[str, Any] = {"args": vars(args)}
+    with tempfile.TemporaryDirectory() as tmp:
+        server = None
+        if args.url:
+            url, pid = args.url, None
+        else:
+            server = harness.boardhall(Path(tmp) / "load.db", wrapper=True)
+            if args.uvloop:
+                server.env = {"BENCH_UVLOOP": "1"}
+            server.start()
+            url, pid = server.url, server.pid
+        try:
+            base = harness.sample(pid).rss_bytes / 2**20 if pid else 0.0
+            figures, setup = run_target(
+                url, pid, False, args, scripts, clocks, spectators, args.profile
+            )
+            peak = harness.sample(pid).hwm_bytes / 2**20 if pid else 0.0
+        finally:
+            if server is not None:
+                server.stop()
+        print(f"  boardhall: setup {setup:.1f} s, rss at start {base:.1f} MB, peak {peak:.1f} MB")
+        for name, f in figures.items():
+            _print("boardhall", name, f)
+        report["boardhall"] = {k: vars(v) for k, v in figures.items()}
+        report["boardhall_peak_mb"] = peak
+        if not args.no_echo and not args.url:
+            echo = harness.echo(args.uvloop).start()
+            try:
+                echoed, _ = run_target(echo.url, echo.pid, True, args, scripts, clocks, spectators)
+            finally:
+                echo.stop()
+            for name, f in echoed.items():
+                _print("echo", name, f)
+            report["echo"] = {k: vars(v) for k, v in echoed.items()}
+            for name in figures:
+                b, e = figures[name], echoed[name]
+                frames = b.frames_s / e.frames_s if e.frames_s else 0.0
+                p99 = b.p99_ms / e.p99_ms if e.p99_ms else 0.0
+                print(
+                    f"  ratio {name:5} frames/s boardhall/echo {frames:.2f}  "
+                    f"p99 boardhall/echo {p99:.2f}"
+                )
+                report.setdefault("ratios", {})[name] = {"frames": frames, "p99": p99}
+    print(f"  wall time {time.monotonic() - began:.0f} s")
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
