@@ -301,3 +301,14 @@ def test_custom_bot_captures_the_captain_and_keys_stay_consistent() -> None:
             state = engine.play(state, rng.choice(engine.legal_moves(state)))
     outcome = engine.outcome(state)
     assert outcome is not None and outcome.winner == "first"
+
+
+def test_level_time_is_capped_by_the_clock_allowance() -> None:
+    """A level-8 bot (6.4 s) given 0.3 s by the clock answers within 0.3 s of its clock."""
+    engine = get("draughts")
+    clock = FakeClock(0.002)
+    decision = BotPlayer("draughts", 8, clock=clock).decide(engine.start(), seconds=0.3)
+    assert decision.move in engine.legal_moves(engine.start())
+    assert decision.seconds <= 0.3 + 0.002 * 2
+    level1 = BotPlayer("draughts", 1, clock=FakeClock(0.002)).decide(engine.start(), seconds=5)
+    assert level1.seconds <= 0.05 + 0.002 * 2
