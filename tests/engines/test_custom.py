@@ -276,6 +276,41 @@ def test_promotion_scan_after_every_move_is_for_good(engine: CustomEngine) -> No
     assert engine.position(s).split(";")[3].split("/")[1] == ".,.,.,3*,."
 
 
+def test_promotion_scan_includes_pieces_that_did_not_move(engine: CustomEngine) -> None:
+    """The scan covers the whole board: a piece already on its square, or one whose count
+    condition (C) becomes true after someone else's capture, promotes too."""
+    pawn_b = {
+        "name": "p",
+        "side": "blue",
+        "moves": "7;",
+        "promote_when": "P[3|3]&C[0|0|4]",
+        "promoted_moves": "2,7;",
+    }
+    vid = engine.load_data(
+        definition(
+            [KING_R, KING_B, ROOK_R, pawn_b],
+            ["2 . . . .", ". . . . .", ". . 4 . .", ". . . . .", "1 . . . 3"],
+            modules=("conditions",),
+            promotion=True,
+        )
+    )
+    s = engine.start(vid)
+    assert "*" not in engine.position(s)  # no scan before the first move
+    s = engine.play(s, "5,1-4,1")  # an unrelated red move: the pawn on 3,3 promotes
+    assert engine.position(s).split(";")[3].split("/")[2] == ".,.,4*,.,."
+    text = place(vid, ["2 . . . .", ". 4 . . .", ". . . . .", ". . . . .", "1 . . . 3"])
+    s = engine.start(vid, position=text)
+    s = engine.play(s, "5,5-4,5")  # 4 pieces remain but nothing was captured: C holds anyway
+    assert engine.position(s).split(";")[3].split("/")[1] == ".,4*,.,.,."
+    text = place(vid, ["2 . . . .", ". 4 . . 4", ". . . . .", ". . . . .", "1 . . . 3"])
+    s = engine.start(vid, position=text)
+    s = engine.play(s, "5,5-4,5")
+    assert "*" not in engine.position(s)  # 5 pieces: C[0|0|4] false, not on 3,3
+    s = engine.play(s, "1,1-1,2")
+    s = engine.play(s, "4,5-2,5")  # the rook captures: 4 pieces left, the other pawn promotes
+    assert engine.position(s).split(";")[3].split("/")[1] == ".,4*,.,.,3"
+
+
 def test_promotion_off_never_promotes(engine: CustomEngine) -> None:
     """With rules.promotion false the promotion condition is ignored."""
     pawn = {
