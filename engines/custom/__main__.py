@@ -33,7 +33,14 @@ def main(argv: list[str] | None = None) -> int:
         header = (
             f"Converted from {os.path.basename(args.path)} by `python -m engines.custom convert`."
         )
-        sys.stdout.write(to_toml(variant, header=header))
+        text = to_toml(variant, header=header)
+        buffer = getattr(sys.stdout, "buffer", None)
+        if buffer is not None:  # TOML is UTF-8 whatever the console's encoding
+            sys.stdout.flush()
+            buffer.write(text.encode("utf-8"))
+            buffer.flush()
+        else:
+            sys.stdout.write(text)
         return 0
     status = 0
     for path in args.paths:
