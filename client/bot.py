@@ -144,13 +144,11 @@ class BotClient:
             await self.send(type="hello", name=name[:32], protocol=1, client=BOT_CLIENT)
             reader = asyncio.ensure_future(self._read())
             idle = asyncio.ensure_future(self._watch_idle())
+            done = asyncio.ensure_future(self._done.wait())
             try:
-                await asyncio.wait(
-                    [reader, asyncio.ensure_future(self._done.wait())],
-                    return_when=asyncio.FIRST_COMPLETED,
-                )
+                await asyncio.wait([reader, done], return_when=asyncio.FIRST_COMPLETED)
             finally:
-                for task in (reader, idle, self._thinking):
+                for task in (reader, idle, done, self._thinking):
                     if task is not None:
                         task.cancel()
                 self._executor.shutdown(wait=False, cancel_futures=True)
