@@ -6,6 +6,7 @@ The node count is always the last line printed.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 
@@ -27,7 +28,11 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         engine = get(args.game)
-        state = engine.start(args.variant, position=args.position)
+        variant = args.variant
+        load_file = getattr(engine, "load_file", None)
+        if variant and load_file is not None and os.path.isfile(variant):
+            variant = load_file(variant)
+        state = engine.start(variant, position=args.position)
         if args.depth < 0:
             raise EngineError("depth must be 0 or more")
         began = time.perf_counter()

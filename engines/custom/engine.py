@@ -64,9 +64,10 @@ class CustomEngine(Engine):
     default_options: ClassVar[Mapping[str, Any]] = {"max_plies": 400}
 
     def __init__(self) -> None:
-        self.accept_paths = True
-        """Whether :meth:`resolve_variant` loads a ``.toml``/``.xlsx`` path (the command line).
-        A server that takes variant names from clients should set it to ``False``."""
+        self.accept_paths = False
+        """Whether :meth:`resolve_variant` loads a ``.toml``/``.xlsx`` path. Off by default, so
+        variant text from a client can never make a server read its files; local tools load a file
+        explicitly with :meth:`load_file`."""
         self._lock = threading.Lock()
         self._variants: dict[str, Variant] = {}
         self._compiled: dict[str, Compiled] = {}

@@ -191,6 +191,7 @@ def test_xlsx_written_here_imports(tmp_path: Path) -> None:
         [["行", 3, "列", 3], [2, None, None], [None, None, None], [None, None, 1]],
     )
     engine = CustomEngine()
+    engine.accept_paths = True
     vid = engine.resolve_variant(str(path))
     v = engine.definition(vid)
     assert vid == "mini-3x3" and v.pieces[1].name == "22" and v.layout[2] == (0, 0, 1)
@@ -212,6 +213,7 @@ def test_xlsx_np_plays_as_jbq_computes_it(tmp_path: Path) -> None:
         [["行", 3, "列", 3], [2, None, None], [None, 3, None], [1, 3, 4]],
     )
     engine = CustomEngine()
+    engine.accept_paths = True
     vid = engine.resolve_variant(str(path))
     assert engine.definition(vid).pieces[2].moves_text == "2(NP[2|2]);"
     moves = engine.legal_moves(engine.start(vid))

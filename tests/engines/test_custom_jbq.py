@@ -28,9 +28,16 @@ ARMY = MAPS / "27A行军棋(7x7).xlsx"
 needs_maps = pytest.mark.skipif(not EXAMPLE.exists(), reason="JBQ maps not available")
 
 
+def local_engine() -> CustomEngine:
+    """An engine as a local tool uses it: variant file paths allowed."""
+    local = CustomEngine()
+    local.accept_paths = True
+    return local
+
+
 @pytest.fixture
 def engine() -> CustomEngine:
-    return CustomEngine()
+    return local_engine()
 
 
 @needs_maps
@@ -124,7 +131,7 @@ def test_convert_command_round_trips(
         assert load_toml_text(text) == load_map(str(path))
         target = tmp_path / f"{path.stem}.toml"
         target.write_text(text, encoding="utf-8")
-        assert CustomEngine().perft(CustomEngine().start(str(target)), 1) == engine.perft(
+        assert local_engine().perft(local_engine().start(str(target)), 1) == engine.perft(
             engine.start(str(path)), 1
         )
 
@@ -148,11 +155,13 @@ def test_perft_command_takes_paths(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @needs_maps
-def test_paths_can_be_turned_off(engine: CustomEngine) -> None:
-    """A server sets accept_paths = False so clients cannot name files."""
-    engine.accept_paths = False
+def test_paths_are_refused_by_default() -> None:
+    """Variant text never names a file unless a local tool allows it: clients cannot make a
+    server read its disk."""
     with pytest.raises(UnknownVariant):
-        engine.resolve_variant(str(EXAMPLE))
+        CustomEngine().resolve_variant(str(EXAMPLE))
+    with pytest.raises(UnknownVariant):
+        CustomEngine().start(str(EXAMPLE))
     with pytest.raises(UnknownVariant):
         CustomEngine().variant_info(str(EXAMPLE))  # never a path, whatever accept_paths says
 
