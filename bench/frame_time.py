@@ -22,6 +22,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -122,6 +123,15 @@ def main() -> int:
     watchers: list[Connection] = []
     last_click: dict[int, float] = {}
     spectators = 0
+    seen: list[str] = []
+    slowest: list[tuple[float, str, int]] = []
+    original = alice.dispatch_net
+
+    def dispatch(event: Any) -> None:
+        seen.append(event.data.get("type", "?") if event.kind == "message" else event.kind)
+        original(event)
+
+    alice.dispatch_net = dispatch  # type: ignore[method-assign]
     started = time.perf_counter()
     while time.perf_counter() - started < args.seconds:
         alice.send({"type": "create", "game": "hexgomoku", "color": "first"})
@@ -153,11 +163,13 @@ def main() -> int:
                     watcher.start()
                     watcher.send({"type": "join", "room": code, "role": "spectator"})
                     watchers.append(watcher)
+            seen.clear()
             t0 = time.perf_counter()
             was_drawn = alice.step(1 / 60, pygame.event.get())
             frames.append((time.perf_counter() - t0) * 1000)
             if was_drawn:
                 drawn.append(frames[-1])
+                slowest.append((frames[-1], ",".join(seen) or "-", len(alice.stack)))
             bob.step(1 / 60)
             # Let the network threads run between frames, as vsync would.
             time.sleep(0.002)
@@ -194,6 +206,9 @@ def main() -> int:
               f"p95 {pct(0.95):6.2f} ms  median {statistics.median(values):6.2f} ms  "
               f"mean {statistics.fmean(values):6.2f} ms")
     print(f"  target: longest frame < 16 ms -> {'OK' if frames[-1] < 16 else 'OVER'}")
+    print("  slowest drawn frames (ms, messages handled in the frame, scenes on the stack):")
+    for ms, kinds, depth in sorted(slowest, reverse=True)[:5]:
+        print(f"    {ms:6.2f}  {kinds}  {depth}")
     return 0
 
 

@@ -64,6 +64,8 @@ class App:
         self.running = True
         self.dirty = True
         self._scaled: pygame.Surface | None = None
+        self.present = not headless
+        """Flip the display after drawing (False when ``window`` is an offscreen image)."""
         self.connection: Connection | None = None
         self.seat_connections: dict[str, Connection] = {}
         """Hot-seat play: one connection per seat, each sends for its own seat."""
@@ -321,30 +323,52 @@ class App:
         """Ask for the next frame to be drawn."""
         self.dirty = True
 
-    def render(self) -> None:
-        """Draw the visible scenes on the logical surface and present it."""
-        self.surface.fill(theme.BG)
+    def visible_scenes(self) -> list[Scene]:
+        """The top opaque scene and the transparent ones above it, bottom first."""
         start = len(self.stack) - 1
         while start > 0 and self.stack[start].transparent:
             start -= 1
-        for scene in self.stack[max(start, 0):]:
-            scene.draw(self.surface)
-        if self.notice:
-            self._draw_notice(self.surface)
-        if self.window is None:
-            return
+        return self.stack[max(start, 0):]
+
+    def render(self) -> None:
+        """Draw the visible scenes and present them.
+
+        At the logical size the scenes draw straight onto the logical surface. In a window of
+        another size each scene's shapes are drawn on the logical surface and scaled, and its
+        text is drawn afterwards at the window's scale, so text stays sharp.
+        """
+        scenes = self.visible_scenes()
         scale, ox, oy = self.viewport()
-        self.window.fill(theme.BG)
-        if scale == 1.0:
-            self.window.blit(self.surface, (ox, oy))
+        if self.window is None or scale == 1.0:
+            self.surface.fill(theme.BG)
+            for scene in scenes:
+                scene.draw(self.surface)
+            if self.notice:
+                self._draw_notice(self.surface)
+            if self.window is not None:
+                self.window.fill(theme.BG)
+                self.window.blit(self.surface, (ox, oy))
         else:
+            # Scenes under a dialog are dimmed: their text may be scaled with them. Only the
+            # top scene's text (and the notice) is drawn sharp at the window's scale.
+            self.window.fill(theme.BG)
             lw, lh = theme.LOGICAL_SIZE
             size = (max(1, int(lw * scale)), max(1, int(lh * scale)))
+            self.surface.fill(theme.BG)
+            for scene in scenes[:-1]:
+                scene.draw(self.surface)
+            with draw.collect_text() as texts:
+                if scenes:
+                    scenes[-1].draw(self.surface)
+                if self.notice:
+                    self._draw_notice(self.surface)
             if self._scaled is None or self._scaled.get_size() != size:
                 self._scaled = pygame.Surface(size)
             pygame.transform.smoothscale(self.surface, size, self._scaled)
             self.window.blit(self._scaled, (ox, oy))
-        pygame.display.flip()
+            draw.draw_collected(self.window, texts, scale, (ox, oy))
+        if self.present and self.window is not None:
+            pygame.display.flip()
 
     def _draw_notice(self, surface: pygame.Surface) -> None:
         rect = pygame.Rect(0, 0, 760, 40)

@@ -41,17 +41,15 @@ def build_scene(app: App, scene: str, game: str, variant: str | None, position: 
 
 
 def save(app: App, out: Path, size: tuple[int, int] = theme.LOGICAL_SIZE) -> None:
-    """Render ``app`` and write the PNG at ``size`` (scaled like the window would be)."""
-    app.render()
-    image = app.surface
-    if size != theme.LOGICAL_SIZE:
-        lw, lh = theme.LOGICAL_SIZE
-        scale = min(size[0] / lw, size[1] / lh)
-        scaled = pygame.transform.smoothscale(image, (int(lw * scale), int(lh * scale)))
-        image = pygame.Surface(size)
-        image.fill(theme.BG)
-        image.blit(scaled, ((size[0] - scaled.get_width()) // 2,
-                            (size[1] - scaled.get_height()) // 2))
+    """Render ``app`` as a window of ``size`` would show it and write the PNG."""
+    app.step(0.0)
+    previous = app.window
+    app.window = pygame.Surface(size)
+    try:
+        app.render()
+        image = app.window
+    finally:
+        app.window = previous
     out.parent.mkdir(parents=True, exist_ok=True)
     pygame.image.save(image, str(out))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import pygame
@@ -13,6 +14,13 @@ from client.ui.widgets import Button, TextField
 
 if TYPE_CHECKING:
     from client.app import App
+
+
+@lru_cache(maxsize=4)
+def _shade(size: tuple[int, int]) -> pygame.Surface:
+    shade = pygame.Surface(size, pygame.SRCALPHA)
+    shade.fill(theme.OVERLAY)
+    return shade
 
 
 class Dialog(Scene):
@@ -32,9 +40,7 @@ class Dialog(Scene):
 
     def draw(self, surface: pygame.Surface) -> None:
         """Dim what is below and draw the card with its title."""
-        shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-        shade.fill(theme.OVERLAY)
-        surface.blit(shade, (0, 0))
+        surface.blit(_shade(surface.get_size()), (0, 0))
         draw.panel(surface, self.card, theme.PANEL, theme.ACCENT)
         draw.text(surface, self.title, (self.card.left + 24, self.card.top + 20), 22)
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Literal
 
 import pygame
@@ -26,6 +29,56 @@ def panel(
         pygame.draw.rect(surface, border, rect, 1, border_radius=radius)
 
 
+@dataclass(frozen=True)
+class TextItem:
+    """A line of text to draw later at the window's own scale (see :func:`collect_text`)."""
+
+    value: str
+    size: int
+    color: theme.Color
+    anchor: Anchor
+    pos: tuple[int, int]
+    max_width: int | None
+    bold: bool
+
+
+_sink: list[TextItem] | None = None
+
+
+@contextmanager
+def collect_text() -> Iterator[list[TextItem]]:
+    """While active, :func:`text` records lines instead of drawing them.
+
+    The app draws the shapes on the logical surface, scales it to the window, then draws the
+    recorded lines at the window's scale, so text stays sharp in a small window.
+    """
+    global _sink
+    previous, _sink = _sink, []
+    try:
+        yield _sink
+    finally:
+        _sink = previous
+
+
+def draw_collected(surface: pygame.Surface, items: list[TextItem], scale: float,
+                   offset: tuple[int, int], min_px: int = 13) -> None:
+    """Draw recorded lines on ``surface`` at ``scale`` (logical positions mapped to pixels)."""
+    ox, oy = offset
+    for item in items:
+        px = max(min_px, round(max(item.size, fonts.MIN_SIZE) * scale))
+        value = item.value
+        if item.max_width is not None:
+            width = int(item.max_width * scale)
+            if fonts.exact_font(px).size(value)[0] > width:
+                while value and fonts.exact_font(px).size(value + "…")[0] > width:
+                    value = value[:-1]
+                value += "…"
+        image = fonts.render_px(value, px, item.color, item.bold)
+        x, y = item.pos
+        rect = image.get_rect(**{item.anchor: (ox + round(x * scale), oy + round(y * scale))})
+        surface.blit(image, rect)
+
+
 def text(
     surface: pygame.Surface,
     value: str,
@@ -39,6 +92,12 @@ def text(
     """Draw one line of text anchored at ``pos``; returns the rectangle it covers."""
     if max_width is not None:
         value = fonts.fit(value, size, max_width, bold)
+    if _sink is not None:
+        cjk = fonts.needs_cjk(value) and fonts.has_cjk()
+        rect = pygame.Rect((0, 0), fonts.font(size, bold, cjk).size(value))
+        setattr(rect, anchor, pos)
+        _sink.append(TextItem(value, size, color, anchor, pos, max_width, bold))
+        return rect
     image = fonts.render(value, size, color, bold)
     rect = image.get_rect(**{anchor: pos})
     surface.blit(image, rect)

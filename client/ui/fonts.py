@@ -62,13 +62,18 @@ MIN_SIZE = 15
 """Smallest text size on the logical surface: still readable when a 900x600 window scales it."""
 
 
-@lru_cache(maxsize=64)
 def font(size: int, bold: bool = False, cjk: bool = False) -> pygame.font.Font:
-    """A font of ``size`` pixels: the bundled default, or the CJK font when asked and present."""
+    """A font for logical ``size`` (at least :data:`MIN_SIZE`): the bundled default, or the CJK
+    font when asked and present."""
+    return exact_font(max(size, MIN_SIZE), bold, cjk)
+
+
+@lru_cache(maxsize=96)
+def exact_font(px: int, bold: bool = False, cjk: bool = False) -> pygame.font.Font:
+    """A font of exactly ``px`` pixels (used when text is drawn at the window's scale)."""
     _ensure_init()
-    size = max(size, MIN_SIZE)
     path = cjk_font_path() if cjk else None
-    f = pygame.font.Font(path, size)
+    f = pygame.font.Font(path, max(1, px))
     f.set_bold(bold and path is not None)
     return f
 
@@ -80,13 +85,35 @@ def label(latin: str, cjk: str | None = None) -> str:
     return latin
 
 
+SUPERSAMPLE_BELOW = 24
+"""Text smaller than this is rendered three times larger and scaled down: the bundled font's
+hinting spaces small letters unevenly, and the scaled-down text reads better."""
+
+
+def _render(text: str, px: int, color: tuple[int, int, int], bold: bool) -> pygame.Surface:
+    cjk = needs_cjk(text) and has_cjk()
+    if px >= SUPERSAMPLE_BELOW or not text:
+        return exact_font(px, bold, cjk).render(text, True, color)
+    big = exact_font(px * 3, bold, cjk).render(text, True, color)
+    width = exact_font(px, bold, cjk).size(text)[0]
+    height = max(1, round(big.get_height() / 3))
+    return pygame.transform.smoothscale(big, (max(1, width), height))
+
+
 @lru_cache(maxsize=2048)
 def render(
     text: str, size: int, color: tuple[int, int, int], bold: bool = False
 ) -> pygame.Surface:
     """Render one line of text (cached); CJK text uses the CJK font when there is one."""
-    cjk = needs_cjk(text) and has_cjk()
-    return font(size, bold, cjk).render(text, True, color)
+    return _render(text, max(size, MIN_SIZE), color, bold)
+
+
+@lru_cache(maxsize=2048)
+def render_px(
+    text: str, px: int, color: tuple[int, int, int], bold: bool = False
+) -> pygame.Surface:
+    """Render one line at exactly ``px`` pixels (cached)."""
+    return _render(text, px, color, bold)
 
 
 def text_width(text: str, size: int, bold: bool = False) -> int:
