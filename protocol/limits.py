@@ -15,7 +15,7 @@ POSITION_BYTES = 4 * 1024
 RECORD_BYTES = 48 * 1024
 """Longest game record (PGN, PDN or JSON) sent on ``create``."""
 MESSAGES_PER_SECOND = 20
-"""Messages a connection may send per second (averaged over 10 s)."""
+"""Messages a connection may send per second (a token bucket: bursts of two seconds' worth)."""
 
 ID_CHARS = 64
 """Longest message ``id`` string, room code, game or variant id."""

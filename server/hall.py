@@ -34,6 +34,7 @@ from protocol import (
     Hello,
     Join,
     Leave,
+    Limits,
     ListRooms,
     Move,
     Offer,
@@ -95,6 +96,8 @@ class Session:
     watch_game: str | None = None
     spectating: set[str] = field(default_factory=set)
     closing: bool = False
+    tokens: float = 0.0
+    bucket_at: float | None = None
 
 
 @dataclass
@@ -294,8 +297,7 @@ class Hall:
             if isinstance(message, ProtocolError):
                 raise message
             re = message.id
-            recent = sum(1 for t in session.times if t > now - 1.0)
-            if recent > self.config.messages_per_second:
+            if not self._take_token(session, now):
                 raise ProtocolError(
                     ErrorCode.RATE_LIMITED,
                     f"more than {self.config.messages_per_second} messages per second",
@@ -319,6 +321,19 @@ class Hall:
             )
         self._push_lobby(out)
         return out
+
+    def _take_token(self, session: Session, now: float) -> bool:
+        """Token bucket: ``rate`` messages per second, bursts of up to two seconds' worth."""
+        rate = self.config.messages_per_second
+        capacity = 2.0 * rate
+        if session.bucket_at is None:
+            session.tokens, session.bucket_at = capacity, now
+        session.tokens = min(capacity, session.tokens + (now - session.bucket_at) * rate)
+        session.bucket_at = now
+        if session.tokens < 1.0:
+            return False
+        session.tokens -= 1.0
+        return True
 
     def _count_flood(self, session: Session, times: deque[float], now: float, rate: int) -> bool:
         window = self.config.flood_window_s
@@ -423,6 +438,7 @@ class Hall:
                 server=self.config.server_name,
                 games=self.games(),
                 resumed=resumed,
+                limits=Limits(messages_per_second=self.config.messages_per_second),
             ),
         )
         for code in resumed:

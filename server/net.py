@@ -121,6 +121,7 @@ class BoardhallServer:
         if self.variants is not None:
             loaded = engines.get("custom").load_directory(self.variants)  # type: ignore[attr-defined]
             log.info("variants loaded", extra={"fields": {"variants": loaded}})
+        self.hall.games()  # import every engine now, not on the first hello
         await self.storage.open()
         loop = asyncio.get_running_loop()
         now = loop.time()

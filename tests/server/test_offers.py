@@ -312,8 +312,12 @@ def test_rate_limit_then_flood_close() -> None:
     """Over the rate: rate_limited errors; a flood of errors closes with 1008."""
     d = HallDriver(ServerConfig(messages_per_second=5, flood_errors=10))
     a = d.player("ann")
-    codes = [d.request(a, type="ping").get("code") for _ in range(8)]
-    assert codes[:4] == [None] * 4 and "rate_limited" in codes
+    codes = [d.request(a, type="ping").get("code") for _ in range(12)]
+    assert codes[:9] == [None] * 9  # a burst of two seconds' worth (hello took one)
+    assert codes[9:] == ["rate_limited"] * 3
+    d.advance(1.0)
+    assert [d.request(a, type="ping")["type"] for _ in range(5)] == ["pong"] * 5
+    assert d.request(a, type="ping")["code"] == "rate_limited"
     for _ in range(12):
         d.send(a, type="nonsense")
     assert d.closed[a] == 1008
