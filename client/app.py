@@ -58,8 +58,6 @@ class App:
         if not headless:
             self.window = pygame.display.set_mode(window_size, pygame.RESIZABLE)
             pygame.display.set_caption("Boardhall")
-            with contextlib.suppress(Exception):
-                pygame.scrap.init()
         self.stack: list[Scene] = []
         self.running = True
         self.dirty = True

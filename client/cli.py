@@ -55,20 +55,19 @@ def _connect(args: argparse.Namespace) -> int:
     from client.scenes.connect import ConnectScene
 
     config = Config.load()
-    app = App(config, window_size=args.size)
     address = args.address or config.server
-    name = args.name or config.name
+    if address and args.port:
+        try:
+            address = to_url(address, args.port)
+        except BadAddress as exc:
+            print(f"boardhall connect: {exc}", file=sys.stderr)
+            return 2
+    name = (args.name or config.name)[:32]
+    app = App(config, window_size=args.size)
     scene = ConnectScene(app, address or "", name or "")
     app.push(scene)
-    if address and name:
-        try:
-            to_url(address, args.port)
-        except BadAddress as exc:
-            scene.show(str(exc), (226, 104, 100))
-        else:
-            if args.port and "://" not in address and ":" not in address:
-                scene.address.value = f"{address}:{args.port}"
-            scene.submit()
+    if args.address and name:
+        scene.submit()  # typed on the command line: connect at once (errors show in the window)
     app.run()
     return 0
 

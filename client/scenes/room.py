@@ -427,6 +427,8 @@ class RoomScene(Scene):
             self.pending_move = None
             self.ensure_view()
             self.layout_view()
+        if kind == "room" and self.model.status != "over":
+            self.close_result_panel()  # a rematch or an undo after the end: back to the board
         if self.model.needs_resync:
             self.model.needs_resync = False
             self.app.send({"type": "join", "room": self.model.room,
@@ -442,6 +444,14 @@ class RoomScene(Scene):
         """After a reconnect the server resumes our seat (``welcome.resumed``); rejoin to watch."""
         if event.kind == "open" and self.model.you is None:
             self.app.send({"type": "join", "room": self.model.room, "role": "spectator"})
+
+    def close_result_panel(self) -> None:
+        """Remove a result panel shown over this room."""
+        from client.scenes.result import ResultPanel
+
+        for panel in self.app.find(ResultPanel):
+            if panel.room is self:
+                self.app.pop(panel)
 
     def show_result(self) -> None:
         """Push the result panel once per game."""

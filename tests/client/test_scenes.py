@@ -4,6 +4,7 @@ input through its own handlers."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from client.scenes.lobby import LobbyScene
 from client.scenes.replay import ReplayScene, parse_record
 from client.scenes.result import ResultPanel
 from client.scenes.room import RoomScene
+from client.screenshot import save
 
 SHOTS_DIR = Path("/tmp/boardhall-shots")
 
@@ -139,7 +141,8 @@ def test_lobby_watch_selected_room(ui: Any) -> None:
 
 @pytest.mark.parametrize("game", ["hexgomoku", "chess", "draughts", "shuqi", "custom"])
 def test_room_opening_and_midgame(ui: Any, game: str) -> None:
-    """The room renders at the start and in the middle of a game; the board changes."""
+    """The room renders at the start and in the middle of a game; the board changes; a
+    900x600 window shows the same picture, smaller."""
     room = in_room(ui, demo_room(game, plies=0))
     opening = ui.shoot(f"room-{game}-opening")
     assert room.view is not None and room.model.state is not None
@@ -147,6 +150,10 @@ def test_room_opening_and_midgame(ui: Any, game: str) -> None:
     for line in demo_chat():
         ui.message(line)
     middle = ui.shoot(f"room-{game}-midgame")
+    small = ui.tmp_path / f"room-{game}-midgame-900x600.png"
+    save(ui.app, small, (900, 600))
+    shutil.copy(small, SHOTS_DIR / small.name)
+    assert pygame.image.load(str(small)).get_size() == (900, 600)
     assert differs(opening, middle, pygame.Rect(16, 16, 768, 768))
     assert room.model.chat[-1].text == "Nice opening."
 
@@ -164,6 +171,11 @@ def test_room_spectator_and_game_over(ui: Any) -> None:
                 "reason": "five", "position": "?"})
     assert isinstance(ui.app.top, ResultPanel)
     ui.shoot("room-hexgomoku-over")
+    save(ui.app, SHOTS_DIR / "room-hexgomoku-over-900x600.png", (900, 600))
+    rematch = demo_room("hexgomoku", plies=0, you=None)
+    rematch["game_id"] = "g-demo-2"
+    ui.message(rematch)
+    assert isinstance(ui.app.top, RoomScene)
 
 
 def test_room_clock_counts_down_between_messages(ui: Any) -> None:
@@ -394,3 +406,32 @@ def test_fuzzed_messages_never_crash_the_app(ui: Any, batch: list[Any]) -> None:
         ui.app.step(0.016)
         assert not ui.app.notice.startswith("Ignored"), ui.app.notice
     ui.app.render()
+
+
+def test_cli_connect_opens_the_window_and_connects(tmp_path: Any,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """``boardhall connect HOST:PORT --name N`` connects at once; a refused port is explained
+    in the window (the dummy video driver stands in for a screen)."""
+    import socket
+
+    from client import cli
+    from client.app import App
+
+    monkeypatch.setenv("BOARDHALL_CONFIG", str(tmp_path / "config.json"))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    seen: list[App] = []
+
+    def run_once(self: App, fps: int = 60) -> None:
+        seen.append(self)
+        assert self.connection is not None
+        self.dispatch_net(self.connection.inbox.get(timeout=10))
+        self.disconnect()
+
+    monkeypatch.setattr(App, "run", run_once)
+    assert cli.main(["connect", f"127.0.0.1:{port}", "--name", "Zed"]) == 0
+    scene = seen[0].stack[0]
+    assert isinstance(scene, ConnectScene)
+    assert scene.name.value == "Zed" and "refused" in scene.message.lower()
+    assert cli.main(["connect", "bad host", "--port", "5"]) == 2
