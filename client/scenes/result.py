@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from client.room_model import REASON_WORDS
+from client.room_model import OFFER_WORDS, REASON_WORDS
 from client.scenes.dialogs import Dialog
 from client.ui import draw, theme
 from client.ui.widgets import Button
@@ -38,6 +38,11 @@ class ResultPanel(Dialog):
             if action:
                 self.act(action)
                 return
+        offer = self.room.model.pending_offer()
+        if offer is not None and event.type == pygame.KEYDOWN and event.key in (pygame.K_y,
+                                                                                pygame.K_n):
+            self.room.answer(event.key == pygame.K_y)
+            return
         if event.type == pygame.KEYDOWN:
             keys = {pygame.K_m: "rematch", pygame.K_p: "replay", pygame.K_ESCAPE: "close",
                     pygame.K_RETURN: "close", pygame.K_l: "leave"}
@@ -82,7 +87,15 @@ class ResultPanel(Dialog):
             draw.text(surface, "Scores:  " + "   ·   ".join(parts),
                       (self.card.centerx, self.card.top + 164), 18, theme.TEXT, "midtop",
                       self.card.width - 40)
-        draw.text(surface, f"{len(m.moves)} moves", (self.card.centerx, self.card.top + 198), 14,
-                  theme.FAINT, "midtop")
+        offer = m.pending_offer()
+        if offer is not None:
+            who = m.name_of(str(offer.get("by")))
+            what = OFFER_WORDS.get(str(offer.get("kind")), str(offer.get("kind")))
+            draw.text(surface, f"{who} offers {what}:  Y accept,  N decline",
+                      (self.card.centerx, self.card.top + 198), 16, theme.ACCENT, "midtop",
+                      self.card.width - 40)
+        else:
+            draw.text(surface, f"{len(m.moves)} moves", (self.card.centerx, self.card.top + 198),
+                      14, theme.FAINT, "midtop")
         for b in self.buttons:
             b.draw(surface)

@@ -215,3 +215,58 @@ def test_local_game_against_the_computer(tmp_path: Path, embedded: EmbeddedServe
     pump([app], lambda: len(scene.model.moves) >= 2, timeout=30)
     assert scene.model.is_my_turn()
     app.disconnect()
+
+
+def key(app: App, key_code: int, text: str = "") -> None:
+    """A key press (with its text input)."""
+    app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=key_code, mod=0, unicode=text))
+    if text:
+        app.handle_event(pygame.event.Event(pygame.TEXTINPUT, text=text))
+
+
+def test_chat_watch_draw_offer_and_rematch(tmp_path: Path, embedded: EmbeddedServer) -> None:
+    """Carol watches from the lobby list; chat by keyboard; D offers a draw, Y accepts; M and Y
+    start a rematch."""
+    alice, bob, carol = (open_app(tmp_path, n, embedded.url) for n in ("Alice", "Bob", "Carol"))
+    apps = [alice, bob, carol]
+    pump(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
+    alice.send({"type": "create", "game": "hexgomoku", "color": "first"})
+    pump(apps, lambda: bool(alice.find(RoomScene)))
+    code = room_of(alice).model.room
+    bob.send({"type": "join", "room": code})
+    pump(apps, lambda: bool(bob.find(RoomScene)))
+
+    lobby = carol.top
+    assert isinstance(lobby, LobbyScene)
+    pump(apps, lambda: any(r.get("room") == code for r in lobby.rooms))
+    row = next(i for i, r in enumerate(lobby.rooms) if r.get("room") == code)
+    lobby.rooms_view.selected = row
+    key(carol, pygame.K_w)
+    pump(apps, lambda: bool(carol.find(RoomScene)))
+    assert room_of(carol).model.you is None
+    pump(apps, lambda: room_of(alice).model.spectators == 1)
+
+    click(alice, px(room_of(alice), "0,0"))
+    pump(apps, lambda: len(room_of(carol).model.moves) == 1)
+    key(alice, pygame.K_RETURN)
+    key(alice, pygame.K_h, "hi Bob")
+    key(alice, pygame.K_RETURN)
+    pump(apps, lambda: any(line.text == "hi Bob" for line in room_of(bob).model.chat))
+
+    key(alice, pygame.K_d)
+    pump(apps, lambda: room_of(bob).model.pending_offer() is not None)
+    key(bob, pygame.K_y)
+    pump(apps, lambda: all(room_of(a).model.status == "over" for a in apps))
+    for app in apps:
+        model = room_of(app).model
+        assert (model.result, model.reason) == ("draw", "agreement")
+    first_game = room_of(alice).model.game_id
+
+    key(alice, pygame.K_m)  # on the result panel
+    pump(apps, lambda: room_of(bob).model.pending_offer() is not None)
+    key(bob, pygame.K_y)  # answered on the result panel
+    pump(apps, lambda: room_of(alice).model.game_id not in ("", first_game)
+         and room_of(alice).model.status != "over")
+    assert isinstance(alice.top, RoomScene)
+    for app in apps:
+        app.disconnect()
