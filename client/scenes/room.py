@@ -100,7 +100,7 @@ class RoomScene(Scene):
         self._leave_armed = False
         self.last_clock_face: tuple[str, ...] = ()
         self._buttons: list[Button] = []
-        self._buttons_game: str | None = None
+        self._buttons_key: tuple[str, bool] | None = None
         self._shown_key: tuple[int, str | None] = (-1, None)
         self._shown_moves: list[str] = []
         self.result_shown_for = ""
@@ -254,9 +254,11 @@ class RoomScene(Scene):
 
     def buttons(self) -> list[Button]:
         """The action buttons in a grid under the chat (only the ones for this game)."""
-        if self._buttons_game != self.model.game:
-            self._buttons_game = self.model.game
-            shown = [a for a in ACTIONS if not a.games or self.model.game in a.games]
+        key = (self.model.game, self.seated)
+        if self._buttons_key != key:
+            self._buttons_key = key
+            shown = [a for a in ACTIONS if (not a.games or self.model.game in a.games)
+                     and (self.seated or not a.seated)]
             cols, w, h, gap = 4, (PANEL_W - 24) // 4, 50, 8
             top = 626
             self._buttons = []
@@ -560,7 +562,7 @@ class RoomScene(Scene):
                   max_width=300)
         draw.text(surface, f"Room {m.room}{' · private' if m.private else ''}",
                   (x + PANEL_W, 24), 15, theme.MUTED, "topright")
-        draw.text(surface, clock_text(m.clock), (x, 50), 14, theme.FAINT)
+        draw.text(surface, f"Clock: {clock_text(m.clock)}", (x, 50), 14, theme.MUTED)
         bottom = self.bottom_seat()
         top = "second" if bottom == "first" else "first"
         self.draw_player(surface, top, pygame.Rect(x, 74, PANEL_W, 72))
@@ -701,7 +703,7 @@ class RoomScene(Scene):
             for part in fonts.wrap(f"{line.sender}: {line.text}", 14, rect.width - 20):
                 lines.append((part, color))
         if not lines:
-            draw.text(surface, "Chat: press Enter to type.", (rect.left + 10, rect.top + 8), 14,
+            draw.text(surface, "No messages yet.", (rect.left + 10, rect.top + 8), 14,
                       theme.FAINT)
         visible = lines[-((rect.height - 8) // 19):]
         for i, (text, color) in enumerate(visible):
