@@ -36,7 +36,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--variants",
         type=Path,
         default=None,
-        help="directory of custom variant files to offer (BOARDHALL_VARIANTS for the engine)",
+        help="directory of custom variant files (.toml, .xlsx) to offer besides the built-in ones",
+    )
+    add(
+        "--sync",
+        default="full",
+        choices=["full", "normal"],
+        help="SQLite durability: full survives power loss; normal survives a killed process "
+        "and commits faster",
     )
     add(
         "--log-level",
@@ -124,6 +131,7 @@ async def run(args: argparse.Namespace) -> None:
         context,
         args.ping_interval,
         args.variants,
+        args.sync == "full",
     )
     await server.start()
     print(f"boardhall-server listening on {server.url} (db {args.db})", flush=True)

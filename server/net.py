@@ -65,6 +65,8 @@ class BoardhallServer:
         ssl_context: serve ``wss://`` with this context.
         ping_interval: seconds between server pings (round trips feed lag compensation).
         variants: a directory of custom variant files to load at start.
+        durable: SQLite ``synchronous=FULL`` (survives power loss) rather than ``NORMAL``
+            (survives a killed process; faster commits).
     """
 
     def __init__(
@@ -76,6 +78,7 @@ class BoardhallServer:
         ssl_context: ssl.SSLContext | None = None,
         ping_interval: float = 10.0,
         variants: str | Path | None = None,
+        durable: bool = True,
     ) -> None:
         bots = importlib.util.find_spec("server.bot_launcher") is not None
         base = config or ServerConfig()
@@ -87,7 +90,7 @@ class BoardhallServer:
         self.ssl_context = ssl_context
         self.ping_interval = ping_interval
         self.hall = Hall(self.config)
-        self.storage = AsyncStorage(db)
+        self.storage = AsyncStorage(db, durable)
         self.metrics = Metrics()
         self.connections: dict[ConnId, ServerConnection] = {}
         self._ids = itertools.count(1)

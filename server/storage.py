@@ -183,8 +183,9 @@ class AsyncStorage:
     durable commit is shared under load. Reads and writes run in submission order.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, durable: bool = True) -> None:
         self._path = path
+        self._durable = durable
         self._queue: queue.Queue[_Job | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._storage: Storage | None = None
@@ -193,7 +194,7 @@ class AsyncStorage:
         """Start the storage thread and open the database on it."""
         self._thread = threading.Thread(target=self._work, name="storage", daemon=True)
         self._thread.start()
-        self._storage = await self.run(lambda: Storage(self._path, durable=True))
+        self._storage = await self.run(lambda: Storage(self._path, durable=self._durable))
 
     def _work(self) -> None:
         held: _Job | None = None
