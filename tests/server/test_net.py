@@ -195,3 +195,31 @@ async def test_variants_directory_is_offered_and_served(tmp_path: Path) -> None:
         status, body = await http_get(server, "/variants/example-5x6")
         assert status == 200 and json.loads(body)["id"] == "example-5x6"
         await ann.close()
+
+
+async def test_every_move_is_committed_before_it_is_broadcast(tmp_path: Path) -> None:
+    """When a player receives ``moved``, another reader of the database already sees the move."""
+    import sqlite3
+
+    db = tmp_path / "hall.db"
+    async with running_server(db=db) as server:
+        ann = await WireClient.connect(server.url, "ann")
+        bob = await WireClient.connect(server.url, "bob")
+        room = await ann.request(type="create", game="hexgomoku", color="first")
+        await bob.request(type="join", room=room["room"])
+        reader = sqlite3.connect(db)
+        try:
+            for ply, move in enumerate(["0,0", "0,1", "1,0", "1,1"]):
+                mover, other = (ann, bob) if ply % 2 == 0 else (bob, ann)
+                await mover.send(type="move", room=room["room"], ply=ply, move=move)
+                seen = await other.expect("moved", ply=ply)
+                rows = reader.execute(
+                    "SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (room["game_id"],)
+                ).fetchall()
+                assert [r[0] for r in rows][-1] == seen["move"] and len(rows) == ply + 1
+            token_hashes = [r[0] for r in reader.execute("SELECT token_hash FROM identities")]
+            assert ann.welcome["token"] not in token_hashes and len(token_hashes) == 2
+        finally:
+            reader.close()
+        await ann.close()
+        await bob.close()
