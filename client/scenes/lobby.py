@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import os
+import queue
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 import pygame
 
+from client.address import http_url
 from client.room_model import clock_text, reply_to
 from client.scenes.base import Scene
 from client.ui import draw, theme
@@ -91,7 +95,13 @@ class LobbyScene(Scene):
         self.join_room = Button(pygame.Rect(1056, 688, 200, 42), "Join seat", "join_room", "J")
         self.cancel = Button(pygame.Rect(col2 + 236, 156, 140, 44), "Cancel", "cancel", "Esc")
         self.leave_button = Button(pygame.Rect(1136, 14, 120, 34), "Disconnect", "disconnect")
-        self.fields = [self.position, self.code]
+        self.replay_source = TextField(pygame.Rect(col2 + 16, 700, 266, 40),
+                                       "Replay a game: its id, or a record file (JSON, PGN)", "",
+                                       "game id or file path", 1024)
+        self.replay_button = Button(pygame.Rect(col2 + 290, 700, 102, 40), "Replay", "replay",
+                                    "Ctrl+O")
+        self.fields = [self.position, self.code, self.replay_source]
+        self.fetched: queue.Queue[tuple[str, Any]] = queue.Queue()
         self._refresh_game()
 
     # ---- data ---------------------------------------------------------------------------------
@@ -147,7 +157,8 @@ class LobbyScene(Scene):
     def handle_event(self, event: pygame.event.Event) -> None:
         """Buttons, list selection, typing, and keyboard shortcuts."""
         for button in [*self.seek_buttons(), self.create, self.join, self.watch_code,
-                       self.watch_room, self.join_room, self.leave_button, self.cancel]:
+                       self.watch_room, self.join_room, self.leave_button, self.cancel,
+                       self.replay_button]:
             if button is self.cancel and not self.queued:
                 continue
             action = button.handle_event(event)
@@ -177,6 +188,10 @@ class LobbyScene(Scene):
         ctrl = event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META)
         if event.key == pygame.K_n and ctrl:
             self.act("create")
+        elif (event.key == pygame.K_o and ctrl) or (
+            event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.replay_source.focused
+        ):
+            self.act("replay")
         elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.code.focused:
             self.act("join")
         elif event.key == pygame.K_ESCAPE:
@@ -238,6 +253,8 @@ class LobbyScene(Scene):
             code = found
             role = "spectator" if action == "watch" else "player"
             self.request({"type": "join", "room": code, "role": role})
+        elif action == "replay":
+            self.start_replay(self.replay_source.value.strip())
         elif action == "disconnect":
             self.app.disconnect()
             self.app.pop(self)
@@ -263,6 +280,48 @@ class LobbyScene(Scene):
             message[kind] = text
         self.request(message)
         self.say("Creating the room…")
+
+    def start_replay(self, source: str) -> None:
+        """Load a record (a file here, or ``GET /games/ID?format=json`` on a thread)."""
+        from client.scenes.replay import RecordError, ReplayScene, fetch_record, parse_record
+
+        if not source:
+            self.say("Type a game id or the path of a record file.", theme.BAD)
+            return
+        path = Path(os.path.expanduser(source))
+        if path.is_file():
+            try:
+                record = parse_record(path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, RecordError) as exc:
+                self.say(f"Cannot replay {path.name}: {exc}", theme.BAD)
+                return
+            self.app.push(ReplayScene.from_record(self.app, record))
+            return
+        url = http_url(self.app.url, f"/games/{quote(source, safe='')}?format=json")
+
+        def fetch() -> None:
+            try:
+                self.fetched.put(("ok", fetch_record(url)))
+            except RecordError as exc:
+                self.fetched.put(("error", str(exc)))
+
+        threading.Thread(target=fetch, name="boardhall-fetch", daemon=True).start()
+        self.say(f"Fetching game {source}…")
+
+    def update(self, dt: float) -> None:
+        """Open a replay once its record has arrived."""
+        from client.scenes.replay import ReplayScene
+
+        try:
+            status, value = self.fetched.get_nowait()
+        except queue.Empty:
+            return
+        self.app.invalidate()
+        if status == "ok":
+            self.say("")
+            self.app.push(ReplayScene.from_record(self.app, value))
+        else:
+            self.say(str(value), theme.BAD)
 
     def request(self, message: dict[str, Any]) -> None:
         """Send ``message`` and remember its id to show its error here."""
@@ -386,6 +445,9 @@ class LobbyScene(Scene):
         draw.text(surface, "Join by code", (box.left + 16, 556), 20)
         for widget in (self.code, self.join, self.watch_code):
             widget.draw(surface)
+        pygame.draw.line(surface, theme.BORDER, (box.left + 16, 660), (box.right - 8, 660))
+        self.replay_source.draw(surface)
+        self.replay_button.draw(surface)
 
     def _draw_rooms(self, surface: pygame.Surface) -> None:
         draw.text(surface, "Rooms", (836, 78), 20)

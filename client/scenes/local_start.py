@@ -24,7 +24,12 @@ class LocalStartScene(Scene):
         self.welcomed = 0
         self.error = ""
         self.joined = False
+        self.room_seen = False
 
+    def enter(self) -> None:
+        """Back here after the room closed: the local game is over, so is the window."""
+        if self.room_seen:
+            self.app.running = False
     def on_message(self, message: dict[str, Any]) -> None:
         """``welcome`` -> create; ``room`` -> the helper seat joins."""
         kind = message.get("type")
@@ -37,7 +42,9 @@ class LocalStartScene(Scene):
             if self.bot:
                 create["opponent"] = f"bot:{self.bot}"
             self.app.send(create)
-        elif kind == "room" and not self.joined and self.app.seat_connections:
+        if kind == "room":
+            self.room_seen = True
+        if kind == "room" and not self.joined and self.app.seat_connections:
             code = message.get("room")
             if isinstance(code, str):
                 self.joined = True

@@ -44,7 +44,6 @@ def pump(apps: list[App], until: Callable[[], bool], timeout: float = 10.0) -> N
     while not until():
         if time.monotonic() > deadline:
             raise AssertionError("timed out waiting for the server")
-        got = False
         for app in apps:
             conn = app.connection
             if conn is None:
@@ -54,10 +53,8 @@ def pump(apps: list[App], until: Callable[[], bool], timeout: float = 10.0) -> N
             except queue.Empty:
                 continue
             app.dispatch_net(event)
-            got = True
-        if got:
-            for app in apps:
-                app.step(0.0)
+        for app in apps:
+            app.step(0.0)
 
 
 def open_app(tmp_path: Path, name: str, url: str) -> App:
@@ -136,6 +133,18 @@ def test_whole_hexgomoku_game_through_the_ui(tmp_path: Path, embedded: EmbeddedS
     record = fetch_record(http_url(embedded.url, f"/games/{game_id}?format=json"))
     replay = ReplayScene.from_record(alice, record)
     assert (replay.moves, replay.result, replay.error) == (room_of(alice).model.moves, "first", "")
+
+    # The same record through Bob's lobby: type the game id, Enter (fetched on a thread).
+    while not isinstance(bob.top, LobbyScene):
+        bob.pop()
+    replay_lobby = bob.top
+    assert isinstance(replay_lobby, LobbyScene)
+    click(bob, replay_lobby.replay_source.rect.center)
+    bob.handle_event(pygame.event.Event(pygame.TEXTINPUT, text=game_id))
+    bob.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode=""))
+    pump(apps, lambda: isinstance(bob.top, ReplayScene), timeout=15)
+    fetched = bob.top
+    assert isinstance(fetched, ReplayScene) and fetched.moves == replay.moves
     for app in apps:
         app.disconnect()
 
