@@ -1,6 +1,6 @@
 """JBQ map import, the xiangqi module, perft tables, and the command lines.
 
-The maps are read from /work/shared/jbq-maps (MIT, see its LICENSE-NOTE.md); they are never
+The maps are read from ../shared/jbq-maps (MIT, see its LICENSE-NOTE.md); they are never
 copied into the repository.
 """
 
@@ -19,7 +19,7 @@ from engines.custom.__main__ import main as custom_main
 from engines.custom.catalog import load_toml_text
 from engines.custom.jbq import load_map
 
-MAPS = Path(os.environ.get("BOARDHALL_JBQ_MAPS", "/work/shared/jbq-maps"))
+MAPS = Path(os.environ.get("BOARDHALL_JBQ_MAPS", Path(os.environ["BOARDHALL_SHARED"], "jbq-maps")))
 EXAMPLE = MAPS / "example(5x6).xlsx"
 STANDARD = MAPS / "standard(7x7).xlsx"
 XIANGQI = MAPS / "中国象棋.xlsx"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -34,7 +35,7 @@ from protocol import (
 )
 from protocol.messages import CLIENT_TYPES
 
-DESIGN = Path("/work/shared/DESIGN.md")
+DESIGN = Path(os.environ["BOARDHALL_SHARED"], "DESIGN.md")
 
 CLIENT_SAMPLES: list[dict[str, object]] = [
     {"type": "hello", "name": "ann", "protocol": 1, "id": 1},

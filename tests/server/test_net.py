@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import ssl
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -180,7 +181,7 @@ async def test_variants_directory_is_offered_and_served(tmp_path: Path) -> None:
     """--variants DIR: its variants are in welcome.games, playable, and at GET /variants/ID."""
     import shutil
 
-    source = Path("/work/shared/jbq-maps/example(5x6).xlsx")
+    source = Path(os.environ["BOARDHALL_SHARED"], "jbq-maps", "example(5x6).xlsx")
     if not source.exists():
         import pytest
 
