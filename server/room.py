@@ -312,6 +312,14 @@ class Room:
         """Put ``player`` in ``side`` (the caller checked the seat is free)."""
         connected = self.connection_of(player) is not None
         self.seats[side] = Seat(player, name, bot, connected, None if connected else now)
+        self._waiting_expiry(now)
+
+    def _waiting_expiry(self, now: float) -> None:
+        """A room nobody has joined closes only while every seated player is away."""
+        if self.status != "waiting":
+            return
+        here = any(seat is not None and seat.connected for seat in self.seats.values())
+        self.expires = None if here else now + self.config.waiting_room_ttl_s
 
     def begin(self, now: float, out: Outputs) -> None:
         """Both seats are taken: the game starts."""
@@ -432,10 +440,7 @@ class Room:
             seat.connected = False
             seat.away_since = now
             self._presence(out, seat=side)
-            if self.status == "waiting" and not any(
-                s is not None and s.connected for s in self.seats.values()
-            ):
-                self.expires = now + self.config.waiting_room_ttl_s
+            self._waiting_expiry(now)
         if self.status == "over" and not self.everyone():
             self.expires = min(self.expires or now, now)
 
@@ -448,8 +453,7 @@ class Room:
         assert seat is not None
         seat.connected = True
         seat.away_since = None
-        if self.status == "waiting":
-            self.expires = now + self.config.waiting_room_ttl_s
+        self._waiting_expiry(now)
         conn = self.connection_of(player)
         self._presence(out, seat=side, exclude=conn)
         return side

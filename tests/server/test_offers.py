@@ -354,3 +354,19 @@ def test_token_resumes_seat_and_closes_older_connection() -> None:
     assert d.hall.rooms[code].seats["first"].connected  # type: ignore[union-attr]
     assert d.move(b, code, "0,1")["type"] == "moved"
     assert d.last(a2, "moved")["move"] == "0,1"
+
+
+def test_waiting_room_closes_only_while_its_creator_is_away() -> None:
+    """An open room waits for an opponent as long as its creator is here."""
+    d = HallDriver(ServerConfig(waiting_room_ttl_s=100))
+    a = d.player("ann")
+    code = d.request(a, type="create", game="hexgomoku")["room"]
+    d.advance(1000)
+    assert code in d.hall.rooms
+    d.drop(a)
+    d.advance(99)
+    assert code in d.hall.rooms
+    d.advance(2)
+    assert code not in d.hall.rooms
+    closed = [w for w in d.writes if type(w).__name__ == "SaveGame"][-1]
+    assert closed.meta["status"] == "closed"
