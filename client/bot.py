@@ -212,6 +212,7 @@ class BotClient:
         you = message.get("you")
         game_id = message.get("game_id")
         try:
+            self._learn_variant(message)
             state = self.engine.start(
                 message.get("variant") or None,
                 position=message.get("start") or None,
@@ -238,6 +239,18 @@ class BotClient:
         elif status == "over" and game_id is not None and str(game_id) not in self._finished_ids:
             self._finished_ids.add(str(game_id))
         self._maybe_think()
+
+    def _learn_variant(self, message: dict[str, Any]) -> None:
+        """Register a custom variant this bot has not seen, from the room's ``variant_info``."""
+        info = message.get("variant_info")
+        variant = message.get("variant")
+        if not isinstance(info, dict) or not variant:
+            return
+        if variant in {v.id for v in self.engine.variants()}:
+            return
+        load = getattr(self.engine, "load_data", None)
+        if callable(load):
+            load(info)
 
     async def _on_moved(self, message: dict[str, Any]) -> None:
         view = self.view

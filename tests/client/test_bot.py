@@ -173,3 +173,17 @@ async def test_seeking_bot_plays_game_after_game() -> None:
                 process.kill()
                 await process.wait()
             await cid.close()
+
+
+def test_bot_learns_a_custom_variant_from_the_room() -> None:
+    """A room of an unknown custom variant carries ``variant_info``; the bot registers it."""
+    from client.bot import BotClient, BotOptions
+
+    engine = get("custom")
+    info = dict(engine.variant_info("guards"))
+    info["id"] = "guards-bot-test"
+    bot = BotClient(BotOptions("ws://127.0.0.1:1/", "custom", 1))
+    assert "guards-bot-test" not in {v.id for v in engine.variants()}
+    bot._learn_variant({"variant": "guards-bot-test", "variant_info": info})
+    state = engine.start("guards-bot-test")
+    assert engine.legal_moves(state) == engine.legal_moves(engine.start("guards"))
