@@ -180,7 +180,7 @@ def test_bot_learns_a_custom_variant_from_the_room() -> None:
     from client.bot import BotClient, BotOptions
 
     engine = get("custom")
-    info = dict(engine.variant_info("guards"))
+    info = dict(engine.variant_info("guards") or {})
     info["id"] = "guards-bot-test"
     bot = BotClient(BotOptions("ws://127.0.0.1:1/", "custom", 1))
     assert "guards-bot-test" not in {v.id for v in engine.variants()}
