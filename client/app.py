@@ -76,6 +76,8 @@ class App:
         self.sent: collections.deque[dict[str, Any]] = collections.deque(maxlen=200)
         """The last messages sent (for the status line, debugging and tests)."""
         self.local_server: Any = None
+        self.ssl_context: Any = None
+        """``ssl.SSLContext`` for ``wss://`` servers with a private certificate authority."""
 
     # ---- scene stack --------------------------------------------------------------------------
 
@@ -128,7 +130,8 @@ class App:
         self.address = address or url
         self.welcome = {}
         self.net_status = "connecting"
-        self.connection = Connection(url, name, self.config.token_for(url), ssl=ssl)
+        self.connection = Connection(url, name, self.config.token_for(url),
+                                     ssl=ssl or self.ssl_context)
         self.connection.start()
 
     def disconnect(self) -> None:

@@ -46,6 +46,8 @@ def _connect_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--name", help="your player name (default: the last one)")
     p.add_argument("--port", type=int, help="port when the address names none (default 8765)")
     p.add_argument("--size", type=_size, default=(1280, 800), help="window size, e.g. 900x600")
+    p.add_argument("--cafile", type=Path,
+                   help="certificate authority to trust for wss:// (a self-signed server)")
 
 
 def _connect(args: argparse.Namespace) -> int:
@@ -63,7 +65,17 @@ def _connect(args: argparse.Namespace) -> int:
             print(f"boardhall connect: {exc}", file=sys.stderr)
             return 2
     name = (args.name or config.name)[:32]
+    ssl_context = None
+    if args.cafile is not None:
+        import ssl
+
+        try:
+            ssl_context = ssl.create_default_context(cafile=str(args.cafile))
+        except (OSError, ssl.SSLError) as exc:
+            print(f"boardhall connect: cannot use {args.cafile}: {exc}", file=sys.stderr)
+            return 2
     app = App(config, window_size=args.size)
+    app.ssl_context = ssl_context
     scene = ConnectScene(app, address or "", name or "")
     app.push(scene)
     if args.address and name:

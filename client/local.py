@@ -39,9 +39,10 @@ class EmbeddedServer:
 
     @property
     def url(self) -> str:
-        """The ``ws://127.0.0.1:PORT/`` URL of the running server."""
+        """The ``ws://127.0.0.1:PORT/`` (or ``wss://``) URL of the running server."""
         assert self.server is not None, "not started"
-        return f"ws://127.0.0.1:{self.server.port}/"
+        scheme = "wss" if self.kwargs.get("ssl_context") is not None else "ws"
+        return f"{scheme}://127.0.0.1:{self.server.port}/"
 
     def start(self, timeout: float = 20.0) -> EmbeddedServer:
         """Start and wait until it listens; raises ``RuntimeError`` if it cannot."""

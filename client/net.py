@@ -13,6 +13,7 @@ import contextlib
 import json
 import queue
 import socket
+import ssl
 import threading
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -49,6 +50,11 @@ class NetEvent:
 
 def describe_failure(exc: BaseException, url: str) -> str:
     """A readable reason for a failed connection attempt."""
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        return (f"The certificate of {url} is not trusted ({exc.verify_message}). "
+                "Use --cafile with the server's certificate authority.")
+    if isinstance(exc, ssl.SSLError):
+        return f"Secure connection to {url} failed: {exc.reason or exc}"
     if isinstance(exc, ConnectionRefusedError):
         return f"Connection refused: nothing is listening at {url}. Is the server running?"
     if isinstance(exc, socket.gaierror):
@@ -153,8 +159,9 @@ class Connection:
         ever_connected = False
         while not self._stopping:
             try:
+                extra: dict[str, Any] = {} if self.ssl is None else {"ssl": self.ssl}
                 ws = await connect(self.url, open_timeout=8, max_size=MAX_FRAME * 4,
-                                   ssl=self.ssl, close_timeout=2)
+                                   close_timeout=2, **extra)
             except Exception as exc:  # any failure to connect is reported, never raised
                 reason = describe_failure(exc, self.url)
                 if not ever_connected or not self.reconnect or attempt >= 20:

@@ -279,3 +279,32 @@ def test_chat_watch_draw_offer_and_rematch(tmp_path: Path, embedded: EmbeddedSer
     assert isinstance(alice.top, RoomScene)
     for app in apps:
         app.disconnect()
+
+
+def test_wss_with_a_private_certificate_authority(tmp_path: Path) -> None:
+    """A ``wss://`` server signed by a private CA: refused without it, welcomed with it."""
+    import ssl
+
+    import trustme
+
+    ca = trustme.CA()
+    server_ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ca.issue_cert("127.0.0.1").configure_cert(server_ctx)
+    secure = EmbeddedServer(ssl_context=server_ctx).start()
+    try:
+        assert secure.url.startswith("wss://")
+        untrusting = open_app(tmp_path, "Eve", secure.url)
+        event = untrusting.connection.inbox.get(timeout=10)  # type: ignore[union-attr]
+        untrusting.dispatch_net(event)
+        assert event.kind == "failed" and "certificate" in event.text.lower()
+        client_ctx = ssl.create_default_context()
+        ca.configure_trust(client_ctx)
+        app = App(Config(path=tmp_path / "tls.json"), headless=True)
+        app.ssl_context = client_ctx
+        scene = ConnectScene(app, secure.url, "Tess")
+        app.push(scene)
+        scene.submit()
+        pump([app], lambda: isinstance(app.top, LobbyScene))
+        app.disconnect()
+    finally:
+        secure.stop()
