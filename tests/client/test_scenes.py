@@ -435,3 +435,24 @@ def test_cli_connect_opens_the_window_and_connects(tmp_path: Any,
     assert isinstance(scene, ConnectScene)
     assert scene.name.value == "Zed" and "refused" in scene.message.lower()
     assert cli.main(["connect", "bad host", "--port", "5"]) == 2
+
+
+def test_every_action_sends_a_valid_protocol_message(ui: Any) -> None:
+    """Each room key sends a message the protocol accepts (decoded as the server would)."""
+    from protocol import decode_client
+
+    in_room(ui, demo_room("shuqi", plies=2))
+    for code in (pygame.K_r, pygame.K_d, pygame.K_u, pygame.K_t, pygame.K_p, pygame.K_c):
+        ui.key(code)
+    ui.message({"type": "offer", "room": "K7QD", "kind": "undo", "by": "second"})
+    ui.key(pygame.K_n)
+    ui.message({"type": "over", "room": "K7QD", "result": "first", "reason": "stop",
+                "scores": {"first": 120, "second": 80}, "position": "?"})
+    ui.shoot("room-shuqi-over-scores")
+    ui.key(pygame.K_m)
+    kinds = [m["type"] for m in ui.app.sent]
+    for expected in ("resign", "offer", "stop", "report", "timeout", "answer"):
+        assert expected in kinds
+    assert {"draw", "undo", "rematch"} <= {m.get("kind") for m in ui.sent("offer")}
+    for message in ui.app.sent:
+        decode_client(json.dumps(message))
