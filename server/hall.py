@@ -266,6 +266,7 @@ class Hall:
             for seek_id in [s.id for s in self.seeks.values() if s.player == identity.player]:
                 del self.seeks[seek_id]
                 self._lobby_dirty = True
+            self._forget_if_idle(identity.player)
         self._lobby_dirty = True
         self._push_lobby(out)
         return out
@@ -834,6 +835,16 @@ class Hall:
         else:
             self._schedule(room)
 
+    def _forget_if_idle(self, player: str) -> None:
+        """Drop an identity that is neither connected nor seated (storage keeps it)."""
+        identity = self.identities.get(player)
+        if self.player_rooms.get(player) or (identity is not None and identity.conn is not None):
+            return
+        self.player_rooms.pop(player, None)
+        if identity is not None:
+            del self.identities[player]
+            self.by_token.pop(identity.token_hash, None)
+
     def _close(self, room: Room, out: Outputs) -> None:
         if room.status == "waiting":
             meta = room.meta()
@@ -845,6 +856,7 @@ class Hall:
         for seat in room.seats.values():
             if seat is not None:
                 self.player_rooms.get(seat.player, set()).discard(room.code)
+                self._forget_if_idle(seat.player)
         for conn in room.spectators:
             session = self.sessions.get(conn)
             if session is not None:

@@ -370,3 +370,18 @@ def test_waiting_room_closes_only_while_its_creator_is_away() -> None:
     assert code not in d.hall.rooms
     closed = [w for w in d.writes if type(w).__name__ == "SaveGame"][-1]
     assert closed.meta["status"] == "closed"
+
+
+def test_identities_without_rooms_are_forgotten_on_disconnect() -> None:
+    """Memory holds only identities that are connected or seated; storage keeps the rest."""
+    d = HallDriver()
+    a, b, code = d.table()
+    c = d.player("cid")
+    d.drop(c)
+    assert len(d.hall.identities) == 2
+    d.drop(a)
+    assert len(d.hall.identities) == 2  # ann is still seated
+    d.request(b, type="resign", room=code)
+    d.advance(10_000)
+    d.drop(b)
+    assert d.hall.identities == {} and d.hall.rooms == {}
