@@ -350,8 +350,11 @@ class LobbyScene(Scene):
                 self.app.send({"type": "list", "watch": True})
             resumed = message.get("resumed")
             if isinstance(resumed, list):
+                from client.scenes.room import RoomScene
+
+                open_rooms = {s.model.room for s in self.app.find(RoomScene)}
                 for code in resumed:
-                    if isinstance(code, str):
+                    if isinstance(code, str) and code not in open_rooms:
                         self.app.send({"type": "join", "room": code})
         elif kind == "error" and reply_to(message) in self.my_requests:
             self.say(str(message.get("message") or message.get("code")), theme.BAD)

@@ -443,9 +443,11 @@ class RoomScene(Scene):
             self.say(self.model.engine_error, theme.BAD)
 
     def on_net(self, event: NetEvent) -> None:
-        """After a reconnect the server resumes our seat (``welcome.resumed``); rejoin to watch."""
-        if event.kind == "open" and self.model.you is None:
-            self.app.send({"type": "join", "room": self.model.room, "role": "spectator"})
+        """After a reconnect, ask for the room again: our seat comes back with our token, and a
+        spectator watches again."""
+        if event.kind == "open" and self.model.game:
+            role = "player" if self.model.you is not None else "spectator"
+            self.app.send({"type": "join", "room": self.model.room, "role": role})
 
     def close_result_panel(self) -> None:
         """Remove a result panel shown over this room."""

@@ -308,3 +308,28 @@ def test_wss_with_a_private_certificate_authority(tmp_path: Path) -> None:
         app.disconnect()
     finally:
         secure.stop()
+
+
+def test_restarted_client_resumes_its_seat(tmp_path: Path, embedded: EmbeddedServer) -> None:
+    """A new client run with the same config file gets its seat back (``welcome.resumed``)."""
+    alice = open_app(tmp_path, "Alice", embedded.url)
+    bob = open_app(tmp_path, "Bob", embedded.url)
+    pump([alice, bob], lambda: all(isinstance(a.top, LobbyScene) for a in (alice, bob)))
+    alice.send({"type": "create", "game": "hexgomoku", "color": "first"})
+    pump([alice, bob], lambda: bool(alice.find(RoomScene)))
+    code = room_of(alice).model.room
+    bob.send({"type": "join", "room": code})
+    pump([alice, bob], lambda: bool(bob.find(RoomScene)))
+    click(alice, px(room_of(alice), "0,0"))
+    pump([alice, bob], lambda: len(room_of(bob).model.moves) == 1)
+    alice.disconnect()
+
+    again = App(Config.load(tmp_path / "Alice.json"), headless=True)
+    scene = ConnectScene(again, embedded.url, "Alice")
+    again.push(scene)
+    scene.submit()
+    pump([again, bob], lambda: bool(again.find(RoomScene)), timeout=15)
+    model = room_of(again).model
+    assert (model.room, model.you, model.moves) == (code, "first", ["0,0"])
+    for app in (again, bob):
+        app.disconnect()
