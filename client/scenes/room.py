@@ -89,7 +89,7 @@ class RoomScene(Scene):
         self.message_until = 0.0
         self.my_requests: set[int] = set()
         self.chat_field = TextField(pygame.Rect(PANEL_X, 574, PANEL_W, 36), "", "",
-                                    "Chat (Enter to type, Enter to send)", 500)
+                                    "Enter: chat  ·  /move to type a move (e.g. /e2e4)", 500)
         self.offer_buttons = (
             Button(pygame.Rect(0, 0, 110, 34), "Accept", "accept", "Y", primary=True, size=15),
             Button(pygame.Rect(0, 0, 110, 34), "Decline", "decline", "N", size=15),
@@ -296,7 +296,8 @@ class RoomScene(Scene):
         elif name in ("draw", "undo", "rematch", "swap"):
             seat = m.you
             if self.app.seat_connections and m.status == "playing":
-                seat = m.turn
+                # Hot-seat: a takeback is asked by the side that just moved, others by the mover.
+                seat = m.turn if name != "undo" else ("second" if m.turn == "first" else "first")
             self.request({"type": "offer", "kind": name}, seat)
             self.say(f"You offered {OFFER_WORDS.get(name, name)}.")
         elif name in ("stop", "report", "timeout"):
@@ -337,8 +338,17 @@ class RoomScene(Scene):
         text = self.chat_field.value.strip()
         self.chat_field.value = ""
         self.chat_field.focused = False
-        if text:
+        if text.startswith("/") and len(text) > 1:
+            self.type_move(text[1:].strip())
+        elif text:
             self.request({"type": "chat", "text": text[:500]}, self.model.you)
+
+    def type_move(self, text: str) -> None:
+        """A move typed as ``/e2e4`` (any notation the server accepts, e.g. SAN ``/Nf3``)."""
+        if not self.seated or self.model.status == "over":
+            self.say("Only a player can move, during the game.", theme.WARN)
+            return
+        self.send_move(text[:200])
 
     def click_board(self, point: str | None) -> None:
         """A click on the board: select, extend a capture, or move."""

@@ -456,3 +456,16 @@ def test_every_action_sends_a_valid_protocol_message(ui: Any) -> None:
     assert {"draw", "undo", "rematch"} <= {m.get("kind") for m in ui.sent("offer")}
     for message in ui.app.sent:
         decode_client(json.dumps(message))
+
+
+def test_moves_can_be_typed(ui: Any) -> None:
+    """``/Nf3`` in the chat line is sent as a move for the current ply, not as chat."""
+    in_room(ui, demo_room("chess", plies=0))
+    ui.key(pygame.K_RETURN)
+    ui.type("/Nf3")
+    ui.key(pygame.K_RETURN)
+    assert ui.sent("move")[-1]["move"] == "Nf3" and ui.sent("chat") == []
+    ui.key(pygame.K_RETURN)
+    ui.type("good game")
+    ui.key(pygame.K_RETURN)
+    assert ui.sent("chat")[-1]["text"] == "good game"
