@@ -251,6 +251,10 @@ class LobbyScene(Scene):
             if not isinstance(found, str):
                 return
             code = found
+            if action == "watch" and self.rooms[index].get("seek"):
+                self.say("That is someone waiting for an opponent: Join seat (J) plays them.",
+                         theme.WARN)
+                return
             role = "spectator" if action == "watch" else "player"
             self.request({"type": "join", "room": code, "role": role})
         elif action == "replay":

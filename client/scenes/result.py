@@ -95,7 +95,9 @@ class ResultPanel(Dialog):
                       (self.card.centerx, self.card.top + 198), 16, theme.ACCENT, "midtop",
                       self.card.width - 40)
         else:
-            draw.text(surface, f"{len(m.moves)} moves", (self.card.centerx, self.card.top + 198),
+            count = len(m.moves)
+            draw.text(surface, f"{count} move{'' if count == 1 else 's'}",
+                      (self.card.centerx, self.card.top + 198),
                       14, theme.FAINT, "midtop")
         for b in self.buttons:
             b.draw(surface)
