@@ -24,6 +24,17 @@ from protocol.messages import (
 _TOO_LONG = {"string_too_long", "too_long"}
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"{text} is out of range")
+    return value
+
+
 def _message_id(data: dict[str, Any]) -> str | int | None:
     value = data.get("id")
     if isinstance(value, bool):
@@ -69,7 +80,9 @@ def decode_client(text: str | bytes) -> ClientMessage:
         except UnicodeDecodeError as exc:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, "not UTF-8 text") from exc
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+    except RecursionError as exc:
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, "not JSON: nested too deeply") from exc
     except ValueError as exc:
         raise ProtocolError(ErrorCode.BAD_MESSAGE, f"not JSON: {exc}") from exc
     if not isinstance(data, dict):

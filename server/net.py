@@ -27,7 +27,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 import engines
-from protocol import Hello, ProtocolError, decode_client, encode, limits
+from protocol import ErrorCode, Hello, ProtocolError, decode_client, encode, limits
 from server.config import ServerConfig
 from server.hall import Hall, hash_token
 from server.metrics import Metrics
@@ -94,7 +94,7 @@ class BoardhallServer:
         self.metrics = Metrics()
         self.connections: dict[ConnId, ServerConnection] = {}
         self._ids = itertools.count(1)
-        self._tails: dict[str, asyncio.Task[None]] = {}
+        self._tails: dict[ConnId, asyncio.Task[None]] = {}
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at: float | None = None
         self._server: Server | None = None
@@ -190,6 +190,9 @@ class BoardhallServer:
                     message: Any = decode_client(frame)
                 except ProtocolError as exc:
                     message = exc
+                except Exception:  # never let one frame kill the connection
+                    log.exception("decoding a frame failed")
+                    message = ProtocolError(ErrorCode.BAD_MESSAGE, "not a valid message")
                 if isinstance(message, Hello) and message.token is not None:
                     await self._load_identity(message.token)
                 lag_ms = int((ws.latency or 0.0) * 500)
@@ -218,28 +221,36 @@ class BoardhallServer:
         for bot in out.bots:
             self._spawn(self._launch_bot(bot))
         write = self.storage.submit(out.writes) if out.writes else None
-        key = out.key
-        previous = self._tails.get(key)
-        if write is None and previous is None:
+        # Each connection gets its messages in the order they were produced: an output waits
+        # for its own writes and for every earlier output still pending for one of its
+        # recipients (never for unrelated connections).
+        conns = {c for recipients, _ in out.sends for c in recipients}
+        conns.update(c for c, _, _ in out.closes)
+        previous = {self._tails[c] for c in conns if c in self._tails}
+        if write is None and not previous:
             self._deliver(out, started)
         else:
             task = asyncio.ensure_future(self._deliver_after(previous, write, out, started))
-            self._tails[key] = task
-            task.add_done_callback(
-                lambda t: self._tails.pop(key, None) if self._tails.get(key) is t else None
-            )
+            for conn in conns:
+                self._tails[conn] = task
+            task.add_done_callback(lambda t: self._untail(t, conns))
         self._arm()
+
+    def _untail(self, task: asyncio.Task[None], conns: set[ConnId]) -> None:
+        for conn in conns:
+            if self._tails.get(conn) is task:
+                del self._tails[conn]
 
     async def _deliver_after(
         self,
-        previous: asyncio.Task[None] | None,
-        write: asyncio.Future[None] | None,
+        previous: set[asyncio.Task[None]],
+        write: asyncio.Future[Any] | None,
         out: Outputs,
         started: float | None,
     ) -> None:
-        if previous is not None:
+        for task in previous:
             with contextlib.suppress(Exception):
-                await previous
+                await task
         if write is not None:
             try:
                 await write

@@ -197,6 +197,22 @@ def test_decode_errors_name_the_problem(text: str, code: ErrorCode, fragment: st
     assert fragment in info.value.message
 
 
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e400"])
+def test_non_finite_numbers_are_not_json(number: str) -> None:
+    """JSON has no NaN or Infinity, and 1e400 is out of range: bad_message."""
+    with pytest.raises(ProtocolError) as info:
+        decode_client('{"type": "ping", "t": ' + number + "}")
+    assert info.value.code == ErrorCode.BAD_MESSAGE and "not JSON" in info.value.message
+
+
+@pytest.mark.parametrize("opener", ["[", '{"a":'])
+def test_deep_nesting_is_a_bad_message(opener: str) -> None:
+    """A frame nested 30,000 deep is refused as bad_message, not a crash."""
+    with pytest.raises(ProtocolError) as info:
+        decode_client(opener * 30_000)
+    assert info.value.code == ErrorCode.BAD_MESSAGE
+
+
 def test_decode_error_keeps_the_id() -> None:
     """A refused message's id is kept so the error reply can carry it as ``re``."""
     with pytest.raises(ProtocolError) as info:

@@ -139,3 +139,16 @@ async def test_http_on_the_same_port(server: BoardhallServer) -> None:
     head, _, body = data.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 200")
     assert json.loads(body)["status"] == "ok"
+
+
+async def test_replies_come_in_request_order(client: Factory) -> None:
+    """A reply that waits for a storage write is not overtaken by a later quick reply."""
+    ann = await client("ann")
+    for i in range(5):
+        await ann.send(id=f"c{i}", type="create", game="chess")
+        await ann.send(id=f"p{i}", type="ping")
+    order = []
+    for _ in range(10):
+        message = await ann.expect(None)
+        order.append(message["re"])
+    assert order == [x for i in range(5) for x in (f"c{i}", f"p{i}")]
