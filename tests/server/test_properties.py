@@ -99,3 +99,80 @@ def test_no_message_sequence_breaks_a_room(
         reply = d.request(conn, **fields)
         assert reply.get("code") != "internal", (fields, reply)
         check_invariants(d)
+
+
+JUNK = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=12),
+    st.lists(st.integers(), max_size=3),
+    st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
+)
+FIELDS = [
+    "room",
+    "ply",
+    "move",
+    "game",
+    "variant",
+    "clock",
+    "options",
+    "position",
+    "record",
+    "color",
+    "private",
+    "opponent",
+    "role",
+    "watch",
+    "kind",
+    "accept",
+    "text",
+    "reason",
+    "t",
+    "name",
+    "protocol",
+    "token",
+    "client",
+]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    messages=st.lists(
+        st.tuples(
+            st.sampled_from(
+                [
+                    "hello",
+                    "create",
+                    "join",
+                    "leave",
+                    "list",
+                    "move",
+                    "abort",
+                    "stop",
+                    "resign",
+                    "report",
+                    "timeout",
+                    "offer",
+                    "answer",
+                    "chat",
+                    "ping",
+                ]
+            ),
+            st.dictionaries(st.sampled_from(FIELDS), JUNK, max_size=4),
+            st.booleans(),
+        ),
+        max_size=25,
+    )
+)
+def test_junk_fields_never_break_the_hall(messages: list[Any]) -> None:
+    """Messages of every type with junk field values: one reply each, never ``internal``."""
+    d = HallDriver()
+    a, b, code = d.table()
+    for kind, fields, use_room in messages:
+        if use_room:
+            fields = {**fields, "room": code}
+        reply = d.request(a if len(fields) % 2 else b, type=kind, **fields)
+        assert reply.get("code") != "internal", (kind, fields, reply)
+        check_invariants(d)
