@@ -105,6 +105,8 @@ class RoomScene(Scene):
         self._shown_moves: list[str] = []
         self.result_shown_for = ""
         self.pending_move: str | None = None
+        self.drag: tuple[str, tuple[int, int]] | None = None
+        """(point, pointer position) while a piece is dragged."""
 
     # ---- helpers ------------------------------------------------------------------------------
 
@@ -200,8 +202,16 @@ class RoomScene(Scene):
         """Board clicks, buttons, offer answers, chat and shortcuts."""
         if event.type == pygame.MOUSEMOTION:
             self.hover = self.view.point_at(event.pos) if self.view else None
+            if self.drag is not None:
+                self.drag = (self.drag[0], event.pos)
             for b in [*self.buttons(), *self.offer_buttons]:
                 b.handle_event(event)
+            return
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self.drag is not None:
+            origin, self.drag = self.drag[0], None
+            target = self.view.point_at(event.pos) if self.view else None
+            if target is not None and target != origin and self.picker.selected == origin:
+                self.click_board(target)  # dropped on another point: the second click
             return
         if self.model.pending_offer() is not None:
             for b in self.offer_buttons:
@@ -221,7 +231,10 @@ class RoomScene(Scene):
             and self.view is not None
         ):
             self.chat_field.focused = False
-            self.click_board(self.view.point_at(event.pos))
+            point = self.view.point_at(event.pos)
+            self.click_board(point)
+            if point is not None and self.picker.selected == point:
+                self.drag = (point, event.pos)  # a press on a piece may become a drag
             return
         if self.chat_field.handle_event(event):
             if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
@@ -514,7 +527,8 @@ class RoomScene(Scene):
             targets=targets,
             last_move=last,
             highlight=self.model.highlight,
-            extra={"coordinates": self.coordinates, "hover": self.hover_point()},
+            extra={"coordinates": self.coordinates, "hover": self.hover_point(),
+                   "drag": self.drag},
         )
 
     def hover_point(self) -> str | None:

@@ -469,3 +469,16 @@ def test_moves_can_be_typed(ui: Any) -> None:
     ui.type("good game")
     ui.key(pygame.K_RETURN)
     assert ui.sent("chat")[-1]["text"] == "good game"
+
+
+def test_drag_and_drop_moves_a_piece(ui: Any) -> None:
+    """Press on e2, move, release on e4: the same move as two clicks."""
+    room = in_room(ui, demo_room("chess", plies=0))
+    ui.app.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=px(room, "e2"), button=1))
+    middle = (px(room, "e3")[0], px(room, "e3")[1] - 20)
+    ui.app.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=middle, rel=(0, 0),
+                                           buttons=(1, 0, 0)))
+    assert room.marks().extra["drag"] == ("e2", middle)
+    ui.shoot("room-chess-drag")
+    ui.app.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=px(room, "e4"), button=1))
+    assert ui.sent("move")[-1]["move"] == "e2e4" and room.drag is None
