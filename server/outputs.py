@@ -66,7 +66,8 @@ class LaunchBot:
 
 @dataclass
 class Outputs:
-    """Everything one input caused, in order: writes must be durable before the sends go out."""
+    """Everything one input caused, in order: writes must be durable before the sends go out,
+    and each connection must get its messages in the order they were produced."""
 
     sends: list[tuple[tuple[ConnId, ...], BaseModel]] = field(default_factory=list)
     writes: list[StorageOp] = field(default_factory=list)
@@ -77,7 +78,7 @@ class Outputs:
     moves: int = 0
     """Moves accepted (for metrics)."""
     key: str = ""
-    """The room this output belongs to (sends of one room go out in order)."""
+    """The room this output concerns, if any (for logs and diagnostics)."""
 
     def send(self, recipients: tuple[ConnId, ...] | list[ConnId], message: BaseModel) -> None:
         """Queue ``message`` (serialised once) for every connection in ``recipients``."""
