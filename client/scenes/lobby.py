@@ -38,6 +38,38 @@ def clock_presets(game: str) -> list[tuple[str, dict[str, int]]]:
     return presets + FISCHER
 
 
+def parse_options(text: str, defaults: dict[str, Any]) -> dict[str, Any]:
+    """Read ``name=value`` pairs (spaces or commas between) typed against the game's defaults.
+
+    >>> parse_options("exact5=yes", {"exact5": False})
+    {'exact5': True}
+    >>> parse_options("max_plies=300, home_limit=20", {"max_plies": 400, "home_limit": 30})
+    {'max_plies': 300, 'home_limit': 20}
+
+    Raises ``ValueError`` naming the option that is unknown or has a bad value.
+    """
+    options: dict[str, Any] = {}
+    for item in text.replace(",", " ").split():
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise ValueError(f"write options as name=value, not {item!r}")
+        if name not in defaults:
+            known = ", ".join(sorted(defaults)) or "none"
+            raise ValueError(f"this game has no option {name!r} (options: {known})")
+        default = defaults[name]
+        if isinstance(default, bool):
+            if value.lower() not in ("true", "false", "yes", "no", "on", "off", "1", "0"):
+                raise ValueError(f"option {name!r} is true or false, not {value!r}")
+            options[name] = value.lower() in ("true", "yes", "on", "1")
+        elif isinstance(default, int):
+            if not value.isdigit():
+                raise ValueError(f"option {name!r} is a whole number, not {value!r}")
+            options[name] = int(value)
+        else:
+            options[name] = value
+    return options
+
+
 def read_start(text: str) -> tuple[str, str]:
     """Interpret the start-position field: (``position`` or ``record``, the text).
 
@@ -100,7 +132,9 @@ class LobbyScene(Scene):
                                        "game id or file path", 1024)
         self.replay_button = Button(pygame.Rect(col2 + 290, 700, 102, 40), "Replay", "replay",
                                     "Ctrl+O")
-        self.fields = [self.position, self.code, self.replay_source]
+        self.options = TextField(pygame.Rect(28, 660, 352, 40), "Game options  (name=value)", "",
+                                 "", 300)
+        self.fields = [self.position, self.code, self.replay_source, self.options]
         self.fetched: queue.Queue[tuple[str, Any]] = queue.Queue()
         self._refresh_game()
 
@@ -121,6 +155,9 @@ class LobbyScene(Scene):
             (str(v.get("id")), str(v.get("name") or v.get("id")))
             for v in variants if isinstance(v, dict) and v.get("id") is not None
         ])
+        defaults = self.option_defaults()
+        self.options.value = ""
+        self.options.placeholder = " ".join(f"{k}={str(v).lower()}" for k, v in defaults.items())
         presets = clock_presets(str(game.get("game", "")))
         self.clock.set_options([(str(i), name) for i, (name, _) in enumerate(presets)]
                                + [("none", "untimed")])
@@ -137,6 +174,15 @@ class LobbyScene(Scene):
     def game_rows(self) -> list[pygame.Rect]:
         """Rectangles of the game cards."""
         return [pygame.Rect(28, 112 + i * 62, 352, 54) for i in range(len(self.app.games))]
+
+    def option_defaults(self) -> dict[str, Any]:
+        """The selected game's options with their defaults."""
+        options = self.game.get("options")
+        return dict(options) if isinstance(options, dict) else {}
+
+    def chosen_options(self) -> dict[str, Any]:
+        """Options typed in the options field (``ValueError`` when one is wrong)."""
+        return parse_options(self.options.value, self.option_defaults())
 
     def variant_description(self) -> str:
         """Description of the chosen variant."""
@@ -178,8 +224,9 @@ class LobbyScene(Scene):
         for widget in (self.variant, self.clock, self.color, self.opponent, self.private):
             if widget.handle_event(event):
                 return
-        typing = any(f.focused for f in self.fields)
-        for f in self.fields:
+        fields = [f for f in self.fields if f is not self.options or self.option_defaults()]
+        typing = any(f.focused for f in fields)
+        for f in fields:
             f.handle_event(event)
         if event.type == pygame.KEYDOWN:
             self._key(event, typing)
@@ -226,8 +273,17 @@ class LobbyScene(Scene):
             i = int(action[5:])
             if not game or i >= len(presets):
                 return
-            self.request({"type": "join", "game": game, "variant": self.variant.value or None,
-                          "clock": presets[i][1]})
+            try:
+                options = self.chosen_options()
+            except ValueError as exc:
+                self.say(f"Options: {exc}", theme.BAD)
+                return
+            seek: dict[str, Any] = {"type": "join", "game": game, "clock": presets[i][1]}
+            if self.variant.value:
+                seek["variant"] = self.variant.value
+            if options:
+                seek["options"] = options
+            self.request(seek)
             self.say(f"Looking for an opponent: {self.game.get('name', game)}, {presets[i][0]}…")
         elif action == "cancel":
             self.request({"type": "leave"})
@@ -273,6 +329,13 @@ class LobbyScene(Scene):
             message["variant"] = self.variant.value
         if self.opponent.value:
             message["opponent"] = self.opponent.value
+        try:
+            options = self.chosen_options()
+        except ValueError as exc:
+            self.say(f"Options: {exc}", theme.BAD)
+            return
+        if options:
+            message["options"] = options
         if self.clock.value != "none":
             message["clock"] = clock_presets(game)[int(self.clock.value)][1]
         if self.position.value.strip():
@@ -426,7 +489,11 @@ class LobbyScene(Scene):
         if games:
             self.variant.draw(surface)
             draw.paragraph(surface, self.variant_description() or "No description.",
-                           pygame.Rect(28, 524, 352, 200), 15, theme.MUTED)
+                           pygame.Rect(28, 524, 352, 90), 15, theme.MUTED)
+            if self.option_defaults():
+                self.options.draw(surface)
+                draw.text(surface, "Used by Quick game and Create room.", (28, 708), 13,
+                          theme.FAINT)
 
     def _draw_play(self, surface: pygame.Surface) -> None:
         box = pygame.Rect(412, 74, 400, 680)

@@ -482,3 +482,19 @@ def test_drag_and_drop_moves_a_piece(ui: Any) -> None:
     ui.shoot("room-chess-drag")
     ui.app.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=px(room, "e4"), button=1))
     assert ui.sent("move")[-1]["move"] == "e2e4" and room.drag is None
+
+
+def test_lobby_game_options(ui: Any) -> None:
+    """Options typed for the chosen game go with Create; a wrong one is explained, not sent."""
+    lobby = in_lobby(ui)
+    index = next(i for i, g in enumerate(ui.app.games) if g["game"] == "hexgomoku")
+    ui.click(lobby.game_rows()[index].center)
+    assert "exact5=false" in lobby.options.placeholder
+    ui.click(lobby.options.rect.center)
+    ui.type("exact5=yes")
+    ui.shoot("lobby-options")
+    ui.key(pygame.K_n, mod=pygame.KMOD_CTRL)
+    assert ui.sent("create")[-1]["options"] == {"exact5": True}
+    lobby.options.value = "bogus=1"
+    ui.key(pygame.K_n, mod=pygame.KMOD_CTRL)
+    assert "no option 'bogus'" in lobby.status and len(ui.sent("create")) == 1
