@@ -64,6 +64,12 @@ from server.sanitize import clean_text
 log = logging.getLogger("boardhall.hall")
 
 CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+LOBBY = ""
+"""Wake-up key of the lobby push (room codes are never empty)."""
+LOBBY_INTERVAL_S = 0.5
+"""Lobby watchers get at most two pushes per second."""
+LOBBY_MAX = 200
+"""Most entries in a ``rooms`` list: seeks and open rooms first, then games being played."""
 
 
 def hash_token(token: str) -> str:
@@ -143,6 +149,8 @@ class Hall:
         self._wakes: list[tuple[float, str]] = []
         self._pushed: dict[str, float] = {}
         self._lobby_dirty = False
+        self._lobby_next = 0.0
+        self._lobby_timer = False
         self._games: list[GameInfo] | None = None
 
     # ---- small helpers -----------------------------------------------------------------------
@@ -198,7 +206,7 @@ class Hall:
 
     def next_wake(self) -> float | None:
         """When :meth:`tick` should run next (``None``: nothing is due)."""
-        while self._wakes and self._wakes[0][1] not in self.rooms:
+        while self._wakes and self._wakes[0][1] not in self.rooms and self._wakes[0][1] != LOBBY:
             heapq.heappop(self._wakes)
         return self._wakes[0][0] if self._wakes else None
 
@@ -207,6 +215,11 @@ class Hall:
         results = []
         while self._wakes and self._wakes[0][0] <= now:
             _, code = heapq.heappop(self._wakes)
+            if code == LOBBY:
+                out = Outputs()
+                self._push_lobby(out, now)
+                results.append(out)
+                continue
             room = self.rooms.get(code)
             if room is None:
                 continue
@@ -222,7 +235,7 @@ class Hall:
             if room.status != before:
                 self._lobby_dirty = True
             self._after_room(room, out)
-            self._push_lobby(out)
+            self._push_lobby(out, now)
             results.append(out)
         return results
 
@@ -268,7 +281,7 @@ class Hall:
                 self._lobby_dirty = True
             self._forget_if_idle(identity.player)
         self._lobby_dirty = True
-        self._push_lobby(out)
+        self._push_lobby(out, now)
         return out
 
     # ---- input -------------------------------------------------------------------------------
@@ -320,7 +333,7 @@ class Hall:
             self._error(
                 session, ProtocolError(ErrorCode.INTERNAL, "internal server error"), re, now, out
             )
-        self._push_lobby(out)
+        self._push_lobby(out, now)
         return out
 
     def _take_token(self, session: Session, now: float) -> bool:
@@ -728,14 +741,7 @@ class Hall:
         out.send((session.conn,), Rooms(re=message.id, rooms=self._summaries(message.game)))
 
     def _summaries(self, game: str | None) -> list[RoomSummary]:
-        found = [
-            room.summary()
-            for room in self.rooms.values()
-            if not room.private
-            and not room.closed
-            and room.status != "over"
-            and (game is None or room.game == game)
-        ]
+        found: list[RoomSummary] = []
         for seek in self.seeks.values():
             if game is not None and seek.game != game:
                 continue
@@ -752,12 +758,29 @@ class Hall:
                     options=seek.options,
                 )
             )
-        return found
+        waiting: list[RoomSummary] = []
+        playing: list[RoomSummary] = []
+        for room in self.rooms.values():
+            if room.private or room.closed or room.status == "over":
+                continue
+            if game is None or room.game == game:
+                (waiting if room.status == "waiting" else playing).append(room.summary())
+                if len(found) + len(waiting) >= LOBBY_MAX:
+                    break
+        return (found + waiting + playing)[:LOBBY_MAX]
 
-    def _push_lobby(self, out: Outputs) -> None:
+    def _push_lobby(self, out: Outputs, now: float) -> None:
+        """Send watchers the new lobby, at most once per :data:`LOBBY_INTERVAL_S`."""
         if not self._lobby_dirty:
             return
+        if now < self._lobby_next:
+            if not self._lobby_timer:
+                self._lobby_timer = True
+                heapq.heappush(self._wakes, (self._lobby_next, LOBBY))
+            return
         self._lobby_dirty = False
+        self._lobby_timer = False
+        self._lobby_next = now + LOBBY_INTERVAL_S
         groups: dict[str | None, list[ConnId]] = {}
         for session in self.sessions.values():
             if session.watching and not session.closing:

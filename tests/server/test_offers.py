@@ -264,7 +264,7 @@ def test_fair_colours_alternate_in_matchmaking() -> None:
 
 
 def test_lobby_watch_pushes_changes() -> None:
-    """A watcher gets a new rooms list when a room opens, fills or closes."""
+    """A watcher gets a new rooms list when a room opens, fills or closes (at most 2 per s)."""
     d = HallDriver()
     w = d.player("wat")
     d.request(w, type="list", watch=True, game="hexgomoku")
@@ -272,13 +272,32 @@ def test_lobby_watch_pushes_changes() -> None:
     code = d.request(a, type="create", game="hexgomoku")["room"]
     assert [r["room"] for r in d.last(w, "rooms")["rooms"]] == [code]
     d.request(a, type="create", game="chess")
-    pushed = d.take(w, "rooms")
-    assert all(r["game"] == "hexgomoku" for m in pushed for r in m["rooms"])
     d.request(a, type="leave", room=code)
-    assert d.last(w, "rooms")["rooms"] == []
+    assert d.take(w, "rooms") == []  # throttled: the next push comes at most 0.5 s later
+    d.advance(0.5)
+    pushed = d.take(w, "rooms")
+    assert len(pushed) == 1 and pushed[0]["rooms"] == []
+    d.advance(5)
+    assert d.take(w, "rooms") == []
     d.request(w, type="list", watch=False)
     d.request(a, type="create", game="hexgomoku")
+    d.advance(1)
     assert d.take(w, "rooms") == []
+
+
+def test_lobby_lists_seeks_first_and_is_bounded() -> None:
+    """Seeks and open rooms come before games being played; the list has at most 200 entries."""
+    d = HallDriver()
+    a, _b, _code = d.table()
+    players = [d.player(f"p{i}") for i in range(205)]
+    for i, conn in enumerate(players[:3]):
+        d.request(conn, type="join", game="chess", clock={"per_move": 10 + i})
+    for conn in players[3:]:
+        d.request(conn, type="create", game="hexgomoku")
+    rooms = d.request(a, type="list")["rooms"]
+    assert len(rooms) == 200
+    assert [r["seek"] for r in rooms[:3]] == [True] * 3
+    assert all(r["status"] == "waiting" for r in rooms)
 
 
 def test_spectator_chat_stays_with_spectators_until_the_end() -> None:
