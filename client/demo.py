@@ -77,11 +77,10 @@ def demo_room(
     variant = engine.resolve_variant(variant)
     start, moves = pick_moves(game, variant, position, plies)
     clock = {"per_move": 30} if game == "shuqi" else {"initial": 300, "increment": 3}
-    turn = "first" if len(moves) % 2 == 0 else "second"
-    if game != "hexgomoku" and position:
-        state = engine.start(variant, position=position)
-        turn = state.turn if len(moves) % 2 == 0 else ("second" if state.turn == "first"
-                                                       else "first")
+    state = engine.start(variant, position=start)
+    for move in moves:
+        state = engine.play(state, move)
+    turn = state.turn
     return {
         "type": "room", "room": room, "game_id": "g-demo-1", "game": game, "variant": variant,
         "options": {}, "status": status,
