@@ -75,6 +75,8 @@ class App:
         self._ids = itertools.count(1)
         self.sent: collections.deque[dict[str, Any]] = collections.deque(maxlen=200)
         """The last messages sent (for the status line, debugging and tests)."""
+        self.left_rooms: set[str] = set()
+        """Rooms the user left: a late snapshot of one does not open it again."""
         self.local_server: Any = None
         self.ssl_context: Any = None
         """``ssl.SSLContext`` for ``wss://`` servers with a private certificate authority."""
@@ -153,6 +155,8 @@ class App:
         message["id"] = self.next_id()
         conn = self.seat_connections.get(seat or "") or self.connection
         self.sent.append(message)
+        if message.get("type") in ("join", "create"):
+            self.left_rooms.discard(str(message.get("room", "")))
         if conn is not None:
             conn.send(message)
         return int(message["id"])
@@ -256,7 +260,7 @@ class App:
             from client.scenes.room import RoomScene
 
             code = message.get("room")
-            if isinstance(code, str) and not any(
+            if isinstance(code, str) and code not in self.left_rooms and not any(
                 isinstance(s, RoomScene) and s.model.room == code for s in self.stack
             ):
                 self.push(RoomScene(self, code))

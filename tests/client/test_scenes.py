@@ -498,3 +498,16 @@ def test_lobby_game_options(ui: Any) -> None:
     lobby.options.value = "bogus=1"
     ui.key(pygame.K_n, mod=pygame.KMOD_CTRL)
     assert "no option 'bogus'" in lobby.status and len(ui.sent("create")) == 1
+
+
+def test_a_left_room_does_not_reopen_on_a_late_snapshot(ui: Any) -> None:
+    """After Leave, a snapshot already on its way is ignored; joining again opens it."""
+    snap = demo_room("hexgomoku", plies=0, you=None)
+    in_room(ui, snap)
+    ui.key(pygame.K_ESCAPE)
+    assert isinstance(ui.app.top, LobbyScene)
+    ui.message(snap)
+    assert isinstance(ui.app.top, LobbyScene)
+    ui.app.send({"type": "join", "room": "K7QD", "role": "spectator"})
+    ui.message(snap)
+    assert isinstance(ui.app.top, RoomScene)
