@@ -6,8 +6,12 @@ variation search, quiescence over captures where the game has them, and a hard b
 (injectable) and an optional node limit are checked inside the search, and the answer is the best
 move of the last completed iteration.
 
->>> from engines.search.core import Searcher, Limits
->>> # Searcher().search(adapter, Limits(seconds=0.2)).move
+>>> from engines import get
+>>> from engines.search import Limits, Searcher, make_adapter
+>>> game = get("chess")
+>>> state = game.start(position="6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+>>> Searcher().search(make_adapter(game, state), Limits(nodes=5_000)).notation
+'a1a8'
 """
 
 from __future__ import annotations
