@@ -75,8 +75,8 @@ class App:
         self._ids = itertools.count(1)
         self.sent: collections.deque[dict[str, Any]] = collections.deque(maxlen=200)
         """The last messages sent (for the status line, debugging and tests)."""
-        self.left_rooms: set[str] = set()
-        """Rooms the user left: a late snapshot of one does not open it again."""
+        self.left_rooms: dict[str, str] = {}
+        """Room code -> game id of rooms the user left: a late snapshot does not reopen one."""
         self.local_server: Any = None
         self.ssl_context: Any = None
         """``ssl.SSLContext`` for ``wss://`` servers with a private certificate authority."""
@@ -156,7 +156,7 @@ class App:
         conn = self.seat_connections.get(seat or "") or self.connection
         self.sent.append(message)
         if message.get("type") in ("join", "create"):
-            self.left_rooms.discard(str(message.get("room", "")))
+            self.left_rooms.pop(str(message.get("room", "")), None)
         if conn is not None:
             conn.send(message)
         return int(message["id"])
@@ -260,7 +260,9 @@ class App:
             from client.scenes.room import RoomScene
 
             code = message.get("room")
-            if isinstance(code, str) and code not in self.left_rooms and not any(
+            left = isinstance(code, str) and code in self.left_rooms and (
+                self.left_rooms[code] == message.get("game_id"))
+            if isinstance(code, str) and not left and not any(
                 isinstance(s, RoomScene) and s.model.room == code for s in self.stack
             ):
                 self.push(RoomScene(self, code))

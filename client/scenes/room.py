@@ -342,7 +342,7 @@ class RoomScene(Scene):
 
     def close(self) -> None:
         """Remove this scene (and any dialogs above it)."""
-        self.app.left_rooms.add(self.model.room)
+        self.app.left_rooms[self.model.room] = self.model.game_id
         while self.app.stack and self.app.stack[-1] is not self:
             self.app.pop()
         self.app.pop(self)
