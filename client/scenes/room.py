@@ -500,6 +500,7 @@ class RoomScene(Scene):
             self.refresh_picker()
         self.buttons()
         self.refresh_buttons()
+        self.shown_moves()
         shown = self.clock_face()
         if shown != self.last_clock_face:
             self.last_clock_face = shown
@@ -601,7 +602,7 @@ class RoomScene(Scene):
         self.draw_moves(surface, pygame.Rect(x, 264, PANEL_W, 150))
         self.draw_chat(surface, pygame.Rect(x, 422, PANEL_W, 146))
         self.chat_field.draw(surface)
-        for b in self.buttons():
+        for b in self._buttons:
             b.draw(surface)
 
     def titles(self) -> tuple[str, str]:
@@ -692,7 +693,7 @@ class RoomScene(Scene):
     def draw_moves(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         """The move list, two moves per line, scrolled to the end."""
         draw.panel(surface, rect, theme.INPUT_BG)
-        moves = self.shown_moves()
+        moves = self._shown_moves
         if not moves:
             draw.text(surface, "No moves yet.", (rect.left + 12, rect.top + 10), 15, theme.FAINT)
             return
