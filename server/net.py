@@ -27,7 +27,15 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 import engines
-from protocol import ErrorCode, Hello, ProtocolError, decode_client, encode, limits
+from protocol import (
+    KNOWN_VERSIONS,
+    ErrorCode,
+    Hello,
+    ProtocolError,
+    decode_client,
+    encode,
+    limits,
+)
 from server.config import ServerConfig
 from server.hall import Hall, hash_token
 from server.metrics import Metrics
@@ -315,6 +323,22 @@ class BoardhallServer:
         query = {k: v[-1] for k, v in parse_qs(url.query).items()}
         path = url.path.rstrip("/") or "/"
         try:
+            if path == "/":
+                return _json(
+                    HTTPStatus.OK,
+                    {
+                        "server": self.config.server_name,
+                        "protocol": list(KNOWN_VERSIONS),
+                        "websocket": "connect here with a WebSocket client (protocol v1)",
+                        "http": [
+                            "/healthz",
+                            "/metrics",
+                            "/games/ID",
+                            "/games?player=ID",
+                            "/variants/ID",
+                        ],
+                    },
+                )
             if path == "/healthz":
                 return _json(HTTPStatus.OK, self.health())
             if path == "/metrics":

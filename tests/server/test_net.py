@@ -98,6 +98,8 @@ async def test_records_over_http(client: Factory, server: BoardhallServer) -> No
     assert 'boardhall_rooms{game="chess"} 1' in metrics
     assert "boardhall_move_seconds_count 4" in metrics
     assert (await http_get(server, "/variants/nope"))[0] == 404
+    status, body = await http_get(server, "/")
+    assert status == 200 and json.loads(body)["protocol"] == [1]
 
 
 async def test_connections_per_address_limit() -> None:
