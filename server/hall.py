@@ -457,6 +457,9 @@ class Hall:
         )
         for code in resumed:
             room = self.rooms[code]
+            seat = room.seats[room.seat_of(player) or "first"]
+            if seat is not None and seat.player == player:
+                seat.name = identity.name
             side = room.returned(player, now, out)
             out.send((session.conn,), room.view(side, now))
             self._after_room(room, out)
