@@ -189,6 +189,7 @@ class BoardhallServer:
         self.connections[conn] = ws
         self.metrics.connections_total += 1
         address = ws.remote_address[0] if ws.remote_address else "?"
+        log.debug("connected", extra={"fields": {"conn": conn, "address": str(address)}})
         self._emit(self.hall.connect(conn, str(address), loop.time()))
         try:
             async for frame in ws:
@@ -202,13 +203,17 @@ class BoardhallServer:
                     log.exception("decoding a frame failed")
                     message = ProtocolError(ErrorCode.BAD_MESSAGE, "not a valid message")
                 if isinstance(message, Hello) and message.token is not None:
-                    await self._load_identity(message.token)
+                    try:
+                        await self._load_identity(message.token)
+                    except Exception:
+                        log.exception("loading an identity failed")
                 lag_ms = int((ws.latency or 0.0) * 500)
                 out = self.hall.handle(conn, message, loop.time(), lag_ms)
                 self._emit(out, started if out.moves else None)
         except websockets.ConnectionClosed:
             pass
         finally:
+            log.debug("disconnected", extra={"fields": {"conn": conn, "code": ws.close_code}})
             self.connections.pop(conn, None)
             self._emit(self.hall.disconnect(conn, loop.time()))
 
