@@ -35,8 +35,10 @@ class ConnectScene(Scene):
                               name or app.config.name, "up to 32 characters", NAME_LIMIT)
         self.fields = [self.address, self.name]
         (self.name if self.address.value and not self.name.value else self.address).focused = True
-        self.connect_button = Button(pygame.Rect(left, self.card.top + 300, width, 48),
-                                     "Connect", "connect", primary=True, size=18)
+        self.connect_button = Button(pygame.Rect(left, self.card.top + 300, width - 196, 48),
+                                     "Connect", "connect", "Enter", primary=True, size=18)
+        self.offline_button = Button(pygame.Rect(left + width - 184, self.card.top + 300, 184, 48),
+                                     "Play offline", "offline", "F2", size=16)
         self.message = ""
         self.message_color = theme.MUTED
         self.busy = False
@@ -45,6 +47,11 @@ class ConnectScene(Scene):
         """Typing, Tab between fields, Enter or the button to connect."""
         if self.connect_button.handle_event(event):
             self.submit()
+            return
+        if self.offline_button.handle_event(event) or (
+            event.type == pygame.KEYDOWN and event.key == pygame.K_F2
+        ):
+            self.play_offline()
             return
         if event.type == pygame.KEYDOWN:
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
@@ -77,13 +84,30 @@ class ConnectScene(Scene):
         self.show(f"Connecting to {url} …", theme.MUTED)
         self.app.connect(url, name, self.address.value.strip())
 
+    def play_offline(self) -> None:
+        """Start a server inside this program and connect to it (play the computer, replay)."""
+        from client.local import EmbeddedServer
+
+        name = self.name.value.strip() or "Player"
+        if self.app.local_server is None:
+            try:
+                self.app.local_server = EmbeddedServer().start()
+            except Exception as exc:  # the server could not start: say why, stay here
+                self.show(f"Cannot start a local server: {exc}", theme.BAD)
+                return
+        self.busy = True
+        self.show("Starting a game server on this computer…", theme.MUTED)
+        url = self.app.local_server.url
+        self.app.connect(url, name, "this computer")
+
     def update(self, dt: float) -> None:
         """The button is off while a connection attempt runs."""
         self.connect_button.enabled = not self.busy
+        self.offline_button.enabled = not self.busy
 
     def show(self, text: str, color: theme.Color) -> None:
-        """Set the message under the button."""
-        self.message, self.message_color = text, color
+        """Set the message under the button (as a sentence)."""
+        self.message, self.message_color = text[:1].upper() + text[1:], color
 
     def on_net(self, event: NetEvent) -> None:
         """Show why connecting failed."""
@@ -130,9 +154,10 @@ class ConnectScene(Scene):
         for f in self.fields:
             f.draw(surface)
         self.connect_button.draw(surface)
+        self.offline_button.draw(surface)
         if self.message:
             draw.paragraph(surface, self.message,
                            pygame.Rect(self.card.left + 40, self.card.top + 364,
                                        self.card.width - 80, 90), 16, self.message_color)
-        draw.text(surface, "Tab: next field   Enter: connect   Esc: quit",
+        draw.text(surface, "Tab: next field   Enter: connect   F2: play offline   Esc: quit",
                   (w // 2, self.card.bottom + 18), 14, theme.FAINT, "midtop")

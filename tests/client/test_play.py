@@ -333,3 +333,21 @@ def test_restarted_client_resumes_its_seat(tmp_path: Path, embedded: EmbeddedSer
     assert (model.room, model.you, model.moves) == (code, "first", ["0,0"])
     for app in (again, bob):
         app.disconnect()
+
+
+def test_play_offline_from_the_connect_scene(tmp_path: Path) -> None:
+    """F2 starts a server inside the client; the lobby can then create a game against a bot."""
+    app = App(Config(path=tmp_path / "offline.json"), headless=True)
+    scene = ConnectScene(app, "", "Olga")
+    app.push(scene)
+    app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F2, mod=0, unicode=""))
+    try:
+        pump([app], lambda: isinstance(app.top, LobbyScene), timeout=15)
+        assert app.welcome["name"] == "Olga"
+        app.send({"type": "create", "game": "hexgomoku", "color": "first", "opponent": "bot:1"})
+        pump([app], lambda: bool(app.find(RoomScene))
+             and (room_of(app).model.seats.get("second") or {}).get("bot") is True, timeout=30)
+        assert not (tmp_path / "offline.json").exists()  # no token saved for a local server
+    finally:
+        app.disconnect()
+        app.local_server.stop()
