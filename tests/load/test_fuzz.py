@@ -27,6 +27,11 @@ from protocol import CLIENT_TYPES, limits
 from server.testing import WireClient, running_server
 from tests.load.conftest import LiveServer
 
+pytestmark = pytest.mark.filterwarnings(
+    # websockets draws its frame masks from the global ``random``; hypothesis notices and warns.
+    "ignore::hypothesis.errors.HypothesisDeprecationWarning"
+)
+
 ROOM = "@ROOM"
 """Replaced by the side game's room code when a frame is sent."""
 
