@@ -575,12 +575,12 @@ class Hall:
         )
         side: Side = self.rng.choice(SIDES) if message.color == "random" else message.color
         self._seat(room, side, identity, now)
+        if level is not None:
+            room.bot_seat, room.bot_level = other(side), level
+            out.bots.append(LaunchBot(room.code, engine.game, variant, level))
         out.key = room.code
         out.writes.append(SaveGame(room.meta()))
         out.send((session.conn,), room.view(side, now, message.id))
-        if level is not None:
-            room.bot_seat = other(side)
-            out.bots.append(LaunchBot(room.code, engine.game, variant, level))
         self._after_room(room, out)
 
     def _bot_level(self, opponent: str | None) -> int | None:
@@ -627,6 +627,7 @@ class Hall:
                 session.spectating.add(room.code)
             else:
                 if room.seat_of(identity.player) is None:
+                    self._bot_takes_over(room, identity, now, out)
                     bot_seat = room.bot_seat
                     free = [s for s in SIDES if room.seats[s] is None]
                     if bot_seat in free and not identity.bot:
@@ -683,6 +684,28 @@ class Hall:
                 options=options,
             ),
         )
+
+    def _bot_takes_over(self, room: Room, identity: Identity, now: float, out: Outputs) -> None:
+        """A bot joining a room whose bot seat is held by an absent bot takes that seat."""
+        side = room.bot_seat
+        seat = room.seats[side] if side else None
+        if not identity.bot or side is None or seat is None or seat.connected or not seat.bot:
+            return
+        self.player_rooms.get(seat.player, set()).discard(room.code)
+        self._forget_if_idle(seat.player)
+        seat.player, seat.name = identity.player, identity.name
+        self.player_rooms.setdefault(identity.player, set()).add(room.code)
+        room.returned(identity.player, now, out)
+
+    def bot_launches(self) -> list[LaunchBot]:
+        """Bots to start again for unfinished rooms whose bot is not connected (after a restart)."""
+        found = []
+        for room in self.rooms.values():
+            side, level = room.bot_seat, room.bot_level
+            seat = room.seats[side] if side else None
+            if room.status != "over" and level and seat is not None and not seat.connected:
+                found.append(LaunchBot(room.code, room.game, room.variant, level))
+        return found
 
     def _match(
         self, seek: Seek, joiner: Identity, now: float, out: Outputs, re: MessageId | None
@@ -920,9 +943,8 @@ class Hall:
             variant_info=meta.get("variant_info"),
         )
         room.created = meta.get("created") or room.created
-        for side, remaining in (meta.get("remaining") or {}).items():
-            room.clock.remaining[side] = int(remaining)
-        room.history = [room._clock_point()]
+        room.bot_seat = meta.get("bot_seat")
+        room.bot_level = meta.get("bot_level")
         room.replay(moves)
         for side, count in (meta.get("refusals") or {}).items():
             room.refusals[side] = int(count)

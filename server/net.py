@@ -156,6 +156,8 @@ class BoardhallServer:
             compression=None,
         )
         self._arm()
+        for bot in self.hall.bot_launches():
+            self._spawn(self._launch_bot(bot))
         log.info("listening", extra={"fields": {"url": self.url}})
 
     async def stop(self) -> None:

@@ -125,6 +125,7 @@ class Room:
         self.expires: float | None = now + config.waiting_room_ttl_s
         self.rematch_room: str | None = None
         self.bot_seat: Side | None = None
+        self.bot_level: int | None = None
         """A seat kept for the bot this room was created to play."""
         self.closed = False
 
@@ -239,6 +240,8 @@ class Room:
             "max_plies": self.max_plies,
             "clock": clock.model_dump(mode="json") if clock else None,
             "private": self.private,
+            "bot_seat": self.bot_seat,
+            "bot_level": self.bot_level,
             "variant_info": self.variant_info,
             "seats": {
                 side: (

@@ -86,3 +86,32 @@ async def test_sigkill_and_restart_resumes_every_unfinished_game(tmp_path: Path)
         await bob2.close()
     finally:
         await proc.kill()
+
+
+@pytest.mark.slow
+async def test_bot_game_survives_a_restart(tmp_path: Path) -> None:
+    """After SIGKILL and restart the server starts the bot again and it takes back its seat."""
+    db = str(tmp_path / "hall.db")
+    proc = await ServerProcess.start(db)
+    try:
+        ann = await WireClient.connect(proc.url, "ann")
+        room = await ann.request(type="create", game="hexgomoku", color="first", opponent="bot:1")
+        code = room["room"]
+        await ann.expect("room", status="playing", timeout=30)
+        await ann.request(type="move", room=code, ply=0, move="0,0")
+        await ann.expect("moved", ply=1, timeout=30)
+        token = ann.welcome["token"]
+    finally:
+        await proc.kill()
+    proc = await ServerProcess.start(db)
+    try:
+        ann2 = await WireClient.connect(proc.url, "ann", token=token)
+        assert ann2.welcome["resumed"] == [code]
+        back = await ann2.expect("presence", room=code, seat="second", connected=True, timeout=30)
+        assert back["connected"] is True
+        assert (await ann2.request(type="move", room=code, ply=2, move="1,0"))["type"] == "moved"
+        reply = await ann2.expect("moved", ply=3, timeout=30)
+        assert reply["by"] == "second"
+        await ann2.close()
+    finally:
+        await proc.kill()
