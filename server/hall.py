@@ -696,6 +696,7 @@ class Hall:
         seat.player, seat.name = identity.player, identity.name
         self.player_rooms.setdefault(identity.player, set()).add(room.code)
         room.returned(identity.player, now, out)
+        room.snapshots(now, out)  # the seat has a new player id
 
     def bot_launches(self) -> list[LaunchBot]:
         """Bots to start again for unfinished rooms whose bot is not connected (after a restart)."""
