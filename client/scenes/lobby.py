@@ -108,8 +108,8 @@ class LobbyScene(Scene):
                              [("random", "random"), ("first", "first (moves first)"),
                               ("second", "second")])
         self.opponent = Chooser(pygame.Rect(col2 + 16, 366, 180, 40), "Opponent  (B)",
-                                [("", "a person"), *((f"bot:{n}", f"computer, level {n}")
-                                                     for n in range(1, 9))])
+                                self.opponent_choices())
+        self.hotseat_pending = False
         self.private = Toggle(pygame.Rect(col2 + 212, 371, 180, 30), "Private  (P)")
         self.position = TextField(pygame.Rect(col2 + 16, 436, 376, 40),
                                   "Start position (paste with Ctrl+V, or a file path)", "",
@@ -162,6 +162,13 @@ class LobbyScene(Scene):
         self.clock.set_options([(str(i), name) for i, (name, _) in enumerate(presets)]
                                + [("none", "untimed")])
 
+    def opponent_choices(self) -> list[tuple[str, str]]:
+        """A person, the computer at each level, and (offline) a second player on this screen."""
+        choices = [("", "a person"), *((f"bot:{n}", f"computer, level {n}") for n in range(1, 9))]
+        if self.app.local_server is not None:
+            choices.insert(1, ("hotseat", "hot-seat, this screen"))
+        return choices
+
     def seek_buttons(self) -> list[Button]:
         """One button per clock preset of the selected game."""
         presets = clock_presets(str(self.game.get("game", "")))
@@ -196,6 +203,7 @@ class LobbyScene(Scene):
     def enter(self) -> None:
         """Ask for the live room list whenever the lobby shows."""
         self._refresh_game()
+        self.opponent.set_options(self.opponent_choices())
         self.app.send({"type": "list", "watch": True})
 
     # ---- input --------------------------------------------------------------------------------
@@ -327,7 +335,10 @@ class LobbyScene(Scene):
                                    "color": self.color.value, "private": self.private.on}
         if self.variant.value:
             message["variant"] = self.variant.value
-        if self.opponent.value:
+        if self.opponent.value == "hotseat":
+            self.start_hotseat()
+            message["color"] = "first"
+        elif self.opponent.value:
             message["opponent"] = self.opponent.value
         try:
             options = self.chosen_options()
@@ -347,6 +358,21 @@ class LobbyScene(Scene):
             message[kind] = text
         self.request(message)
         self.say("Creating the room…")
+
+    def start_hotseat(self) -> None:
+        """Open a second connection for the other seat (it joins when the room exists)."""
+        from client.net import Connection
+
+        if self.app.connection is None:
+            return
+        for seat, conn in list(self.app.seat_connections.items()):
+            if conn is not self.app.connection:
+                conn.close()
+            del self.app.seat_connections[seat]
+        helper = Connection(self.app.url, "Player 2", ssl=self.app.ssl_context)
+        helper.start()
+        self.app.seat_connections = {"first": self.app.connection, "second": helper}
+        self.hotseat_pending = True
 
     def start_replay(self, source: str) -> None:
         """Load a record (a file here, or ``GET /games/ID?format=json`` on a thread)."""
@@ -411,6 +437,10 @@ class LobbyScene(Scene):
         elif kind == "room":
             self.queued = None
             self.say("")
+            code = message.get("room")
+            if self.hotseat_pending and isinstance(code, str) and message.get("you") == "first":
+                self.hotseat_pending = False
+                self.app.send({"type": "join", "room": code}, "second")
         elif kind == "welcome":
             self._refresh_game()
             if self.app.top is self:

@@ -343,6 +343,12 @@ class RoomScene(Scene):
     def close(self) -> None:
         """Remove this scene (and any dialogs above it)."""
         self.app.left_rooms[self.model.room] = self.model.game_id
+        if self.app.seat_connections and self.app.find(RoomScene) == [self]:
+            # Hot-seat ends with its room: close the second seat's connection.
+            for conn in self.app.seat_connections.values():
+                if conn is not self.app.connection:
+                    conn.close()
+            self.app.seat_connections = {}
         while self.app.stack and self.app.stack[-1] is not self:
             self.app.pop()
         self.app.pop(self)

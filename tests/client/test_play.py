@@ -351,3 +351,32 @@ def test_play_offline_from_the_connect_scene(tmp_path: Path) -> None:
     finally:
         app.disconnect()
         app.local_server.stop()
+
+
+def test_hot_seat_from_the_offline_lobby(tmp_path: Path) -> None:
+    """Offline, the lobby offers hot-seat: both seats play from one window."""
+    app = App(Config(path=tmp_path / "offline.json"), headless=True)
+    scene = ConnectScene(app, "", "Olga")
+    app.push(scene)
+    scene.play_offline()
+    try:
+        pump([app], lambda: isinstance(app.top, LobbyScene), timeout=15)
+        lobby = app.top
+        assert isinstance(lobby, LobbyScene)
+        index = next(i for i, g in enumerate(app.games) if g["game"] == "hexgomoku")
+        click(app, lobby.game_rows()[index].center)
+        lobby.opponent.select("hotseat")
+        assert lobby.opponent.value == "hotseat"
+        click(app, lobby.create.rect.center)
+        pump([app], lambda: bool(app.find(RoomScene))
+             and room_of(app).model.seats.get("second") is not None, timeout=15)
+        room = room_of(app)
+        for ply, point in enumerate(["0,0", "2,2"]):
+            click(app, px(room, point))
+            pump([app], lambda n=ply + 1: len(room.model.moves) == n)  # type: ignore[misc]
+        assert room.model.name_of("second") == "Player 2"
+        room.close()
+        assert app.seat_connections == {}
+    finally:
+        app.disconnect()
+        app.local_server.stop()
