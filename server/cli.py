@@ -101,6 +101,11 @@ def build_parser() -> argparse.ArgumentParser:
         default=10.0,
         help="seconds between server pings (they measure lag)",
     )
+    add(
+        "--uvloop",
+        action="store_true",
+        help="run on uvloop (install the 'speed' extra: pip install 'boardhall[speed]')",
+    )
     return parser
 
 
@@ -134,7 +139,11 @@ async def run(args: argparse.Namespace) -> None:
         args.sync == "full",
     )
     await server.start()
-    print(f"boardhall-server listening on {server.url} (db {args.db})", flush=True)
+    print(
+        f"boardhall-server listening on {server.url} (bound to {args.host}:{server.port}, "
+        f"db {args.db})",
+        flush=True,
+    )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -152,8 +161,16 @@ def main(argv: list[str] | None = None) -> int:
         print("boardhall-server: --tls-cert and --tls-key go together", file=sys.stderr)
         return 2
     setup_logging(args.log_level)
+    runner = asyncio.run
+    if args.uvloop:
+        try:
+            import uvloop
+        except ImportError:
+            print("boardhall-server: --uvloop needs uvloop (the 'speed' extra)", file=sys.stderr)
+            return 2
+        runner = uvloop.run
     try:
-        asyncio.run(run(args))
+        runner(run(args))
     except KeyboardInterrupt:
         pass
     except (OSError, ValueError) as exc:
