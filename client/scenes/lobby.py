@@ -14,7 +14,7 @@ import pygame
 from client.address import http_url
 from client.room_model import clock_text, reply_to
 from client.scenes.base import Scene
-from client.ui import draw, theme
+from client.ui import draw, fonts, theme
 from client.ui.widgets import Button, Chooser, ListView, TextField, Toggle
 
 if TYPE_CHECKING:
@@ -509,8 +509,13 @@ class LobbyScene(Scene):
             chosen = i == min(self.game_index, len(games) - 1)
             draw.panel(surface, rect, theme.ACCENT_DIM if chosen else theme.PANEL,
                        theme.ACCENT if chosen else theme.BORDER)
-            draw.text(surface, str(g.get("name") or g.get("game")), (rect.left + 14, rect.top + 9),
-                      18, theme.TEXT, max_width=rect.width - 28)
+            name_rect = draw.text(surface, str(g.get("name") or g.get("game")),
+                                  (rect.left + 14, rect.top + 9), 18, theme.TEXT,
+                                  max_width=rect.width - 28)
+            cjk = theme.CJK_GAME_NAMES.get(str(g.get("game")))
+            if cjk and fonts.has_cjk() and name_rect.right + 110 < rect.right:
+                draw.text(surface, cjk, (rect.right - 12, rect.top + 9), 15,
+                          theme.TEXT if chosen else theme.MUTED, "topright")
             variants: list[Any] = g["variants"] if isinstance(g.get("variants"), list) else []
             names = ", ".join(str(v.get("name") or v.get("id")) for v in variants
                               if isinstance(v, dict))

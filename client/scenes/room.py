@@ -594,9 +594,16 @@ class RoomScene(Scene):
         title, variant = self.titles()
         draw.text(surface, f"{title}{' · ' + variant if variant else ''}", (x, 18), 24,
                   max_width=300)
+        cjk = theme.CJK_GAME_NAMES.get(m.game)
+        if cjk and fonts.has_cjk():
+            draw.text(surface, cjk, (x, 58), 14, theme.MUTED, "midleft")
+            clock_x = x + fonts.text_width(cjk, 14) + 16
+        else:
+            clock_x = x
         draw.text(surface, f"Room {m.room}{' · private' if m.private else ''}",
                   (x + PANEL_W, 24), 15, theme.MUTED, "topright")
-        draw.text(surface, f"Clock: {clock_text(m.clock)}", (x, 50), 14, theme.MUTED)
+        draw.text(surface, f"Clock: {clock_text(m.clock)}", (clock_x, 58), 14, theme.MUTED,
+                  "midleft")
         bottom = self.bottom_seat()
         top = "second" if bottom == "first" else "first"
         self.draw_player(surface, top, pygame.Rect(x, 74, PANEL_W, 72))

@@ -36,5 +36,11 @@ def seat_color(game: str, seat: str) -> Color:
     """The colour of ``seat``'s pieces in ``game``."""
     return GAME_SEAT_COLORS.get(game, SEAT_COLORS).get(seat, MUTED)
 
+CJK_GAME_NAMES: dict[str, str] = {
+    "chess": "国际象棋", "draughts": "国际跳棋", "shuqi": "国际数棋", "hexgomoku": "三角网络五子棋",
+    "custom": "精班棋",
+}
+"""Chinese names shown beside the English ones when a CJK font is installed."""
+
 RADIUS = 6
 PAD = 12
