@@ -264,6 +264,14 @@ class LobbyScene(Scene):
             elif chooser.options:
                 step = -1 if event.mod & pygame.KMOD_SHIFT else 1
                 chooser.index = (chooser.index + step) % len(chooser.options)
+        elif not typing and event.key in (pygame.K_PAGEUP, pygame.K_PAGEDOWN) and self.rooms:
+            step = -1 if event.key == pygame.K_PAGEUP else 1
+            current = self.rooms_view.selected
+            index = 0 if current is None else (current + step) % len(self.rooms)
+            self.rooms_view.selected = index
+            visible = self.rooms_view.visible_rows()
+            if index < self.rooms_view.scroll or index >= self.rooms_view.scroll + visible:
+                self.rooms_view.scroll = max(0, index - visible + 1) if step > 0 else index
         elif not typing and event.key == pygame.K_w:
             self.act("watch")
         elif not typing and event.key == pygame.K_j:
@@ -560,8 +568,8 @@ class LobbyScene(Scene):
 
     def _draw_rooms(self, surface: pygame.Surface) -> None:
         draw.text(surface, "Rooms", (836, 78), 20)
-        draw.text(surface, f"{len(self.rooms)} listed, live", (1256, 84), 14, theme.FAINT,
-                  "topright")
+        draw.text(surface, f"{len(self.rooms)} listed, live · PgUp/PgDn to pick", (1256, 84), 14,
+                  theme.FAINT, "topright")
         self.rooms_view.draw(surface)
         self.watch_room.draw(surface)
         self.join_room.draw(surface)

@@ -511,3 +511,15 @@ def test_a_left_room_does_not_reopen_on_a_late_snapshot(ui: Any) -> None:
     ui.app.send({"type": "join", "room": "K7QD", "role": "spectator"})
     ui.message(snap)
     assert isinstance(ui.app.top, RoomScene)
+
+
+def test_lobby_rooms_by_keyboard(ui: Any) -> None:
+    """PgDn picks rooms in turn; J joins the picked one."""
+    lobby = in_lobby(ui)
+    ui.message(demo_rooms())
+    ui.key(pygame.K_PAGEDOWN)
+    ui.key(pygame.K_PAGEDOWN)
+    assert lobby.rooms_view.selected == 1
+    ui.key(pygame.K_j)
+    assert ui.sent("join")[-1] == {"type": "join", "room": "M2XA", "role": "player",
+                                   "id": ui.sent("join")[-1]["id"]}
