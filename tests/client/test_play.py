@@ -380,3 +380,45 @@ def test_hot_seat_from_the_offline_lobby(tmp_path: Path) -> None:
     finally:
         app.disconnect()
         app.local_server.stop()
+
+
+def test_game_specific_input_against_the_server(tmp_path: Path,
+                                                embedded: EmbeddedServer) -> None:
+    """A number chess span with the hint, then a chess promotion from a pasted FEN: the server
+    accepts what the dialogs send."""
+    from client.scenes.dialogs import ChoiceDialog, ExpressionDialog
+
+    alice = open_app(tmp_path, "Alice", embedded.url)
+    bob = open_app(tmp_path, "Bob", embedded.url)
+    apps = [alice, bob]
+    pump(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
+
+    def table(create: dict[str, object]) -> RoomScene:
+        before = {s.model.room for s in alice.find(RoomScene)}
+        alice.send(create)
+        pump(apps, lambda: any(s.model.room not in before for s in alice.find(RoomScene)))
+        scene = next(s for s in alice.find(RoomScene) if s.model.room not in before)
+        bob.send({"type": "join", "room": scene.model.room})
+        pump(apps, lambda: scene.model.seats.get("second") is not None)
+        return scene
+
+    shuqi = table({"type": "create", "game": "shuqi", "color": "first"})
+    click(alice, px(shuqi, "13,8"))
+    click(alice, px(shuqi, "10,5"))
+    assert isinstance(alice.top, ExpressionDialog)
+    alice.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_h,
+                                          mod=pygame.KMOD_CTRL, unicode=""))
+    key(alice, pygame.K_RETURN)
+    pump(apps, lambda: len(shuqi.model.moves) == 1)
+    assert shuqi.model.moves[0].startswith("13,8-10,5=")
+
+    shuqi.close()
+    chess = table({"type": "create", "game": "chess", "color": "first",
+                   "position": "8/P7/8/8/8/8/8/k6K w - - 0 1"})
+    click(alice, px(chess, "a7"))
+    click(alice, px(chess, "a8"))
+    assert isinstance(alice.top, ChoiceDialog)
+    key(alice, pygame.K_q, "q")
+    pump(apps, lambda: chess.model.moves == ["a7a8q"])
+    for app in apps:
+        app.disconnect()
