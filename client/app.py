@@ -394,4 +394,5 @@ class App:
         if self.local_server is not None:
             with contextlib.suppress(Exception):
                 self.local_server.stop()
-        pygame.quit()
+        # Only the window closes: fonts stay valid for anything else in this process.
+        pygame.display.quit()

@@ -422,16 +422,20 @@ def test_cli_connect_opens_the_window_and_connects(tmp_path: Any,
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     seen: list[App] = []
+    original_step = App.step
 
-    def run_once(self: App, fps: int = 60) -> None:
+    def step_and_watch(self: App, dt: float, events: Any = ()) -> bool:
+        # The real loop runs; once the window shows the failure, close it as a user would.
         seen.append(self)
-        assert self.connection is not None
-        self.dispatch_net(self.connection.inbox.get(timeout=10))
-        self.disconnect()
+        drawn = original_step(self, dt, events)
+        scene = self.stack[0] if self.stack else None
+        if isinstance(scene, ConnectScene) and "refused" in scene.message.lower():
+            pygame.event.post(pygame.event.Event(pygame.QUIT))
+        return drawn
 
-    monkeypatch.setattr(App, "run", run_once)
+    monkeypatch.setattr(App, "step", step_and_watch)
     assert cli.main(["connect", f"127.0.0.1:{port}", "--name", "Zed"]) == 0
-    scene = seen[0].stack[0]
+    scene = seen[-1].stack[0]
     assert isinstance(scene, ConnectScene)
     assert scene.name.value == "Zed" and "refused" in scene.message.lower()
     assert cli.main(["connect", "bad host", "--port", "5"]) == 2
