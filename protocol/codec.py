@@ -8,10 +8,12 @@ message as compact JSON (``re`` left out when absent).
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from protocol import limits
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import (
     CLIENT_TYPES,
@@ -22,6 +24,24 @@ from protocol.messages import (
 )
 
 _TOO_LONG = {"string_too_long", "too_long"}
+
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def nesting_depth(text: str) -> int:
+    """The deepest nesting of arrays and objects in JSON ``text`` (strings are skipped)."""
+    if text.count("[") + text.count("{") <= limits.NESTING_DEPTH:
+        return 0
+    depth = deepest = 0
+    for match in _BRACKET.finditer(_STRING.sub("", text)):
+        if match.group() in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
 
 
 def _no_constant(name: str) -> Any:
@@ -44,8 +64,13 @@ def _message_id(data: dict[str, Any]) -> str | int | None:
     return None
 
 
+_UNION_TAG = re.compile(r"^(int|float|str|bool|none|[a-z-]+\[.*\]|constrained-[a-z]+)$")
+
+
 def _where(loc: tuple[int | str, ...]) -> str:
-    return ".".join(str(part) for part in loc) or "message"
+    # pydantic names the union member it tried (``int``, ``constrained-str``): not a field.
+    parts = [str(p) for p in loc if not (isinstance(p, str) and _UNION_TAG.match(p))]
+    return ".".join(parts) or "message"
 
 
 def explain(error: ValidationError) -> tuple[ErrorCode, str]:
@@ -79,6 +104,10 @@ def decode_client(text: str | bytes) -> ClientMessage:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, "not UTF-8 text") from exc
+    if nesting_depth(text) > limits.NESTING_DEPTH:
+        raise ProtocolError(
+            ErrorCode.BAD_MESSAGE, f"not JSON: nested deeper than {limits.NESTING_DEPTH} levels"
+        )
     try:
         data = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
     except RecursionError as exc:

@@ -17,6 +17,8 @@ RECORD_BYTES = 48 * 1024
 MESSAGES_PER_SECOND = 20
 """Messages a connection may send per second (a token bucket: bursts of two seconds' worth)."""
 
+NESTING_DEPTH = 32
+"""Deepest nesting of JSON arrays/objects in a frame (messages need 3); deeper is bad_message."""
 ID_CHARS = 64
 """Longest message ``id`` string, room code, game or variant id."""
 TOKEN_CHARS = 128

@@ -205,6 +205,20 @@ def test_non_finite_numbers_are_not_json(number: str) -> None:
     assert info.value.code == ErrorCode.BAD_MESSAGE and "not JSON" in info.value.message
 
 
+def test_nesting_limit_is_exact_and_independent_of_the_stack() -> None:
+    """33 levels are refused before parsing (no ``re``); 32 are parsed (and the type checked)."""
+    deep = '{"type": "ping", "id": 1, "t": ' + "[" * 32 + "]" * 32 + "}"
+    with pytest.raises(ProtocolError) as info:
+        decode_client(deep)
+    assert info.value.re is None and "nested deeper than 32" in info.value.message
+    ok_depth = '{"type": "ping", "id": 1, "t": ' + "[" * 31 + "]" * 31 + "}"
+    with pytest.raises(ProtocolError) as info:
+        decode_client(ok_depth)
+    assert info.value.re == 1 and "'t'" in info.value.message
+    text = '{"type": "chat", "room": "a", "text": "' + "[" * 100 + '"}'
+    assert decode_client(text).type == "chat"
+
+
 @pytest.mark.parametrize("opener", ["[", '{"a":'])
 def test_deep_nesting_is_a_bad_message(opener: str) -> None:
     """A frame nested 30,000 deep is refused as bad_message, not a crash."""
