@@ -540,11 +540,15 @@ class RoomScene(Scene):
         )
 
     def hover_point(self) -> str | None:
-        """The hovered point when a click there would play (placement games)."""
-        if self.hover and self.picker.placement and self.seated and self.model.status != "over":
-            mine = self.model.is_my_turn() or bool(self.app.seat_connections)
-            if mine and self.hover in self.picker.targets():
-                return self.hover
+        """The hovered point when a click there would do something (pick a piece, or play)."""
+        if not self.hover or not self.seated or self.model.status == "over":
+            return None
+        if not (self.model.is_my_turn() or self.app.seat_connections):
+            return None
+        if self.hover in self.picker.targets() or (
+            not self.picker.placement and self.hover in self.picker.origins()
+        ):
+            return self.hover
         return None
 
     def draw(self, surface: pygame.Surface) -> None:
