@@ -1,0 +1,742 @@
+"""Soak under faults: scripted games while connections drop, the server is SIGKILLed, readers stall.
+
+Tables of scripted players (all five games, Fischer clocks) play while a chaos task drops random
+player and spectator connections (clean closes and aborted sockets; each comes back with ``hello``
+and its token), slow readers join rooms and never read a byte, and the server is killed with
+SIGKILL and restarted on the same database mid-game. Afterwards:
+
+* every game in the database replays through its engine to the position the clients saw last,
+  and its stored moves are exactly the moves the clients saw (none lost, none duplicated; every
+  move a mover saw accepted is stored);
+* every stored clock charge is within 100 ms of what the clients' move timestamps imply
+  (``elapsed - lag_ms - increment``), and a move right after a restart is not charged the downtime;
+* the server's memory after the clients leave and a ``gc.collect()`` is within 10 % of its
+  baseline (taken on the restarted process after a warm-up game of each kind).
+
+Run: ``python bench/soak.py`` (about a minute); bigger: ``--tables 200 --rounds 3 --restarts 2``.
+Exits 1 and lists the violations when any check fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import contextlib
+import json
+import os
+import random
+import signal
+import sqlite3
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+from bench import harness
+from bench.scripts import GAMES, Script, playout, replay
+
+CLOCK = {"initial": 900, "increment": 1}
+CLOCK_TOLERANCE_MS = 100
+MEMORY_TOLERANCE = 0.10
+KINDS = ("session", "seen", "stored", "replay", "clock", "restart_clock", "settle", "memory")
+"""Kinds of violation: each is one of the properties checked."""
+
+
+@dataclass
+class SoakConfig:
+    """The size and the faults of one soak run."""
+
+    tables: int = 30
+    """Games played at once."""
+    rounds: int = 1
+    """Games each table plays one after the other."""
+    spectators: int = 1
+    """Spectators per table."""
+    plies: int = 60
+    """Longest script (a script that does not end the game is resigned)."""
+    think: tuple[float, float] = (0.02, 0.08)
+    """Seconds a player waits before each move (pacing)."""
+    drop_every: float = 0.1
+    """Seconds between two dropped connections (0: none)."""
+    restarts: int = 1
+    """SIGKILL + restart of the server, spread over the run."""
+    slow_readers: int = 6
+    """Connections that join rooms as spectators and never read."""
+    seed: int = 1
+
+
+@dataclass
+class GameSeen:
+    """One game as the clients saw it."""
+
+    game_id: str
+    game: str
+    variant: str
+    moves: list[str] = field(default_factory=list)
+    positions: list[str] = field(default_factory=list)
+    accepted: dict[int, str] = field(default_factory=dict)
+    sends: dict[int, list[float]] = field(default_factory=dict)
+    final: str | None = None
+    over: bool = False
+
+
+@dataclass
+class SoakReport:
+    """What a soak run did and found."""
+
+    games: int = 0
+    moves: int = 0
+    drops: int = 0
+    reconnects: int = 0
+    restarts: int = 0
+    slow_readers: int = 0
+    clock_checked: int = 0
+    clock_max_dev_ms: float = 0.0
+    restart_moves: int = 0
+    baseline_mb: float = 0.0
+    after_mb: float = 0.0
+    first_peak_mb: float = 0.0
+    seconds: float = 0.0
+    violations: list[str] = field(default_factory=list)
+
+    def of(self, kind: str) -> list[str]:
+        """The violations of one kind."""
+        return [v for v in self.violations if v.startswith(kind + ": ")]
+
+    def lines(self) -> list[str]:
+        """Human-readable figures."""
+        growth = (self.after_mb / self.baseline_mb - 1) * 100 if self.baseline_mb else 0.0
+        return [
+            f"games {self.games}, moves {self.moves}, dropped connections {self.drops}, "
+            f"reconnects {self.reconnects}, server restarts (SIGKILL) {self.restarts}, "
+            f"slow readers {self.slow_readers}, {self.seconds:.1f} s",
+            f"clocks: {self.clock_checked} move charges checked, largest deviation "
+            f"{self.clock_max_dev_ms:.1f} ms (limit {CLOCK_TOLERANCE_MS}); {self.restart_moves} "
+            f"moves right after a restart not charged the downtime",
+            f"memory: baseline {self.baseline_mb:.1f} MB, after clients left + gc "
+            f"{self.after_mb:.1f} MB ({growth:+.1f} %, limit +{MEMORY_TOLERANCE * 100:.0f} %); "
+            f"first process peak {self.first_peak_mb:.1f} MB",
+            f"violations: {len(self.violations)}",
+            *(f"  - {v}" for v in self.violations[:30]),
+        ]
+
+
+class Peer:
+    """A reconnecting client: a player seat or a spectator of one table."""
+
+    def __init__(self, soak: Soak, table: Table, role: str, name: str) -> None:
+        self.soak = soak
+        self.table = table
+        self.role = role
+        self.name = name
+        self.token: str | None = None
+        self.ws: ClientConnection | None = None
+        self.up = asyncio.Event()
+        self.seated = False
+
+    async def run(self) -> None:
+        """Stay connected until the soak ends, coming back after every drop."""
+        soak = self.soak
+        while not soak.finished:
+            await soak.gate.wait()
+            try:
+                ws = await connect(
+                    soak.url, compression=None, max_size=None, open_timeout=10, close_timeout=1
+                )
+            except (OSError, InvalidHandshake, TimeoutError):
+                await asyncio.sleep(0.1)
+                continue
+            try:
+                await self._session(ws)
+            except (ConnectionClosed, OSError, TimeoutError):
+                pass
+            finally:
+                self.up.clear()
+                self.ws = None
+                with contextlib.suppress(Exception):
+                    await ws.close()
+            if soak.finished:
+                return
+            soak.report.reconnects += 1
+            await asyncio.sleep(soak.rng.uniform(0.02, 0.2))
+
+    async def _session(self, ws: ClientConnection) -> None:
+        hello: dict[str, Any] = {"type": "hello", "name": self.name, "protocol": 1, "id": "h"}
+        if self.token:
+            hello["token"] = self.token
+        await ws.send(json.dumps(hello))
+        async with asyncio.timeout(10):
+            while True:
+                data = json.loads(await ws.recv())
+                if data.get("re") == "h":
+                    break
+                self.table.on_frame(self, data)
+        if data.get("type") != "welcome":
+            self.soak.violation("session", f"{self.name}: hello with its token got {data}")
+            return
+        self.token = data["token"]
+        table = self.table
+        if self.role == "spectator" and table.room:
+            await ws.send(json.dumps({"type": "join", "room": table.room, "role": "spectator"}))
+        elif self.role != "spectator":
+            playing = table.current is not None and not table.current.over
+            if self.seated and playing and table.room not in data["resumed"]:
+                self.soak.violation(
+                    "session", f"{self.name}: welcome.resumed {data['resumed']} lacks room"
+                )
+            for code in data["resumed"]:
+                if code != table.room:  # created, but the reply was lost with the connection
+                    await ws.send(json.dumps({"type": "leave", "room": code}))
+        self.ws = ws
+        self.up.set()
+        async for frame in ws:
+            table.on_frame(self, json.loads(frame))
+
+    async def request(self, data: dict[str, Any], key: str, timeout: float = 10.0) -> Any:
+        """Send with id ``key`` and wait for its reply (``None`` when the connection dropped)."""
+        future = self.table.expect(key)
+        ws = self.ws
+        if ws is None:
+            return None
+        try:
+            await ws.send(json.dumps({**data, "id": key}))
+            return await asyncio.wait_for(asyncio.shield(future), timeout)
+        except (ConnectionClosed, TimeoutError):
+            return None
+
+
+class Table:
+    """Two seats and spectators playing ``rounds`` scripted games in successive rooms."""
+
+    def __init__(self, soak: Soak, index: int, scripts: list[Script]) -> None:
+        self.soak = soak
+        self.index = index
+        self.scripts = scripts
+        self.script = scripts[0]
+        self.players = {
+            side: Peer(soak, self, side, f"t{index}{side[0]}") for side in ("first", "second")
+        }
+        self.watchers = [
+            Peer(soak, self, "spectator", f"t{index}w{i}") for i in range(soak.config.spectators)
+        ]
+        self.room = ""
+        self.current: GameSeen | None = None
+        self.games: list[GameSeen] = []
+        self.changed = asyncio.Event()
+        self.replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
+
+    def peers(self) -> list[Peer]:
+        """Every client of this table."""
+        return [*self.players.values(), *self.watchers]
+
+    def expect(self, key: str) -> asyncio.Future[dict[str, Any]]:
+        """A future for the reply carrying ``re`` = ``key``."""
+        future = self.replies.get(key)
+        if future is None or future.done():
+            future = asyncio.get_running_loop().create_future()
+            self.replies[key] = future
+        return future
+
+    def on_frame(self, peer: Peer, data: dict[str, Any]) -> None:
+        """Fold one server frame into what the clients saw."""
+        re = data.get("re")
+        if isinstance(re, str):
+            future = self.replies.pop(re, None)
+            if future is not None and not future.done():
+                future.set_result(data)
+        game = self.current
+        kind = data.get("type")
+        if game is None or data.get("room") != self.room:
+            return
+        if kind == "moved":
+            ply, move = data["ply"], data["move"]
+            if ply == len(game.moves):
+                game.moves.append(move)
+                game.positions.append(data["position"])
+            elif ply < len(game.moves):
+                if game.moves[ply] != move:
+                    self.soak.violation(
+                        "seen", f"{game.game_id} ply {ply}: {move} after {game.moves[ply]}"
+                    )
+            else:
+                self.soak.violation(
+                    "seen", f"{game.game_id}: moved ply {ply} with {len(game.moves)} seen"
+                )
+            if re is not None:
+                game.accepted[ply] = move
+        elif kind == "room" and data.get("game_id") == game.game_id:
+            moves = list(data["moves"])
+            known = game.moves[: len(moves)]
+            if moves[: len(known)] != known:
+                self.soak.violation(
+                    "seen", f"{game.game_id}: snapshot {moves} contradicts {game.moves}"
+                )
+            if len(moves) > len(game.moves):
+                game.positions.extend([""] * (len(moves) - len(game.moves) - 1))
+                game.positions.append(data["position"])
+                game.moves = moves
+            if data["status"] == "over":
+                game.over = True
+                game.final = data["position"]
+        elif kind == "over" and data.get("game_id") == game.game_id:
+            game.over = True
+            game.final = data["position"]
+        self.changed.set()
+
+    async def _wait_change(self, timeout: float) -> None:
+        self.changed.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.changed.wait(), timeout)
+
+    async def _open(self, script: Script) -> None:
+        first, second = self.players["first"], self.players["second"]
+        while True:
+            await first.up.wait()
+            key = f"c{self.index}-{len(self.games)}"
+            created = await first.request(
+                {
+                    "type": "create",
+                    "game": script.game,
+                    "variant": script.variant,
+                    "clock": CLOCK,
+                    "color": "first",
+                },
+                key,
+            )
+            if created is None:
+                continue
+            if created.get("type") != "room":
+                self.soak.violation("session", f"table {self.index}: create got {created}")
+                return
+            self.room = created["room"]
+            first.seated = second.seated = False
+            first.seated = True
+            self.current = GameSeen(created["game_id"], script.game, script.variant)
+            self.games.append(self.current)
+            break
+        while True:
+            await second.up.wait()
+            joined = await second.request(
+                {"type": "join", "room": self.room}, f"j{self.index}-{len(self.games)}"
+            )
+            if joined is None:
+                continue
+            if joined.get("type") == "room" and joined.get("you") == "second":
+                second.seated = True
+                break
+            if joined.get("type") == "error" and joined.get("code") == "room_full":
+                second.seated = True  # the first join was accepted; its reply was lost
+                break
+            self.soak.violation("session", f"table {self.index}: join got {joined}")
+            return
+        for watcher in self.watchers:
+            if watcher.ws is not None:
+                with contextlib.suppress(ConnectionClosed):
+                    await watcher.ws.send(
+                        json.dumps({"type": "join", "room": self.room, "role": "spectator"})
+                    )
+
+    async def play(self) -> None:
+        """Play every round's script to its end (resigning a script that does not end the game)."""
+        soak = self.soak
+        for script in self.scripts:
+            self.script = script
+            await self._open(script)
+            game = self.current
+            assert game is not None
+            while not game.over:
+                n = len(game.moves)
+                if n >= len(script.moves):
+                    first = self.players["first"]
+                    await first.up.wait()
+                    await first.request({"type": "resign", "room": self.room}, f"r{game.game_id}")
+                    await self._wait_change(1.0)
+                    continue
+                mover = self.players[script.sides[n]]
+                await mover.up.wait()
+                await asyncio.sleep(soak.rng.uniform(*soak.config.think))
+                if len(game.moves) != n or mover.ws is None:
+                    continue
+                game.sends.setdefault(n, []).append(time.monotonic())
+                move = {"type": "move", "room": self.room, "ply": n, "move": script.moves[n]}
+                key = f"m{game.game_id}-{n}-{len(game.sends[n])}"
+                reply = await mover.request(move, key, timeout=3.0)
+                if reply is not None and reply.get("type") == "error":
+                    if reply.get("code") != "stale":
+                        soak.violation("session", f"{game.game_id} ply {n}: {reply}")
+                        return
+                    await mover.request({"type": "join", "room": self.room}, f"s{key}")
+                soak.progress += 1
+                if not soak.slow_opened and soak.progress >= soak.total // 10:
+                    soak.slow_opened = True
+                    await soak.open_slow_readers()
+                await soak.maybe_restart()
+            soak.report.games += 1
+
+
+class Soak:
+    """One soak run."""
+
+    def __init__(self, config: SoakConfig, db: Path) -> None:
+        self.config = config
+        self.db = db
+        self.rng = random.Random(config.seed)
+        self.report = SoakReport()
+        self.gate = asyncio.Event()
+        self.gate.set()
+        self.finished = False
+        self.server: harness.Subprocess | None = None
+        self.url = ""
+        self.port = 0
+        self.progress = 0
+        self.total = 0
+        self.restart_points: list[int] = []
+        self.restart_windows: list[tuple[float, float]] = []
+        self.restarting = False
+        self.slow: list[asyncio.StreamWriter] = []
+        self.slow_opened = False
+        self.restored = 0
+        self.tables: list[Table] = []
+
+    def violation(self, kind: str, text: str) -> None:
+        """Record a failed check of ``kind`` (see :data:`KINDS`)."""
+        self.report.violations.append(f"{kind}: {text}")
+
+    async def start_server(self, port: int = 0) -> None:
+        """Start ``boardhall-server`` (under the gc wrapper) on ``port`` with the soak database."""
+        server = harness.boardhall(self.db, port=port, wrapper=True)
+        await asyncio.to_thread(server.start)
+        self.server, self.url, self.port = server, server.url, server.port
+        self.restored = int((await self.health())["rooms"])
+
+    async def maybe_restart(self) -> None:
+        """SIGKILL and restart the server when the run reaches the next restart point."""
+        if not self.restart_points or self.progress < self.restart_points[0] or self.restarting:
+            return
+        self.restart_points.pop(0)
+        self.restarting = True
+        try:
+            await self._restart()
+        finally:
+            self.restarting = False
+
+    async def _restart(self) -> None:
+        assert self.server is not None
+        self.gate.clear()
+        self.report.first_peak_mb = max(
+            self.report.first_peak_mb, harness.sample(self.server.pid).hwm_bytes / 2**20
+        )
+        killed = time.monotonic()
+        self.server.kill()
+        for writer in self.slow:
+            writer.close()
+        self.slow.clear()
+        await self.start_server(self.port)
+        listening = time.monotonic()
+        self.restart_windows.append((killed, listening))
+        self.report.restarts += 1
+        await self.measure_baseline()
+        self.gate.set()
+        await self.open_slow_readers()
+
+    async def measure_baseline(self) -> None:
+        """Warm the (re)started server with one game of each kind, collect garbage, read RSS."""
+        assert self.server is not None
+        for game in GAMES:
+            await self._warm_game(playout(game, seed=99, max_plies=6))
+        await self.settle(self.restored)
+        self.report.baseline_mb = await self.collected_rss()
+
+    async def _warm_game(self, script: Script) -> None:
+        a = await connect(self.url, compression=None)
+        b = await connect(self.url, compression=None)
+
+        async def ask(ws: ClientConnection, data: dict[str, Any]) -> dict[str, Any]:
+            await ws.send(json.dumps({**data, "id": "w"}))
+            while True:
+                reply = json.loads(await ws.recv())
+                if reply.get("re") == "w":
+                    if reply.get("type") == "error":
+                        raise RuntimeError(f"warm-up {data['type']} refused: {reply}")
+                    return reply
+
+        await ask(a, {"type": "hello", "name": "warm-a", "protocol": 1})
+        await ask(b, {"type": "hello", "name": "warm-b", "protocol": 1})
+        room = (await ask(a, {"type": "create", "game": script.game, "color": "first"}))["room"]
+        await ask(b, {"type": "join", "room": room})
+        for ply, move in enumerate(script.moves):
+            mover = a if script.sides[ply] == "first" else b
+            await ask(mover, {"type": "move", "room": room, "ply": ply, "move": move})
+        if not script.over:
+            await ask(a, {"type": "resign", "room": room})
+        await a.close()
+        await b.close()
+
+    async def collected_rss(self) -> float:
+        """RSS (MB) of the server after a ``gc.collect()`` (SIGUSR1 to the wrapper)."""
+        assert self.server is not None
+        os.kill(self.server.pid, signal.SIGUSR1)
+        await asyncio.sleep(0.5)
+        return harness.sample(self.server.pid).rss_bytes / 2**20
+
+    async def health(self) -> dict[str, Any]:
+        """The server's /healthz."""
+        url = self.url.replace("ws://", "http://") + "/healthz"
+        body = await asyncio.to_thread(lambda: urllib.request.urlopen(url, timeout=5).read())
+        found: dict[str, Any] = json.loads(body)
+        return found
+
+    async def settle(self, rooms: int = 0, timeout: float = 20.0) -> dict[str, Any]:
+        """Wait until /healthz shows no connection and only ``rooms`` rooms left."""
+        deadline = time.monotonic() + timeout
+        health: dict[str, Any] = {}
+        while time.monotonic() < deadline:
+            health = await self.health()
+            if health.get("connections") == 0 and health.get("rooms") == rooms:
+                return health
+            await asyncio.sleep(0.2)
+        self.violation("settle", f"the server did not empty after the clients left: {health}")
+        return health
+
+    async def open_slow_readers(self) -> None:
+        """Raw WebSocket clients that join busy rooms as spectators and never read again."""
+        rooms = [t.room for t in self.tables if t.room]
+        for i in range(self.config.slow_readers if rooms else 0):
+            with contextlib.suppress(OSError):
+                reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+                key = base64.b64encode(os.urandom(16)).decode()
+                writer.write(
+                    (
+                        f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nUpgrade: websocket\r\n"
+                        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                        "Sec-WebSocket-Version: 13\r\n\r\n"
+                    ).encode()
+                )
+                await reader.readuntil(b"\r\n\r\n")
+                writer.write(_frame({"type": "hello", "name": f"slow{i}", "protocol": 1}))
+                for room in self.rng.sample(rooms, min(5, len(rooms))):
+                    writer.write(_frame({"type": "join", "room": room, "role": "spectator"}))
+                await writer.drain()
+                self.slow.append(writer)
+                self.report.slow_readers += 1
+
+    async def chaos(self) -> None:
+        """Drop a random connection every ``drop_every`` seconds (half clean, half aborted)."""
+        if self.config.drop_every <= 0:
+            return
+        while not self.finished:
+            await asyncio.sleep(self.config.drop_every)
+            peers = [p for t in self.tables for p in t.peers() if p.ws is not None]
+            if not peers or not self.gate.is_set():
+                continue
+            ws = self.rng.choice(peers).ws
+            if ws is None:
+                continue
+            self.report.drops += 1
+            if self.rng.random() < 0.5:
+                ws.transport.abort()
+            else:
+                self.spawn(ws.close())
+
+    def spawn(self, coro: Any) -> None:
+        """Run ``coro`` in the background."""
+        task = asyncio.ensure_future(coro)
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+
+    async def run(self) -> SoakReport:
+        """Play, fault, leave, then check the database, the clocks and the memory."""
+        began = time.monotonic()
+        config = self.config
+        await self.start_server()
+        per_game = [
+            [
+                playout(GAMES[(t + r) % len(GAMES)], config.seed * 7919 + t * 31 + r, config.plies)
+                for r in range(config.rounds)
+            ]
+            for t in range(config.tables)
+        ]
+        self.tables = [Table(self, t, per_game[t]) for t in range(config.tables)]
+        self.total = sum(len(s.moves) for scripts in per_game for s in scripts)
+        self.restart_points = [
+            self.total * (k + 1) // (config.restarts + 1) for k in range(config.restarts)
+        ]
+        if config.restarts == 0:
+            await self.measure_baseline()
+        peers = [asyncio.ensure_future(p.run()) for t in self.tables for p in t.peers()]
+        chaos = asyncio.ensure_future(self.chaos())
+        try:
+            async with asyncio.timeout(600):
+                await asyncio.gather(*(t.play() for t in self.tables))
+        finally:
+            self.finished = True
+            chaos.cancel()
+            for writer in self.slow:
+                writer.close()
+            for table in self.tables:
+                for peer in table.peers():
+                    if peer.ws is not None:
+                        with contextlib.suppress(Exception):
+                            await peer.ws.close()
+            for task in peers:
+                task.cancel()
+            await asyncio.gather(*peers, chaos, return_exceptions=True)
+        await self.settle()
+        self.report.after_mb = await self.collected_rss()
+        assert self.server is not None
+        self.server.stop()
+        self.report.seconds = time.monotonic() - began
+        self.check_database()
+        if self.report.after_mb > self.report.baseline_mb * (1 + MEMORY_TOLERANCE):
+            self.violation(
+                "memory",
+                f"memory after the clients left {self.report.after_mb:.1f} MB is over "
+                f"{self.report.baseline_mb:.1f} MB + {MEMORY_TOLERANCE * 100:.0f} %",
+            )
+        return self.report
+
+    def check_database(self) -> None:
+        """Replay every game from the database and compare it with what the clients saw."""
+        db = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True)
+        seen = {g.game_id: g for t in self.tables for g in t.games}
+        for game_id, meta_text in db.execute("SELECT id, meta FROM games"):
+            meta = json.loads(meta_text)
+            if game_id not in seen:
+                continue
+            client = seen[game_id]
+            rows = db.execute(
+                "SELECT ply, move, by, lag_ms, clocks FROM moves WHERE game_id = ? ORDER BY ply",
+                (game_id,),
+            ).fetchall()
+            moves = [r[1] for r in rows]
+            self.report.moves += len(moves)
+            if [r[0] for r in rows] != list(range(len(rows))):
+                self.violation(
+                    "stored", f"{game_id}: stored plies {[r[0] for r in rows]} are not 0..n-1"
+                )
+            if moves != client.moves:
+                self.violation(
+                    "stored",
+                    f"{game_id}: stored {len(moves)} moves differ from the clients' "
+                    f"{len(client.moves)}",
+                )
+            for ply, move in client.accepted.items():
+                if ply >= len(moves) or moves[ply] != move:
+                    self.violation("stored", f"{game_id}: accepted ply {ply} {move} is not stored")
+            try:
+                final = replay(meta["game"], meta["variant"], meta["start"], moves)
+            except Exception as exc:
+                self.violation("replay", f"{game_id}: the stored moves do not replay: {exc}")
+                continue
+            if final != (client.final or (client.positions[-1] if client.positions else final)):
+                self.violation(
+                    "replay", f"{game_id}: replayed position differs from the clients' last one"
+                )
+            if meta.get("status") != "over":
+                self.violation(
+                    "stored", f"{game_id}: stored status {meta.get('status')} after the end"
+                )
+            self.check_clocks(game_id, rows, client)
+        missing = set(seen) - {r[0] for r in db.execute("SELECT id FROM games")}
+        for game_id in missing:
+            self.violation("stored", f"{game_id}: seen by the clients but not stored")
+        db.close()
+
+    def check_clocks(self, game_id: str, rows: list[Any], client: GameSeen) -> None:
+        """Each stored charge against the clients' send times (single sends only)."""
+        increment = CLOCK["increment"] * 1000
+        left: dict[str, int] = {}
+        moved: set[str] = set()
+        for ply, _, by, lag_ms, clocks_text in rows:
+            clocks = json.loads(clocks_text)
+            before = left.get(by, CLOCK["initial"] * 1000)
+            left = {k: int(v) for k, v in clocks.items()}
+            if by not in moved:
+                moved.add(by)
+                if left[by] != before:
+                    self.violation("clock", f"{game_id} ply {ply}: a first move changed the clock")
+                continue
+            charged = before - left[by] + increment
+            sends, previous = client.sends.get(ply, []), client.sends.get(ply - 1, [])
+            if len(sends) != 1 or len(previous) != 1:
+                continue
+            start = previous[0]
+            spans = [w for w in self.restart_windows if start <= w[1] <= sends[0]]
+            if spans:
+                self.report.restart_moves += 1
+                downtime_free = sends[0] - spans[-1][1]
+                if charged > (downtime_free * 1000 - lag_ms) + CLOCK_TOLERANCE_MS:
+                    self.violation(
+                        "restart_clock",
+                        f"{game_id} ply {ply}: charged {charged} ms after a restart, more than "
+                        f"the {downtime_free * 1000:.0f} ms since the server was back",
+                    )
+                continue
+            implied = (sends[0] - start) * 1000 - lag_ms
+            deviation = abs(charged - implied)
+            self.report.clock_checked += 1
+            self.report.clock_max_dev_ms = max(self.report.clock_max_dev_ms, deviation)
+            if deviation > CLOCK_TOLERANCE_MS:
+                self.violation(
+                    "clock",
+                    f"{game_id} ply {ply}: charged {charged} ms, timestamps imply {implied:.0f} ms",
+                )
+
+
+def _frame(data: dict[str, Any]) -> bytes:
+    """A masked client text frame."""
+    payload = json.dumps(data).encode()
+    mask = os.urandom(4)
+    size = len(payload)
+    head = bytes([0x81, 0x80 | size]) if size < 126 else bytes([0x81, 0xFE]) + size.to_bytes(2)
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+async def soak(config: SoakConfig, db: Path) -> SoakReport:
+    """Run one soak against a fresh server on ``db``."""
+    return await Soak(config, db).run()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the soak and print its figures; exit 1 on any violation."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add = parser.add_argument
+    defaults = SoakConfig()
+    add("--tables", type=int, default=defaults.tables, help="games played at once")
+    add("--rounds", type=int, default=defaults.rounds, help="games per table, one after another")
+    add("--spectators", type=int, default=defaults.spectators, help="spectators per table")
+    add("--plies", type=int, default=defaults.plies, help="longest scripted game")
+    add("--drop-every", type=float, default=defaults.drop_every, help="seconds between drops")
+    add("--restarts", type=int, default=defaults.restarts, help="server SIGKILL + restarts")
+    add("--slow-readers", type=int, default=defaults.slow_readers, help="never-reading clients")
+    add("--seed", type=int, default=defaults.seed)
+    args = parser.parse_args(argv)
+    harness.raise_fd_limit()
+    config = SoakConfig(
+        tables=args.tables,
+        rounds=args.rounds,
+        spectators=args.spectators,
+        plies=args.plies,
+        drop_every=args.drop_every,
+        restarts=args.restarts,
+        slow_readers=args.slow_readers,
+        seed=args.seed,
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        report = asyncio.run(soak(config, Path(tmp) / "soak.db"))
+    print(f"boardhall soak: {config}")
+    for line in report.lines():
+        print("  " + line)
+    return 1 if report.violations else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

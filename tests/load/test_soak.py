@@ -1,0 +1,78 @@
+"""Soak under faults (a short run of ``bench/soak.py``): drops, SIGKILL + restart, slow readers.
+
+One run per module against a real ``boardhall-server`` process; each test checks one property
+of its report, so a failure names what broke.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+
+import pytest
+
+from bench.soak import SoakConfig, SoakReport, soak
+
+pytestmark = pytest.mark.slow
+
+CONFIG = SoakConfig(
+    tables=8, rounds=1, spectators=1, plies=30, drop_every=0.05, restarts=1, slow_readers=4, seed=3
+)
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SoakReport]:
+    """The report of one short soak."""
+    db = tmp_path_factory.mktemp("soak") / "soak.db"
+    yield asyncio.run(soak(CONFIG, db))
+
+
+def test_the_faults_really_happened(report: SoakReport) -> None:
+    """Connections were dropped and came back, the server was killed once, readers stalled."""
+    assert report.games == CONFIG.tables
+    assert report.drops > 0 and report.reconnects >= report.drops
+    assert report.restarts == 1
+    assert report.slow_readers > 0
+    assert report.moves > CONFIG.tables * 5
+
+
+def test_sessions_resume_with_their_token(report: SoakReport) -> None:
+    """Every hello with a token resumed its seat; no move was refused except as stale."""
+    assert report.of("session") == []
+
+
+def test_no_accepted_move_is_lost_or_duplicated(report: SoakReport) -> None:
+    """Stored moves are exactly the moves the clients saw; every accepted move is stored."""
+    assert report.of("seen") == []
+    assert report.of("stored") == []
+
+
+def test_every_game_replays_to_the_position_the_clients_saw(report: SoakReport) -> None:
+    """Each stored game replays through its engine to the clients' last position."""
+    assert report.of("replay") == []
+
+
+def test_clocks_match_the_move_timestamps(report: SoakReport) -> None:
+    """Every checked clock charge is within 100 ms of the clients' timestamps."""
+    assert report.clock_checked > CONFIG.tables * 5
+    assert report.of("clock") == []
+    assert report.clock_max_dev_ms <= 100
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="server finding: BoardhallServer.start() takes `now` before reading and restoring the "
+    "unfinished games, so the time spent restoring (~140 ms for 8 games here, growing with the "
+    "number of games) is charged to the side to move; take the time after restoring",
+)
+def test_the_restart_downtime_is_charged_to_nobody(report: SoakReport) -> None:
+    """A move right after the restart is charged at most the time since the server was back."""
+    assert report.restart_moves > 0
+    assert report.of("restart_clock") == []
+
+
+def test_memory_returns_to_baseline_after_the_clients_leave(report: SoakReport) -> None:
+    """The server empties and its memory after a gc is within 10 % of the warmed baseline."""
+    assert report.of("settle") == []
+    assert report.baseline_mb > 0
+    assert report.after_mb <= report.baseline_mb * 1.10, report.lines()
