@@ -32,6 +32,7 @@ import ssl
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 from protocol import decode_server, encode
 from server.config import ServerConfig
@@ -53,6 +54,7 @@ class WireClient:
         self._arrived = asyncio.Event()
         self._reader = asyncio.ensure_future(self._read())
         self.closed_code: int | None = None
+        self.failure: Exception | None = None
 
     @classmethod
     async def connect(
@@ -80,8 +82,10 @@ class WireClient:
                 decode_server(frame)  # the server must only send valid protocol messages
                 self.inbox.append(data)
                 self._arrived.set()
-        except Exception:
+        except ConnectionClosed:
             pass
+        except Exception as exc:  # an invalid server frame: raised by the next expect()
+            self.failure = exc
         finally:
             self.closed_code = self.ws.close_code
             self._arrived.set()
@@ -118,6 +122,8 @@ class WireClient:
                 found = find()
                 if found is not None:
                     return found
+                if self.failure is not None:
+                    raise AssertionError(f"the server sent an invalid frame: {self.failure}")
                 if self._reader.done():
                     raise ConnectionError(
                         f"connection closed ({self.closed_code}) before {type_} {match}"
