@@ -69,8 +69,8 @@ def draw_collected(surface: pygame.Surface, items: list[TextItem], scale: float,
         value = item.value
         if item.max_width is not None:
             width = int(item.max_width * scale)
-            if fonts.exact_font(px).size(value)[0] > width:
-                while value and fonts.exact_font(px).size(value + "…")[0] > width:
+            if fonts.measure(value, px, item.bold)[0] > width:
+                while value and fonts.measure(value + "…", px, item.bold)[0] > width:
                     value = value[:-1]
                 value += "…"
         image = fonts.render_px(value, px, item.color, item.bold)
@@ -93,8 +93,7 @@ def text(
     if max_width is not None:
         value = fonts.fit(value, size, max_width, bold)
     if _sink is not None:
-        cjk = fonts.needs_cjk(value) and fonts.has_cjk()
-        rect = pygame.Rect((0, 0), fonts.font(size, bold, cjk).size(value))
+        rect = pygame.Rect((0, 0), fonts.measure(value, max(size, fonts.MIN_SIZE), bold))
         setattr(rect, anchor, pos)
         _sink.append(TextItem(value, size, color, anchor, pos, max_width, bold))
         return rect

@@ -90,14 +90,21 @@ SUPERSAMPLE_BELOW = 24
 hinting spaces small letters unevenly, and the scaled-down text reads better."""
 
 
+def measure(text: str, px: int, bold: bool = False) -> tuple[int, int]:
+    """Size of ``text`` drawn at exactly ``px`` pixels, as :func:`render_px` draws it."""
+    cjk = needs_cjk(text) and has_cjk()
+    if px >= SUPERSAMPLE_BELOW or not text:
+        return exact_font(px, bold, cjk).size(text)
+    w, h = exact_font(px * 3, bold, cjk).size(text)
+    return max(1, -(-w // 3)), max(1, round(h / 3))
+
+
 def _render(text: str, px: int, color: tuple[int, int, int], bold: bool) -> pygame.Surface:
     cjk = needs_cjk(text) and has_cjk()
     if px >= SUPERSAMPLE_BELOW or not text:
         return exact_font(px, bold, cjk).render(text, True, color)
     big = exact_font(px * 3, bold, cjk).render(text, True, color)
-    width = exact_font(px, bold, cjk).size(text)[0]
-    height = max(1, round(big.get_height() / 3))
-    return pygame.transform.smoothscale(big, (max(1, width), height))
+    return pygame.transform.smoothscale(big, measure(text, px, bold))
 
 
 @lru_cache(maxsize=2048)
@@ -118,8 +125,7 @@ def render_px(
 
 def text_width(text: str, size: int, bold: bool = False) -> int:
     """Width in pixels of ``text`` rendered at ``size``."""
-    cjk = needs_cjk(text) and has_cjk()
-    return font(size, bold, cjk).size(text)[0]
+    return measure(text, max(size, MIN_SIZE), bold)[0]
 
 
 def fit(text: str, size: int, width: int, bold: bool = False) -> str:
