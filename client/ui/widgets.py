@@ -64,7 +64,7 @@ class Button:
 
 @dataclass
 class TextField:
-    """A one-line text input with a label above it."""
+    """A one-line text input with a label above it (caret keys: Left, Right, Home, End)."""
 
     rect: pygame.Rect
     label: str
@@ -73,6 +73,15 @@ class TextField:
     max_length: int = 200
     focused: bool = False
     secret: bool = False
+    caret: int | None = None
+    """Insertion point; ``None`` is the end (so assigning ``value`` puts the caret after it)."""
+
+    @property
+    def position(self) -> int:
+        """The caret as an index into ``value``."""
+        if self.caret is None or self.caret > len(self.value):
+            return len(self.value)
+        return max(0, self.caret)
 
     def handle_event(self, event: pygame.event.Event) -> bool:
         """Focus on click; edit on key presses and text input while focused."""
@@ -84,41 +93,61 @@ class TextField:
         if event.type == pygame.TEXTINPUT:
             self.insert(event.text)
             return True
-        if event.type == pygame.KEYDOWN:
-            if event.key == pygame.K_BACKSPACE:
-                self.value = self.value[:-1]
-                return True
-            if event.key == pygame.K_v and event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META):
-                self.insert(clipboard_text())
-                return True
-            if event.key == pygame.K_u and event.mod & pygame.KMOD_CTRL:
-                self.value = ""
-                return True
-        return False
+        if event.type != pygame.KEYDOWN:
+            return False
+        at = self.position
+        ctrl = event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META)
+        if event.key == pygame.K_BACKSPACE and at > 0:
+            self.value = self.value[: at - 1] + self.value[at:]
+            self.caret = at - 1
+        elif event.key == pygame.K_DELETE:
+            self.value = self.value[:at] + self.value[at + 1 :]
+            self.caret = at
+        elif event.key == pygame.K_LEFT:
+            self.caret = max(0, at - 1)
+        elif event.key == pygame.K_RIGHT:
+            self.caret = min(len(self.value), at + 1)
+        elif event.key == pygame.K_HOME:
+            self.caret = 0
+        elif event.key == pygame.K_END:
+            self.caret = None
+        elif event.key == pygame.K_v and ctrl:
+            self.insert(clipboard_text())
+        elif event.key == pygame.K_u and ctrl:
+            self.value, self.caret = "", None
+        elif event.key != pygame.K_BACKSPACE:
+            return False
+        return True
 
     def insert(self, text: str) -> None:
-        """Append ``text`` (control characters dropped), keeping within ``max_length``."""
+        """Insert ``text`` at the caret (control characters dropped), within ``max_length``."""
         clean = "".join(ch for ch in text if ch.isprintable())
-        self.value = (self.value + clean)[: self.max_length]
+        at = self.position
+        room = max(0, self.max_length - len(self.value))
+        clean = clean[:room]
+        self.value = self.value[:at] + clean + self.value[at:]
+        self.caret = at + len(clean) if self.caret is not None else None
 
     def draw(self, surface: pygame.Surface) -> None:
-        """Draw the label, the box and the value (or the placeholder)."""
+        """Draw the label, the box and the value (or the placeholder) with the caret."""
         draw.text(surface, self.label, (self.rect.left, self.rect.top - 22), 14, theme.MUTED)
         border = theme.ACCENT if self.focused else theme.BORDER
         draw.panel(surface, self.rect, theme.INPUT_BG, border)
         inner = self.rect.width - 20
+        left = self.rect.left + 10
         shown = "•" * len(self.value) if self.secret else self.value
+        at = self.position
         if shown:
-            value = shown
-            while value and fonts.text_width(value, 18) > inner:
-                value = value[1:]
-            r = draw.text(surface, value, (self.rect.left + 10, self.rect.centery), 18, theme.TEXT,
-                          "midleft")
-            caret_x = r.right + 2
+            start = 0  # scroll so that the caret stays visible
+            while start < at and fonts.text_width(shown[start:at], 18) > inner:
+                start += 1
+            draw.text(surface, shown[start:], (left, self.rect.centery), 18, theme.TEXT,
+                      "midleft", inner)
+            caret_x = left + (fonts.text_width(shown[start:at], 18) if at > start else 0) + 1
         else:
-            draw.text(surface, self.placeholder, (self.rect.left + 10, self.rect.centery), 18,
+            draw.text(surface, self.placeholder, (left, self.rect.centery), 18,
                       theme.FAINT, "midleft", inner)
-            caret_x = self.rect.left + 10
+            caret_x = left
         if self.focused:
             pygame.draw.line(surface, theme.ACCENT, (caret_x, self.rect.top + 8),
                              (caret_x, self.rect.bottom - 8), 2)

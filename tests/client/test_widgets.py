@@ -1,0 +1,58 @@
+"""Text fields edit at the caret; choosers and lists react to their input."""
+
+from __future__ import annotations
+
+import pygame
+
+from client.ui.widgets import Chooser, ListView, TextField
+
+
+def key(field: TextField, code: int, mod: int = 0) -> None:
+    """A key press on ``field``."""
+    field.handle_event(pygame.event.Event(pygame.KEYDOWN, key=code, mod=mod, unicode=""))
+
+
+def test_text_field_edits_at_the_caret() -> None:
+    """Typing, moving the caret and deleting behave like any text box."""
+    field = TextField(pygame.Rect(0, 0, 200, 40), "Server", focused=True)
+    field.handle_event(pygame.event.Event(pygame.TEXTINPUT, text="host:8765"))
+    key(field, pygame.K_HOME)
+    field.handle_event(pygame.event.Event(pygame.TEXTINPUT, text="my"))
+    assert field.value == "myhost:8765"
+    key(field, pygame.K_END)
+    key(field, pygame.K_BACKSPACE)
+    key(field, pygame.K_LEFT)
+    key(field, pygame.K_DELETE)
+    assert field.value == "myhost:87"
+    field.value = "reset"  # assigned from outside: the caret goes to the end
+    field.insert("!")
+    assert field.value == "reset!"
+    key(field, pygame.K_u, pygame.KMOD_CTRL)
+    assert field.value == ""
+
+
+def test_text_field_keeps_its_limit_and_drops_control_characters() -> None:
+    """Nothing beyond ``max_length``; no newlines or tabs."""
+    field = TextField(pygame.Rect(0, 0, 200, 40), "Name", max_length=5, focused=True)
+    field.insert("ab\ncd\tefgh")
+    assert field.value == "abcde"
+
+
+def test_unfocused_field_ignores_typing() -> None:
+    """Only the focused field takes text."""
+    field = TextField(pygame.Rect(0, 0, 200, 40), "Code")
+    assert not field.handle_event(pygame.event.Event(pygame.TEXTINPUT, text="x"))
+    assert field.value == ""
+
+
+def test_chooser_and_list() -> None:
+    """A click steps the chooser; a click on a row selects it."""
+    chooser = Chooser(pygame.Rect(0, 0, 300, 40), "Clock", [("a", "A"), ("b", "B"), ("c", "C")])
+    chooser.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(250, 20), button=1))
+    assert chooser.value == "b"
+    chooser.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(10, 20), button=1))
+    assert chooser.value == "a"
+    rows = ListView(pygame.Rect(0, 0, 300, 200), header=("x",))
+    rows.set_rows([["one"], ["two"], ["three"]])
+    rows.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(10, 34 * 2 + 5), button=1))
+    assert rows.selected == 1
