@@ -34,6 +34,9 @@ if TYPE_CHECKING:
     from client.net import NetEvent
 
 BOARD_RECT = pygame.Rect(16, 16, 768, 768)
+MOVES_RECT = pygame.Rect(800, 264, 464, 150)
+MOVE_ROWS, MOVE_COLUMNS = 6, 2
+"""The move list shows this many lines of two moves per column."""
 PANEL_X = 800
 PANEL_W = 464
 GAME_NAMES = {"chess": "Chess", "draughts": "Draughts", "shuqi": "Number chess",
@@ -106,6 +109,9 @@ class RoomScene(Scene):
         self.result_shown_for = ""
         self.pending_move: str | None = None
         self.drag: tuple[str, tuple[int, int]] | None = None
+        self.mouse: tuple[int, int] = (-1, -1)
+        self.move_scroll = 0
+        """Move-list lines scrolled back from the newest (mouse wheel); a new move resets it."""
         """(point, pointer position) while a piece is dragged."""
 
     # ---- helpers ------------------------------------------------------------------------------
@@ -200,7 +206,13 @@ class RoomScene(Scene):
 
     def handle_event(self, event: pygame.event.Event) -> None:
         """Board clicks, buttons, offer answers, chat and shortcuts."""
+        if event.type == pygame.MOUSEWHEEL and MOVES_RECT.collidepoint(self.mouse):
+            lines = (len(self.model.moves) + 1) // 2
+            most = max(0, lines - MOVE_ROWS * MOVE_COLUMNS)
+            self.move_scroll = max(0, min(most, self.move_scroll + event.y * 2))
+            return
         if event.type == pygame.MOUSEMOTION:
+            self.mouse = event.pos
             self.hover = self.view.point_at(event.pos) if self.view else None
             if self.drag is not None:
                 self.drag = (self.drag[0], event.pos)
@@ -457,6 +469,7 @@ class RoomScene(Scene):
             return
         if kind in ("room", "moved"):
             self.pending_move = None
+            self.move_scroll = 0
             self.ensure_view()
             self.layout_view()
         if kind == "room" and self.model.status != "over":
@@ -616,7 +629,7 @@ class RoomScene(Scene):
                   PANEL_W - 120)
         draw.text(surface, f"{m.spectators} watching", (x + PANEL_W, 244), 14, theme.MUTED,
                   "midright")
-        self.draw_moves(surface, pygame.Rect(x, 264, PANEL_W, 150))
+        self.draw_moves(surface, MOVES_RECT)
         self.draw_chat(surface, pygame.Rect(x, 422, PANEL_W, 146))
         self.chat_field.draw(surface)
         for b in self._buttons:
@@ -716,15 +729,15 @@ class RoomScene(Scene):
             return
         lines = [(i // 2 + 1, moves[i], moves[i + 1] if i + 1 < len(moves) else "")
                  for i in range(0, len(moves), 2)]
-        per_col = (rect.height - 12) // 22
-        cols = 2
-        shown = lines[-per_col * cols:]
+        per_col, cols = MOVE_ROWS, MOVE_COLUMNS
+        end = len(lines) - self.move_scroll
+        shown = lines[max(0, end - per_col * cols):end]
         col_w = rect.width // cols
         for j, (n, a, b) in enumerate(shown):
             cx = rect.left + 10 + (j // per_col) * col_w
             cy = rect.top + 8 + (j % per_col) * 22
             draw.text(surface, f"{n}.", (cx, cy), 14, theme.FAINT)
-            last_line = j == len(shown) - 1
+            last_line = j == len(shown) - 1 and self.move_scroll == 0
             draw.text(surface, a, (cx + 34, cy), 15,
                       theme.ACCENT if last_line and not b else theme.TEXT, max_width=90)
             if b:

@@ -527,3 +527,19 @@ def test_lobby_rooms_by_keyboard(ui: Any) -> None:
     ui.key(pygame.K_j)
     assert ui.sent("join")[-1] == {"type": "join", "room": "M2XA", "role": "player",
                                    "id": ui.sent("join")[-1]["id"]}
+
+
+def test_move_list_scrolls_back_with_the_wheel(ui: Any) -> None:
+    """Over the move list the wheel shows older moves; a new move returns to the newest."""
+    from client.scenes.room import MOVES_RECT
+
+    room = in_room(ui, demo_room("shuqi", plies=40))
+    ui.app.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=MOVES_RECT.center,
+                                           rel=(0, 0), buttons=(0, 0, 0)))
+    ui.app.handle_event(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=3))
+    assert room.move_scroll == 6
+    ui.shoot("room-shuqi-moves-scrolled")
+    ui.app.handle_event(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=50))
+    assert room.move_scroll == 20 - 12
+    ui.message(demo_room("shuqi", plies=41))
+    assert room.move_scroll == 0
