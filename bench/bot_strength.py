@@ -11,6 +11,8 @@ Matches (``--match``):
 - ``baseline``: number chess only, level 4 against a baseline that plays like the original
   program: depth-2 alpha-beta on the straight-line distance to the target camp, never breaking the
   report rule (target: at least 75 % of 40 games won).
+- ``lawful``: number chess only, level 4 against a random mover that never breaks the report rule
+  (so the bot must win by ``stop``, not by reporting).
 
 The default run (about two minutes) plays 4 games of ``random`` per game. Full runs::
 
@@ -45,6 +47,7 @@ TARGETS = {
     "random": (4, "random", 0.96),
     "levels": (6, "level2", 0.70),
     "baseline": (4, "baseline", 0.75),
+    "lawful": (4, "lawful", 0.96),
 }
 """match -> (bot level, opponent, share of games the bot must win)."""
 
@@ -154,10 +157,21 @@ class ShuqiBaseline:
         return "move", a.notation(self.rng.choice(choices))
 
 
+class LawfulRandom(ShuqiBaseline):
+    """Number chess: a random move among those that keep the report rule."""
+
+    def act(self, engine: Any, state: Any) -> tuple[str, str | None]:
+        """A random lawful move."""
+        a = ShuqiAdapter(state)
+        return "move", a.notation(self.rng.choice(self._legal(a)))
+
+
 def make_player(spec: str, game: str, seed: int) -> Any:
-    """``random``, ``baseline``, or ``levelN``."""
+    """``random``, ``baseline``, ``lawful`` or ``levelN``."""
     if spec == "random":
         return RandomMover(seed)
+    if spec == "lawful":
+        return LawfulRandom(seed)
     if spec == "baseline":
         return ShuqiBaseline(seed)
     return LevelBot(game, int(spec.removeprefix("level")), seed)
@@ -264,9 +278,10 @@ def main(argv: list[str] | None = None) -> int:
     matches = list(TARGETS) if args.match == "all" else [args.match]
     report: list[dict[str, Any]] = []
     for match in matches:
-        games = args.game or (["shuqi"] if match == "baseline" else list(GAMES))
+        shuqi_only = match in ("baseline", "lawful")
+        games = args.game or (["shuqi"] if shuqi_only else list(GAMES))
         for game in games:
-            if match == "baseline" and game != "shuqi":
+            if shuqi_only and game != "shuqi":
                 continue
             cap = args.max_plies or DEFAULT_MAX_PLIES[game]
             figures = run_match(match, game, args.variant, args.games, cap, args.processes)
