@@ -22,9 +22,11 @@ import websockets
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-PROTOCOL_VERSION = 1
+from protocol import CURRENT_VERSION, limits
+
+PROTOCOL_VERSION = CURRENT_VERSION
 CLIENT_NAME = "boardhall-pygame/0.1"
-MAX_FRAME = 64 * 1024
+MAX_FRAME = limits.FRAME_BYTES
 RECONNECT_DELAYS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0)
 NO_RECONNECT_CODES = {4001}
 """Close codes after which reconnecting would be wrong (4001: the identity connected elsewhere)."""

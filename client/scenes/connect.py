@@ -10,12 +10,13 @@ from client.address import BadAddress, to_url
 from client.scenes.base import Scene
 from client.ui import draw, fonts, theme
 from client.ui.widgets import Button, TextField
+from protocol import limits
 
 if TYPE_CHECKING:
     from client.app import App
     from client.net import NetEvent
 
-NAME_LIMIT = 32
+NAME_LIMIT = limits.NAME_CHARS
 
 
 class ConnectScene(Scene):
@@ -32,7 +33,7 @@ class ConnectScene(Scene):
                                  address or app.config.server,
                                  "host, host:port or ws://… (port 8765 by default)", 200)
         self.name = TextField(pygame.Rect(left, self.card.top + 230, width, 44), "Your name",
-                              name or app.config.name, "up to 32 characters", NAME_LIMIT)
+                              name or app.config.name, f"up to {NAME_LIMIT} characters", NAME_LIMIT)
         self.fields = [self.address, self.name]
         (self.name if self.address.value and not self.name.value else self.address).focused = True
         self.connect_button = Button(pygame.Rect(left, self.card.top + 300, width - 196, 48),

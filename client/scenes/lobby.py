@@ -16,6 +16,7 @@ from client.room_model import clock_text, reply_to
 from client.scenes.base import Scene
 from client.ui import draw, fonts, theme
 from client.ui.widgets import Button, Chooser, ListView, TextField, Toggle
+from protocol import limits
 
 if TYPE_CHECKING:
     from client.app import App
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 FISCHER = [("3+2", {"initial": 180, "increment": 2}), ("5+3", {"initial": 300, "increment": 3}),
            ("10+5", {"initial": 600, "increment": 5})]
 PER_MOVE = {"chess": 20, "shuqi": 30}
-RECORD_LIMIT = 48 * 1024
+RECORD_LIMIT = limits.RECORD_BYTES
 CYCLE_KEYS = {pygame.K_v: "variant", pygame.K_k: "clock", pygame.K_o: "color",
               pygame.K_b: "opponent", pygame.K_p: "private"}
 """Lobby keys that step a chooser (Shift steps back) or flip the private switch."""
@@ -113,7 +114,7 @@ class LobbyScene(Scene):
         self.private = Toggle(pygame.Rect(col2 + 212, 371, 180, 30), "Private  (P)")
         self.position = TextField(pygame.Rect(col2 + 16, 436, 376, 40),
                                   "Start position (paste with Ctrl+V, or a file path)", "",
-                                  "optional: FEN, PDN, record file…", 4096)
+                                  "optional: FEN, PDN, record file…", limits.RECORD_BYTES)
         self.create = Button(pygame.Rect(col2 + 16, 488, 376, 44), "Create room", "create",
                              "Ctrl+N", primary=True)
         self.code = TextField(pygame.Rect(col2 + 16, 606, 150, 40), "Room code", "", "code", 16)

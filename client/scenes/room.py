@@ -28,6 +28,7 @@ from client.scenes.base import Scene
 from client.scenes.dialogs import ChoiceDialog, ExpressionDialog
 from client.ui import draw, fonts, theme
 from client.ui.widgets import Button, TextField
+from protocol import limits
 
 if TYPE_CHECKING:
     from client.app import App
@@ -92,7 +93,8 @@ class RoomScene(Scene):
         self.message_until = 0.0
         self.my_requests: set[int] = set()
         self.chat_field = TextField(pygame.Rect(PANEL_X, 574, PANEL_W, 36), "", "",
-                                    "Enter: chat  ·  /move to type a move (e.g. /e2e4)", 500)
+                                    "Enter: chat  ·  /move to type a move (e.g. /e2e4)",
+                                    limits.CHAT_CHARS)
         self.offer_buttons = (
             Button(pygame.Rect(0, 0, 110, 34), "Accept", "accept", "Y", primary=True, size=15),
             Button(pygame.Rect(0, 0, 110, 34), "Decline", "decline", "N", size=15),
@@ -373,14 +375,14 @@ class RoomScene(Scene):
         if text.startswith("/") and len(text) > 1:
             self.type_move(text[1:].strip())
         elif text:
-            self.request({"type": "chat", "text": text[:500]}, self.model.you)
+            self.request({"type": "chat", "text": text[: limits.CHAT_CHARS]}, self.model.you)
 
     def type_move(self, text: str) -> None:
         """A move typed as ``/e2e4`` (any notation the server accepts, e.g. SAN ``/Nf3``)."""
         if not self.seated or self.model.status == "over":
             self.say("Only a player can move, during the game.", theme.WARN)
             return
-        self.send_move(text[:200])
+        self.send_move(text[: limits.MOVE_CHARS])
 
     def click_board(self, point: str | None) -> None:
         """A click on the board: select, extend a capture, or move."""
