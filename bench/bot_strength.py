@@ -37,8 +37,8 @@ from typing import Any
 from engines import get
 from engines.base import ClaimRefused, Side
 from engines.search import BotPlayer
-from engines.search.evaluate.shuqi import STOP, ShuqiAdapter, moves_made
-from engines.shuqi.board import POINTS, TARGET_CAMP
+from engines.search.evaluate.shuqi import SIDE_OF_BASE, STOP, ShuqiAdapter, moves_made
+from engines.shuqi.board import IN_HOME, POINTS, TARGET_CAMP
 
 GAMES = ("hexgomoku", "chess", "draughts", "shuqi", "custom")
 REAL_WINS = frozenset({"checkmate", "no_moves", "five", "captain", "stop", "report"})
@@ -161,9 +161,15 @@ class LawfulRandom(ShuqiBaseline):
     """Number chess: a random move among those that keep the report rule."""
 
     def act(self, engine: Any, state: Any) -> tuple[str, str | None]:
-        """A random lawful move."""
+        """A random lawful move; when the report limit nears, one that leaves the home camp."""
         a = ShuqiAdapter(state)
-        return "move", a.notation(self.rng.choice(self._legal(a)))
+        moves = self._legal(a)
+        home = IN_HOME[SIDE_OF_BASE[a.base]]
+        left = a.home_limit - moves_made(a.base, a.ply)
+        if a.at_home(a.base) and left <= a.at_home(a.base) + 4:
+            leaving = [m for m in moves if home[m[1]] and not home[m[2]]]
+            moves = leaving or moves
+        return "move", a.notation(self.rng.choice(moves))
 
 
 def make_player(spec: str, game: str, seed: int) -> Any:
