@@ -10,17 +10,27 @@ back in between against the oracle, strictly (standard JSON, protocol shape, no 
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 import random
 import string
+import threading
+from collections.abc import Coroutine
+from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from bench.scripts import Script, playout
 from protocol import CLIENT_TYPES, ProtocolError, decode_client, decode_server, limits
+from server.config import ServerConfig
+from server.net import BoardhallServer
+from server.testing import WireClient
+
+T = TypeVar("T")
 
 FIELDS: dict[str, tuple[str, ...]] = {
     "hello": ("name", "protocol", "token", "client"),
@@ -202,6 +212,124 @@ def check(wanted: Expect, got: list[dict[str, Any]], frame: str | bytes) -> None
         replies = [d for d in got if d.get("re") == wanted.re]
         if len(replies) != 1:
             raise Violation(f"{frame!r:.300} wanted one reply with re {wanted.re!r}, got {got}")
+
+
+# ---- a server on a thread, a game beside the fuzzer ------------------------------------------
+
+ROOM = "@ROOM"
+"""Replaced by the side game's room code when a frame is sent."""
+
+LENIENT = ServerConfig(
+    flood_errors=10**9,
+    messages_per_second=10**6,
+    bots_available=False,
+    rooms_per_identity=10**6,
+)
+"""Limits opened so a fuzzer can send thousands of bad frames on one connection."""
+
+
+class LiveServer:
+    """A started :class:`BoardhallServer` on its own event-loop thread (in-memory database)."""
+
+    def __init__(self, config: ServerConfig = LENIENT) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.server = BoardhallServer("127.0.0.1", 0, ":memory:", config)
+        self.run(self.server.start())
+        self.url = self.server.url
+
+    def run(self, coro: Coroutine[Any, Any, T], timeout: float = 60.0) -> T:
+        """Run ``coro`` on the server's loop and return its result."""
+        future: Future[T] = asyncio.run_coroutine_threadsafe(coro, self.loop)
+        return future.result(timeout)
+
+    def close(self) -> None:
+        """Stop the server and its loop."""
+        self.run(self.server.stop())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+        self.loop.close()
+
+
+class SideGame:
+    """A scripted chess game between two players with a spectator, advanced one move per step."""
+
+    def __init__(self, live: LiveServer) -> None:
+        self.live = live
+        self.script: Script = playout("chess", seed=7, max_plies=400)
+        self.players: dict[str, WireClient] = {}
+        self.watcher: WireClient | None = None
+        self.room = ""
+        self.ply = 0
+        self.games = 0
+        self.moves_seen = 0
+        live.run(self._open())
+
+    async def _open(self) -> None:
+        if not self.players:
+            for side in ("first", "second"):
+                self.players[side] = await WireClient.connect(self.live.url, side)
+            self.watcher = await WireClient.connect(self.live.url, "watcher")
+        created = await self.players["first"].request(type="create", game="chess", color="first")
+        self.room = created["room"]
+        joined = await self.players["second"].request(type="join", room=self.room)
+        assert joined["status"] == "playing", joined
+        assert self.watcher is not None
+        watched = await self.watcher.request(type="join", room=self.room, role="spectator")
+        assert watched["type"] == "room", watched
+        self.ply = 0
+        self.games += 1
+
+    async def _step(self) -> None:
+        if self.ply >= len(self.script.moves):
+            await self._open()
+        side = self.script.sides[self.ply]
+        mover, other = self.players[side], self.players["second" if side == "first" else "first"]
+        move = self.script.moves[self.ply]
+        reply = await mover.request(type="move", room=self.room, ply=self.ply, move=move)
+        assert reply["type"] == "moved" and reply["move"] == move, reply
+        position = self.script.positions[self.ply]
+        for wire in (other, self.watcher):
+            assert wire is not None
+            seen = await wire.expect("moved", room=self.room, ply=self.ply)
+            assert seen["move"] == move and seen["position"] == position, seen
+        self.ply += 1
+        self.moves_seen += 1
+        for wire in (*self.players.values(), self.watcher):
+            assert wire is not None
+            errors = wire.take_all("error")
+            assert not errors, errors
+            wire.inbox.clear()
+
+    def step(self) -> None:
+        """Play the next scripted move and check the opponent and the spectator saw it."""
+        self.live.run(self._step())
+
+
+class Fuzzer:
+    """The prober plus the side game: every ``every`` frames the game moves once."""
+
+    def __init__(self, live: LiveServer, every: int = 10) -> None:
+        self.live = live
+        self.side = SideGame(live)
+        self.prober = Prober(live.url)
+        self.sent = 0
+        self.every = every
+
+    def send(self, frame: str | bytes, text: bool = True) -> list[dict[str, Any]]:
+        """Send one frame (``@ROOM`` replaced) through the oracle; advance the side game."""
+        if isinstance(frame, str):
+            frame = frame.replace(ROOM, self.side.room)
+        got = self.prober.exchange(frame, text)
+        self.sent += 1
+        if self.sent % self.every == 0:
+            self.side.step()
+        return got
+
+    def send_message(self, data: dict[str, Any]) -> list[dict[str, Any]]:
+        """Send one JSON object."""
+        return self.send(json.dumps(data))
 
 
 # ---- a fast random generator (bench/fuzz.py) -------------------------------------------------

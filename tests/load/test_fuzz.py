@@ -21,19 +21,24 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 
-from bench.fuzzlib import ALL_FIELDS, FIELDS, Prober, Violation, expect
-from bench.scripts import Script, playout
+from bench.fuzzlib import (
+    ALL_FIELDS,
+    FIELDS,
+    ROOM,
+    Fuzzer,
+    Generator,
+    LiveServer,
+    Prober,
+    Violation,
+    expect,
+)
 from protocol import CLIENT_TYPES, limits
 from server.testing import WireClient, running_server
-from tests.load.conftest import LiveServer
 
 pytestmark = pytest.mark.filterwarnings(
     # websockets draws its frame masks from the global ``random``; hypothesis notices and warns.
     "ignore::hypothesis.errors.HypothesisDeprecationWarning"
 )
-
-ROOM = "@ROOM"
-"""Replaced by the side game's room code when a frame is sent."""
 
 
 def fast(examples: int) -> settings:
@@ -142,88 +147,6 @@ def mutated(draw: st.DrawFn) -> dict[str, Any]:
         depth = draw(st.integers(1, 40))
         data[draw(st.sampled_from(keys))] = json.loads("[" * depth + "]" * depth)
     return data
-
-
-# ---- the side game and the prober --------------------------------------------------------------
-
-
-class SideGame:
-    """A scripted chess game between two players with a spectator, advanced one move per step."""
-
-    def __init__(self, live: LiveServer) -> None:
-        self.live = live
-        self.script: Script = playout("chess", seed=7, max_plies=400)
-        self.players: dict[str, WireClient] = {}
-        self.watcher: WireClient | None = None
-        self.room = ""
-        self.ply = 0
-        self.games = 0
-        self.moves_seen = 0
-        live.run(self._open())
-
-    async def _open(self) -> None:
-        if not self.players:
-            for side in ("first", "second"):
-                self.players[side] = await WireClient.connect(self.live.url, side)
-            self.watcher = await WireClient.connect(self.live.url, "watcher")
-        created = await self.players["first"].request(type="create", game="chess", color="first")
-        self.room = created["room"]
-        joined = await self.players["second"].request(type="join", room=self.room)
-        assert joined["status"] == "playing", joined
-        assert self.watcher is not None
-        watched = await self.watcher.request(type="join", room=self.room, role="spectator")
-        assert watched["type"] == "room", watched
-        self.ply = 0
-        self.games += 1
-
-    async def _step(self) -> None:
-        if self.ply >= len(self.script.moves):
-            await self._open()
-        side = self.script.sides[self.ply]
-        mover, other = self.players[side], self.players["second" if side == "first" else "first"]
-        move = self.script.moves[self.ply]
-        reply = await mover.request(type="move", room=self.room, ply=self.ply, move=move)
-        assert reply["type"] == "moved" and reply["move"] == move, reply
-        position = self.script.positions[self.ply]
-        for wire in (other, self.watcher):
-            assert wire is not None
-            seen = await wire.expect("moved", room=self.room, ply=self.ply)
-            assert seen["move"] == move and seen["position"] == position, seen
-        self.ply += 1
-        self.moves_seen += 1
-        for wire in (*self.players.values(), self.watcher):
-            assert wire is not None
-            errors = wire.take_all("error")
-            assert not errors, errors
-            wire.inbox.clear()
-
-    def step(self) -> None:
-        """Play the next scripted move and check the opponent and the spectator saw it."""
-        self.live.run(self._step())
-
-
-class Fuzzer:
-    """The prober plus the side game: every 10 frames the game moves once."""
-
-    def __init__(self, live: LiveServer) -> None:
-        self.live = live
-        self.side = SideGame(live)
-        self.prober = Prober(live.url)
-        self.sent = 0
-
-    def send(self, frame: str | bytes, text: bool = True) -> list[dict[str, Any]]:
-        """Send one frame (``@ROOM`` replaced) through the oracle; advance the side game."""
-        if isinstance(frame, str):
-            frame = frame.replace(ROOM, self.side.room)
-        got = self.prober.exchange(frame, text)
-        self.sent += 1
-        if self.sent % 10 == 0:
-            self.side.step()
-        return got
-
-    def send_message(self, data: dict[str, Any]) -> list[dict[str, Any]]:
-        """Send one JSON object."""
-        return self.send(json.dumps(data))
 
 
 @pytest.fixture(scope="module")
@@ -397,3 +320,12 @@ async def test_a_message_flood_is_rate_limited_then_closed_1008() -> None:
         limited = [d for d in replies if d.get("code") == "rate_limited"]
         assert len(limited) == limits.FLOOD_ERRORS + 1, (sent, len(replies))
         assert all(d["type"] == "pong" for d in replies[: len(replies) - len(limited)])
+
+
+def test_the_bench_generator_frames_meet_the_oracle(fuzzer: Fuzzer) -> None:
+    """2,000 frames of ``bench/fuzz.py``'s seeded generator, aimed at the side game's room."""
+    generator = Generator(seed=11, room=fuzzer.side.room, moves=("e2e4", "e4", "Nf3"))
+    for _ in range(2000):
+        frame, text = generator.frame()
+        fuzzer.send(frame, text)
+    assert fuzzer.prober.closes.get(1009, 0) > 0 and fuzzer.prober.closes.get(1007, 0) > 0
