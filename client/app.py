@@ -62,6 +62,7 @@ class App:
         self.running = True
         self.dirty = True
         self._scaled: pygame.Surface | None = None
+        self._caption = ""
         self.present = not headless
         """Flip the display after drawing (False when ``window`` is an offscreen image)."""
         self.connection: Connection | None = None
@@ -320,6 +321,11 @@ class App:
             self.dirty = True
         for scene in list(self.stack):
             scene.update(dt)
+        if self.present and self.stack:
+            caption = self.visible_scenes()[0].caption()  # a dialog keeps its scene's title
+            if caption != self._caption:
+                self._caption = caption
+                pygame.display.set_caption(caption)
         if not self.dirty:
             return False
         self.dirty = False

@@ -39,6 +39,10 @@ class Scene:
     def draw(self, surface: pygame.Surface) -> None:
         """Paint the scene on the logical surface; must not change any state."""
 
+    def caption(self) -> str:
+        """The window title while this scene is on top."""
+        return "Boardhall"
+
     def enter(self) -> None:
         """Called when the scene becomes the top of the stack."""
 

@@ -651,6 +651,11 @@ class RoomScene(Scene):
                     variant = str(v.get("name") or m.variant)
         return title, variant
 
+    def caption(self) -> str:
+        """``Boardhall · Chess · Your move`` (the window title tells whose turn it is)."""
+        title, _ = self.titles()
+        return f"Boardhall · {title} · {self.status_line()}"
+
     def status_line(self) -> str:
         """Whose turn it is, or how the game stands."""
         m = self.model
