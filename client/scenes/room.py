@@ -86,7 +86,7 @@ class RoomScene(Scene):
         self.flipped = False
         self.coordinates = True
         self.picker = MovePicker("")
-        self.picker_ply = -1
+        self.picker_key: tuple[str, str, str | None, int, str] | None = None
         self.hover: str | None = None
         self.message = ""
         self.message_color = theme.MUTED
@@ -174,11 +174,12 @@ class RoomScene(Scene):
 
     def refresh_picker(self) -> None:
         """New legal moves after the position changed."""
-        ply = len(self.model.moves)
-        if self.picker.game == self.model.game and self.picker_ply == ply:
+        m = self.model
+        key = (m.game, m.game_id, m.start, len(m.moves), m.status)
+        if key == self.picker_key:
             return
         self.picker = MovePicker(self.model.game)
-        self.picker_ply = ply
+        self.picker_key = key
         engine = self.model.engine
         if engine is None or self.model.state is None or self.model.status == "over":
             return
