@@ -186,10 +186,13 @@ class Connection:
 
     async def _sleep(self, seconds: float) -> None:
         assert self._outbox is not None
-        # Waiting on the outbox lets close() interrupt the pause.
+        # Waiting on the outbox lets close() interrupt the pause (messages sent meanwhile are
+        # stale and dropped).
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
         with contextlib.suppress(asyncio.TimeoutError):
-            while not self._stopping:
-                text = await asyncio.wait_for(self._outbox.get(), seconds)
+            while not self._stopping and loop.time() < deadline:
+                text = await asyncio.wait_for(self._outbox.get(), deadline - loop.time())
                 if text == "":
                     return
 
