@@ -24,11 +24,13 @@ class EmbeddedServer:
 
     Args:
         db: SQLite file (``":memory:"``: forgotten on exit).
+        port: TCP port on 127.0.0.1 (0 picks a free one).
         kwargs: passed to ``BoardhallServer`` (``config``, ``ping_interval``, ...).
     """
 
-    def __init__(self, db: str | Path = ":memory:", **kwargs: Any) -> None:
+    def __init__(self, db: str | Path = ":memory:", port: int = 0, **kwargs: Any) -> None:
         self.db = db
+        self.port = port
         self.kwargs = kwargs
         self.server: Any = None
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -73,7 +75,7 @@ class EmbeddedServer:
 
         self.loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
-        server = BoardhallServer(host="127.0.0.1", port=0, db=self.db, **self.kwargs)
+        server = BoardhallServer(host="127.0.0.1", port=self.port, db=self.db, **self.kwargs)
         await server.start()
         self.server = server
         self._ready.set()

@@ -422,3 +422,40 @@ def test_game_specific_input_against_the_server(tmp_path: Path,
     pump(apps, lambda: chess.model.moves == ["a7a8q"])
     for app in apps:
         app.disconnect()
+
+
+def test_clients_ride_out_a_server_restart(tmp_path: Path) -> None:
+    """The server stops and comes back on the same port and database: both clients reconnect by
+    themselves, get their seats back, and the game goes on."""
+    db = tmp_path / "games.sqlite"
+    first = EmbeddedServer(db=db).start()
+    port = first.server.port
+    alice = open_app(tmp_path, "Alice", first.url)
+    bob = open_app(tmp_path, "Bob", first.url)
+    apps = [alice, bob]
+    try:
+        pump(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
+        alice.send({"type": "create", "game": "hexgomoku", "color": "first"})
+        pump(apps, lambda: bool(alice.find(RoomScene)))
+        bob.send({"type": "join", "room": room_of(alice).model.room})
+        pump(apps, lambda: bool(bob.find(RoomScene)))
+        click(alice, px(room_of(alice), "0,0"))
+        pump(apps, lambda: len(room_of(bob).model.moves) == 1)
+
+        first.stop()
+        pump(apps, lambda: all(a.net_status != "online" for a in apps))
+        second = EmbeddedServer(db=db, port=port).start()
+        try:
+            pump(apps, lambda: all(a.net_status == "online" for a in apps), timeout=30)
+            pump(apps, lambda: all((room_of(a).model.seats.get("second") or {}).get("connected")
+                                   for a in apps), timeout=15)
+            assert room_of(bob).model.you == "second"
+            click(bob, px(room_of(bob), "0,1"))
+            pump(apps, lambda: room_of(alice).model.moves == ["0,0", "0,1"], timeout=15)
+        finally:
+            for app in apps:
+                app.disconnect()
+            second.stop()
+    finally:
+        for app in apps:
+            app.disconnect()
