@@ -97,9 +97,28 @@ class BotPlayer:
         self.last_score = result.score
         action: Action = "move"
         move: str | None = result.notation
-        if result.notation in ("stop", "report"):
-            action, move = result.notation, None  # type: ignore[assignment]
+        if result.notation == "stop":
+            if self._claim_wins(state, "stop"):
+                action, move = "stop", None
+            else:
+                move = self._best_move_but_stop(adapter, result.root_scores)
         return Decision(action, move, result.score, result.depth, result.nodes, result.seconds)
+
+    def _claim_wins(self, state: Any, kind: str) -> bool:
+        """Whether the engine judges the claim ``kind`` by the side to move a win now."""
+        try:
+            return self.engine.claim(state, kind, state.turn).winner == state.turn
+        except ClaimRefused:
+            return False
+
+    @staticmethod
+    def _best_move_but_stop(adapter: SearchAdapter, scores: dict[Any, int]) -> str:
+        """The best-scored root move that is a real move (stop was not a win after all)."""
+        moves = [m for m in adapter.moves() if adapter.notation(m) != "stop"]
+        if not moves:
+            raise ClaimRefused("the bot has no move but a stop that does not win")
+        best = max(moves, key=lambda m: scores.get(m, -MATE_BOUND * 2))
+        return adapter.notation(best)
 
     def accepts_draw(self) -> bool:
         """Whether to accept a draw offer: only when the last search saw the bot clearly losing."""

@@ -312,3 +312,17 @@ def test_level_time_is_capped_by_the_clock_allowance() -> None:
     assert decision.seconds <= 0.3 + 0.002 * 2
     level1 = BotPlayer("draughts", 1, clock=FakeClock(0.002)).decide(engine.start(), seconds=5)
     assert level1.seconds <= 0.05 + 0.002 * 2
+
+
+def test_shuqi_bot_does_not_stop_into_a_draw() -> None:
+    """All ten in camp but the scores are level (285-285): the bot moves instead of stopping."""
+    engine = get("shuqi")
+    position = (
+        "second;101;0,7 3,10 3,6 3,8 3,4 2,5 2,7 2,9 1,8 1,6;"
+        "14,7 11,4 11,8 11,6 11,10 12,9 12,7 12,5 13,6 13,8"
+    )
+    state = engine.start(position=position)
+    assert engine.claim(state, "stop", "second").winner is None
+    decision = BotPlayer("shuqi", 2, seed=1).decide(state, nodes=2_000)
+    assert decision.action == "move"
+    assert decision.move in engine.legal_moves(state)
