@@ -106,6 +106,15 @@ class Session:
     bucket_at: float | None = None
 
 
+@dataclass(frozen=True)
+class PreparedStart:
+    """The start state of a ``create`` parsed ahead of handling it (or why it could not be)."""
+
+    message: Create
+    state: Any = None
+    error: Exception | None = None
+
+
 @dataclass
 class Seek:
     """A player waiting in matchmaking."""
@@ -295,9 +304,15 @@ class Hall:
         return self.handle(conn, message, now, lag_ms)
 
     def handle(
-        self, conn: ConnId, message: ClientMessage | ProtocolError, now: float, lag_ms: int = 0
+        self,
+        conn: ConnId,
+        message: ClientMessage | ProtocolError,
+        now: float,
+        lag_ms: int = 0,
+        prepared: PreparedStart | None = None,
     ) -> Outputs:
-        """A decoded message (or the decoding error) from ``conn``."""
+        """A decoded message (or the decoding error) from ``conn``; ``prepared`` is what
+        :meth:`prepare` made of it, when :meth:`wants_preparing` said so."""
         session = self.sessions.get(conn)
         out = Outputs(key=getattr(message, "room", None) or "")
         if session is None or session.closing:
@@ -318,7 +333,7 @@ class Hall:
                 )
             if session.identity is None and not isinstance(message, Hello):
                 raise ProtocolError(ErrorCode.HELLO_FIRST, "say hello first")
-            self._dispatch(session, message, now, lag_ms, out)
+            self._dispatch(session, message, now, lag_ms, out, prepared)
         except ProtocolError as exc:
             self._error(
                 session,
@@ -378,8 +393,25 @@ class Hall:
             out.closes.append((session.conn, 1008, "too many errors"))
             session.closing = True
 
+    def wants_preparing(self, conn: ConnId, message: ClientMessage | ProtocolError) -> bool:
+        """Whether ``message`` carries a record to parse with :meth:`prepare` first."""
+        session = self.sessions.get(conn)
+        return (
+            isinstance(message, Create)
+            and message.record is not None
+            and session is not None
+            and session.identity is not None
+            and not session.closing
+        )
+
     def _dispatch(
-        self, session: Session, message: ClientMessage, now: float, lag_ms: int, out: Outputs
+        self,
+        session: Session,
+        message: ClientMessage,
+        now: float,
+        lag_ms: int,
+        out: Outputs,
+        prepared: PreparedStart | None = None,
     ) -> None:
         re = message.id
         if isinstance(message, Hello):
@@ -388,7 +420,7 @@ class Hall:
             server_time = int((now + self.wall_offset) * 1000)
             out.send((session.conn,), Pong(re=re, t=message.t, server_time=server_time))
         elif isinstance(message, Create):
-            self._create(session, message, now, out)
+            self._create(session, message, now, out, prepared)
         elif isinstance(message, Join):
             self._join(session, message, now, out)
         elif isinstance(message, Leave):
@@ -401,18 +433,18 @@ class Hall:
     # ---- hello -------------------------------------------------------------------------------
 
     def _hello(self, session: Session, message: Hello, now: float, out: Outputs) -> None:
-        if session.identity is not None:
-            raise ProtocolError(ErrorCode.NOT_ALLOWED, "this connection already said hello")
         if not is_known(message.protocol):
             raise ProtocolError(
                 ErrorCode.UNSUPPORTED_PROTOCOL,
                 f"protocol {message.protocol} is not supported; this server speaks 1",
             )
+        if message.token is not None and hash_token(message.token) not in self.by_token:
+            raise ProtocolError(ErrorCode.BAD_TOKEN, "unknown token: say hello without one")
+        if session.identity is not None:
+            raise ProtocolError(ErrorCode.NOT_ALLOWED, "this connection already said hello")
         name = clean_text(message.name, limits.NAME_CHARS)
         if message.token is not None:
-            player = self.by_token.get(hash_token(message.token))
-            if player is None:
-                raise ProtocolError(ErrorCode.BAD_TOKEN, "unknown token: say hello without one")
+            player = self.by_token[hash_token(message.token)]
             identity = self.identities[player]
             token = message.token
             if identity.conn is not None and identity.conn != session.conn:
@@ -549,13 +581,20 @@ class Hall:
         room.sit(side, identity.player, identity.name, identity.bot, now)
         self.player_rooms.setdefault(identity.player, set()).add(room.code)
 
-    def _create(self, session: Session, message: Create, now: float, out: Outputs) -> None:
-        identity = session.identity
-        assert identity is not None
-        engine, variant, options, max_plies, control = self._settings(
-            message.game, message.variant, message.options, message.clock
-        )
-        level = self._bot_level(message.opponent)
+    def prepare(self, message: Create) -> PreparedStart:
+        """Parse the start position or record of ``message``; reads and changes no hall state,
+        so the I/O layer may run it on another thread (a long record takes a while to replay)."""
+        try:
+            engine, variant, options, _, _ = self._settings(
+                message.game, message.variant, message.options, message.clock
+            )
+            return PreparedStart(message, self._start_state(engine, variant, options, message))
+        except Exception as exc:  # handed back to the event loop, raised there by _create
+            return PreparedStart(message, None, exc)
+
+    def _start_state(
+        self, engine: Engine, variant: str, options: dict[str, Any], message: Create
+    ) -> Any:
         if message.position is not None and message.record is not None:
             raise ProtocolError(ErrorCode.BAD_POSITION, "give a position or a record, not both")
         engine_options = self._engine_options(engine, options)
@@ -567,8 +606,34 @@ class Hall:
                 state = engine.start(variant, message.position, engine_options)
         except EngineError as exc:
             raise ProtocolError(ErrorCode(exc.code), str(exc)) from exc
+        except RecursionError as exc:
+            raise ProtocolError(ErrorCode.BAD_POSITION, "the record is nested too deeply") from exc
         if engine.outcome(state) is not None:
             raise ProtocolError(ErrorCode.BAD_POSITION, "the game is already over in this position")
+        return state
+
+    def _create(
+        self,
+        session: Session,
+        message: Create,
+        now: float,
+        out: Outputs,
+        prepared: PreparedStart | None = None,
+    ) -> None:
+        identity = session.identity
+        assert identity is not None
+        engine, variant, options, max_plies, control = self._settings(
+            message.game, message.variant, message.options, message.clock
+        )
+        level = self._bot_level(message.opponent)
+        if prepared is not None and prepared.message is message:
+            if prepared.error is not None:
+                raise prepared.error
+            state = prepared.state
+        else:
+            state = self._start_state(engine, variant, options, message)
+        if level is not None and not self.config.bots_available:
+            raise ProtocolError(ErrorCode.NOT_ALLOWED, "bots are not available")
         self._check_room_quota(identity.player)
         room = self._new_room(
             engine, variant, options, max_plies, state, control, now, message.private
@@ -597,8 +662,6 @@ class Hall:
                 f"opponent must be bot:LEVEL with LEVEL 1-{self.config.max_bot_level}, "
                 f"not {opponent!r}",
             )
-        if not self.config.bots_available:
-            raise ProtocolError(ErrorCode.NOT_ALLOWED, "bots are not available")
         return int(level)
 
     # ---- joining -----------------------------------------------------------------------------
@@ -914,6 +977,18 @@ class Hall:
         self._lobby_dirty = True
 
     # ---- recovery ----------------------------------------------------------------------------
+
+    def restart_clocks(self, now: float) -> None:
+        """The server is back at ``now``: every restored game's turn (and every absent player's
+        grace) starts again then, so the downtime and the time spent restoring count for nobody."""
+        for room in self.rooms.values():
+            if room.status != "playing":
+                continue
+            room.clock.start_turn(room.state.turn, now)
+            for seat in room.seats.values():
+                if seat is not None and not seat.connected:
+                    seat.away_since = now
+            self._schedule(room)
 
     def restore(self, meta: dict[str, Any], moves: list[dict[str, Any]], now: float) -> Room:
         """Bring back an unfinished game from storage; the turn restarts at ``now``."""

@@ -16,6 +16,7 @@ import logging
 import ssl
 import time
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
@@ -108,6 +109,7 @@ class BoardhallServer:
         self._server: Server | None = None
         self._bots: list[asyncio.subprocess.Process] = []
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._parser = ThreadPoolExecutor(1, thread_name_prefix="boardhall-records")
         self.started = time.time()
         self.variants = variants
 
@@ -155,6 +157,7 @@ class BoardhallServer:
             ping_timeout=max(20.0, self.ping_interval * 2),
             compression=None,
         )
+        self.hall.restart_clocks(loop.time())
         self._arm()
         for bot in self.hall.bot_launches():
             self._spawn(self._launch_bot(bot))
@@ -177,6 +180,7 @@ class BoardhallServer:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(process.wait(), 5)
         await self.storage.close()
+        self._parser.shutdown(wait=False, cancel_futures=True)
 
     async def serve_forever(self) -> None:
         """Run until cancelled."""
@@ -209,8 +213,12 @@ class BoardhallServer:
                         await self._load_identity(message.token)
                     except Exception:
                         log.exception("loading an identity failed")
+                prepared = None
+                if self.hall.wants_preparing(conn, message):
+                    # replaying a long record takes a while: not on the event loop
+                    prepared = await loop.run_in_executor(self._parser, self.hall.prepare, message)
                 lag_ms = int((ws.latency or 0.0) * 500)
-                out = self.hall.handle(conn, message, loop.time(), lag_ms)
+                out = self.hall.handle(conn, message, loop.time(), lag_ms, prepared)
                 self._emit(out, started if out.moves else None)
         except websockets.ConnectionClosed:
             pass

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from engines.base import SIDES, ClaimRefused, Engine, EngineError, Outcome, Side, other
@@ -490,7 +490,8 @@ class Room:
     ) -> None:
         """A player's move: check it, charge the clock, record and broadcast it."""
         side = self._player_side(player, "move")
-        self._playing("move")
+        if self.status == "over":
+            raise _refuse(ErrorCode.GAME_OVER, f"the game in room {self.code} is over")
         if ply != len(self.moves):
             raise _refuse(
                 ErrorCode.STALE,
@@ -498,7 +499,7 @@ class Room:
             )
         if self.state.turn != side:
             raise _refuse(ErrorCode.NOT_YOUR_TURN, f"it is {self.state.turn}'s turn, not yours")
-        late = self.clock.expired(now)
+        late = self.clock.expired(now) if self.status == "playing" else None
         if late is not None:
             self._flag(late, now, out)
             raise _refuse(ErrorCode.GAME_OVER, "your time ran out before the move arrived")
@@ -506,6 +507,7 @@ class Room:
             new_state = self.engine.play(self.state, text)
         except EngineError as exc:
             raise _refuse(ErrorCode.ILLEGAL_MOVE, str(exc)) from exc
+        self._playing("move")
         timing = self.clock.on_move(side, now, lag_ms)
         if timing.late is not None:
             self._flag(timing.late, now, out)
@@ -557,7 +559,10 @@ class Room:
         requester: ConnId | None = None,
         re: MessageId | None = None,
     ) -> None:
-        """End the game with ``outcome`` and tell everyone."""
+        """End the game with ``outcome`` and tell everyone (with scores where the game has them)."""
+        scores = getattr(self.engine, "scores", None)
+        if outcome.scores is None and callable(scores):
+            outcome = replace(outcome, scores=dict(scores(self.state)))
         self.clock.stop(now)
         self.status = "over"
         self.outcome = outcome
@@ -687,6 +692,8 @@ class Room:
         return None
 
     def _check_offer(self, kind: OfferKind, side: Side, now: float) -> None:
+        if kind != "rematch" and self.status == "over":
+            raise _refuse(ErrorCode.GAME_OVER, f"the game in room {self.code} is over")
         if now < self.offer_after[side]:
             wait = int(self.offer_after[side] - now + 0.999)
             raise _refuse(
@@ -723,6 +730,8 @@ class Room:
     ) -> str | None:
         """Answer the opponent's offer; returns ``"rematch"`` when a rematch was accepted."""
         side = self._player_side(player, "answer an offer")
+        if kind != "rematch" and self.status == "over":
+            raise _refuse(ErrorCode.GAME_OVER, f"the game in room {self.code} is over")
         by = self.offers.get(kind)
         if by is None or by == side:
             raise _refuse(ErrorCode.NOT_ALLOWED, f"there is no {kind} offer to answer")

@@ -1,0 +1,242 @@
+"""Contract checks from the server audit: error order, scores on every ending, hostile records,
+restart clocks, and the draughts short form over the wire."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+import engines
+from protocol import Create, decode_client
+from server.config import ServerConfig
+from server.hall import Hall
+from server.outputs import SaveGame, SaveMove, TruncateMoves
+from server.storage import Storage
+from server.testing import BoardhallServer, HallDriver, WireClient
+
+Factory = Callable[..., Awaitable[WireClient]]
+
+
+# ---- error codes in DESIGN.md's order -----------------------------------------------------------
+
+
+def test_move_errors_come_in_the_documented_order() -> None:
+    """stale, then not_your_turn, then illegal_move, then not_allowed (a seat is still free)."""
+    d = HallDriver()
+    a, b = d.player("ann"), d.player("bob")
+    code = d.request(a, type="create", game="hexgomoku", color="second")["room"]
+    move = {"type": "move", "room": code}
+    assert d.request(a, **move, ply=3, move="0,0")["code"] == "stale"
+    assert d.request(a, **move, ply=0, move="0,0")["code"] == "not_your_turn"
+    d.request(a, type="leave", room=code)
+    code = d.request(a, type="create", game="hexgomoku", color="first")["room"]
+    move["room"] = code
+    assert d.request(a, **move, ply=0, move="99,99")["code"] == "illegal_move"
+    refused = d.request(a, **move, ply=0, move="0,0")
+    assert refused["code"] == "not_allowed" and "not started" in refused["message"]
+    assert d.request(b, **move, ply=0, move="0,0")["code"] == "not_a_player"
+    assert d.hall.rooms[code].moves == []
+
+
+def test_game_over_comes_before_stale_and_before_an_offer_backoff() -> None:
+    """After the end: a stale move, an offer during a backoff and an answer are all game_over."""
+    d = HallDriver()
+    a, b, code = d.table()
+    d.request(a, type="offer", room=code, kind="draw")
+    d.request(b, type="answer", room=code, kind="draw", accept=False)
+    d.request(a, type="resign", room=code)
+    assert d.request(a, type="move", room=code, ply=7, move="0,0")["code"] == "game_over"
+    assert d.request(a, type="offer", room=code, kind="draw")["code"] == "game_over"
+    assert d.request(b, type="offer", room=code, kind="undo")["code"] == "game_over"
+    assert d.request(b, type="answer", room=code, kind="draw", accept=True)["code"] == "game_over"
+    assert d.request(b, type="offer", room=code, kind="rematch")["type"] == "ok"
+
+
+def test_hello_errors_come_in_the_documented_order() -> None:
+    """A second hello: unsupported_protocol and bad_token are named before not_allowed."""
+    d = HallDriver()
+    a = d.player("ann")
+    assert d.request(a, type="hello", name="x", protocol=9)["code"] == "unsupported_protocol"
+    assert d.request(a, type="hello", name="x", protocol=1, token="nope")["code"] == "bad_token"
+    assert d.request(a, type="hello", name="x", protocol=1)["code"] == "not_allowed"
+
+
+def test_bad_position_comes_before_bots_unavailable() -> None:
+    """create with a bot and a broken position: bad_position, then not_allowed once it is fine."""
+    d = HallDriver(ServerConfig(bots_available=False))
+    a = d.player("ann")
+    bot: dict[str, Any] = {"type": "create", "game": "chess", "opponent": "bot:2"}
+    assert d.request(a, **bot, position="nonsense")["code"] == "bad_position"
+    assert d.request(a, **bot)["code"] == "not_allowed"
+    assert d.request(a, **{**bot, "opponent": "bot:99"})["code"] == "bad_option"
+    assert d.hall.rooms == {}
+
+
+# ---- scores on every ending of a game that has them ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("ending", "reason"),
+    [("resign", "resign"), ("abort", "aborted"), ("draw", "agreement"), ("flag", "timeout")],
+)
+def test_number_chess_endings_carry_both_scores(ending: str, reason: str) -> None:
+    """Resign, abort, agreed draw and a flag in number chess send both scores and store them."""
+    d = HallDriver()
+    a, b, code = d.table(game="shuqi", clock={"per_move": 30})
+    room = d.hall.rooms[code]
+    if ending != "abort":
+        d.move(a, code, room.engine.legal_moves(room.state)[0])
+        d.move(b, code, room.engine.legal_moves(room.state)[0])
+    overs = []
+    if ending == "resign":
+        overs.append(d.request(b, type="resign", room=code))
+    elif ending == "abort":
+        overs.append(d.request(a, type="abort", room=code))
+    elif ending == "draw":
+        d.request(a, type="offer", room=code, kind="draw")
+        d.request(b, type="answer", room=code, kind="draw", accept=True)
+    else:
+        d.advance(31)
+    overs += d.take(a, "over") + d.take(b, "over")
+    expected = room.engine.scores(room.state)  # type: ignore[attr-defined]
+    assert len(overs) == 2 and set(expected) == {"first", "second"}
+    for over in overs:
+        assert over["type"] == "over" and over["reason"] == reason
+        assert over["scores"] == expected
+    saved = [w.meta for w in d.writes if isinstance(w, SaveGame)][-1]
+    assert saved["reason"] == reason and saved["scores"] == expected
+
+
+def test_games_without_scores_send_none() -> None:
+    """Chess has no scores: over.scores stays null."""
+    d = HallDriver()
+    a, b, code = d.table(game="chess")
+    d.request(a, type="resign", room=code)
+    assert d.last(b, "over")["scores"] is None
+
+
+# ---- hostile records and positions --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", engines.available())
+def test_deeply_nested_record_is_bad_position(game: str) -> None:
+    """A record of 40,000 nested brackets is refused as bad_position (never internal)."""
+    d = HallDriver()
+    a = d.player("ann")
+    for record in ("[" * 40_000, '{"moves":' * 5_000):
+        reply = d.request(a, type="create", game=game, record=record)
+        assert reply["code"] == "bad_position", reply
+    assert d.hall.rooms == {}
+
+
+def test_prepared_start_is_used_and_its_error_raised_in_order() -> None:
+    """A record parsed by Hall.prepare (another thread in the server) gives the same answers."""
+    d = HallDriver()
+    a = d.player("ann")
+    hall = d.hall
+
+    def create(**fields: Any) -> dict[str, Any]:
+        message = decode_client(json.dumps({"type": "create", "id": "c", **fields}))
+        assert isinstance(message, Create) and hall.wants_preparing(a, message)
+        prepared = hall.prepare(message)
+        out = hall.handle(a, message, d.now, 0, prepared)
+        (reply,) = [json.loads(m.model_dump_json()) for _, m in out.sends]
+        return reply
+
+    room = create(game="chess", record="1. e4 e5 2. Nf3 *")
+    assert room["type"] == "room" and room["start"].split()[1] == "b"
+    assert create(game="chess", record="1. e4 e4 *")["code"] == "bad_position"
+    assert create(game="nope", record="1. e4 *")["code"] == "unknown_game"
+    assert create(game="chess", record="1. e4 *", options={"zz": 1})["code"] == "bad_option"
+
+
+async def test_a_long_record_does_not_stall_other_connections(
+    server: BoardhallServer, client: Factory
+) -> None:
+    """While one create replays a 48 KiB chess record, another connection is answered at once."""
+    ann, bob = await client("ann"), await client("bob")
+    cycle = ["Nf3", "Nf6", "Ng1", "Ng8"]
+    parts: list[str] = []
+    while len(" ".join(parts)) < 47 * 1024:
+        n = len(parts)
+        parts.append(f"{n // 2 + 1}. {cycle[n % 4]}" if n % 2 == 0 else cycle[n % 4])
+    await ann.send(id="big", type="create", game="chess", record=" ".join(parts) + " *")
+    await asyncio.sleep(0.05)  # let the server start on the record (ordering, not timing)
+    for _ in range(3):
+        assert (await bob.request(type="ping"))["type"] == "pong"
+    assert not [m for m in ann.inbox if m.get("re") == "big"], "the record blocked the loop"
+    reply = await ann.expect(None, timeout=60, re="big")
+    assert reply["type"] in ("room", "error")
+
+
+# ---- restart: the downtime and the restoring are charged to nobody ------------------------------
+
+
+def test_restored_clocks_restart_when_the_server_is_back() -> None:
+    """A game restored at t and served from t + 5 charges the mover only from t + 5."""
+    d = HallDriver()
+    a, b, code = d.table(game="hexgomoku", clock={"initial": 60})
+    d.move(a, code, "0,0")
+    d.move(b, code, "0,1")
+    d.advance(2)
+    d.move(a, code, "1,0")
+    d.advance(3)
+    d.move(b, code, "1,1")
+    d.advance(4)  # first has used 4 s of the turn when the server dies
+    storage = Storage(":memory:")
+    storage.apply(w for w in d.writes if isinstance(w, (SaveGame, SaveMove, TruncateMoves)))
+    hall = Hall(ServerConfig(), wall_offset=1.7e9)
+    ((meta, moves),) = storage.unfinished()
+    room = hall.restore(meta, moves, 5000.0)
+    assert room.moves == ["0,0", "0,1", "1,0", "1,1"]
+    assert room.clock.remaining == {"first": 58000, "second": 57000}
+    hall.restart_clocks(5005.0)  # restoring took 5 s
+    clocks = room.clock.snapshot(5006.0)
+    assert clocks is not None
+    assert (clocks.first, clocks.second, clocks.running) == (57000, 57000, "first")
+    assert room.wake() == pytest.approx(5005.0 + 58.0 + 0.5)  # main time + lag grace
+    hall.tick(5060.0)  # the wake-up planned at restore time flags nobody
+    assert room.status == "playing"
+    hall.tick(5063.6)
+    assert room.status == "over" and room.outcome is not None
+    assert (room.outcome.winner, room.outcome.reason) == ("second", "timeout")
+
+
+# ---- sanitised names and chat -------------------------------------------------------------------
+
+
+def test_names_and_chat_lose_bidi_overrides_and_controls() -> None:
+    """U+202E and friends, zero-width and control characters are dropped; whitespace collapses."""
+    d = HallDriver()
+    a = d.player("\u202eeve\u2066 \t x\u200f")
+    code = d.request(a, type="create", game="hexgomoku")["room"]
+    seats = d.hall.rooms[code].view(None, d.now).seats
+    assert "eve x" in (seats.first.name if seats.first else seats.second.name)  # type: ignore[union-attr]
+    spectator = d.player("sue")
+    d.request(spectator, type="join", room=code, role="spectator")
+    d.request(a, type="chat", room=code, text="hi\u202e\x1b[31m  there\r\n")
+    assert d.last(a, "chat")["text"] == "hi[31m there"
+    assert d.request(a, type="chat", room=code, text="\u202e\u200b \n")["code"] == "bad_message"
+
+
+# ---- draughts over the wire ---------------------------------------------------------------------
+
+
+async def test_draughts_ambiguous_short_form_lists_the_choices(client: Factory) -> None:
+    """45x16 with two capture paths: illegal_move naming both; the full path is then played."""
+    ann, bob = await client("ann"), await client("bob")
+    room = await ann.request(
+        type="create", game="draughts", position="W:WK45,K44:B33,K34,K28,21,5", color="first"
+    )
+    code = room["room"]
+    await bob.request(type="join", room=code)
+    refused = await ann.request(type="move", room=code, ply=0, move="45x16")
+    assert refused["code"] == "illegal_move"
+    assert "45x23x32x16" in refused["message"] and "45x29x38x16" in refused["message"]
+    moved = await ann.request(type="move", room=code, ply=0, move="45x29x38x16")
+    assert moved["type"] == "moved" and moved["position"] == "B:WK16,K44:B5,K28"
+    assert (await bob.expect("moved"))["move"] == moved["move"]
