@@ -730,6 +730,7 @@ class Hall:
                 self._check_room_quota(identity.player)
                 self._match(seek, identity, now, out, message.id)
                 return
+        self._check_room_quota(identity.player)
         for seek_id in [
             s.id for s in self.seeks.values() if s.player == identity.player and s.key == mine.key
         ]:

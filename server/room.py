@@ -681,6 +681,8 @@ class Room:
         side = self._player_side(player, "make an offer")
         self._check_offer(kind, side, now)
         if self.offers.get(kind) == other(side):
+            if kind == "undo":  # each side takes back its own move: not the same offer
+                raise _refuse(ErrorCode.NOT_ALLOWED, "answer the opponent's undo offer first")
             return self.answer(kind, True, conn, player, now, out, re)
         if self.offers.get(kind) == side:
             raise _refuse(ErrorCode.NOT_ALLOWED, f"you already offered {kind}")

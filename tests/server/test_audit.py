@@ -240,3 +240,51 @@ async def test_draughts_ambiguous_short_form_lists_the_choices(client: Factory) 
     moved = await ann.request(type="move", room=code, ply=0, move="45x29x38x16")
     assert moved["type"] == "moved" and moved["position"] == "B:WK16,K44:B5,K28"
     assert (await bob.expect("moved"))["move"] == moved["move"]
+
+
+# ---- offers, leave and quotas ----------------------------------------------------------------
+
+
+def test_crossing_undo_offers_are_not_an_acceptance() -> None:
+    """Each side's undo takes back its own move: a second undo offer does not accept the first."""
+    d = HallDriver()
+    a, b, code = d.table()
+    d.move(a, code, "0,0")
+    d.move(b, code, "0,1")
+    assert d.request(a, type="offer", room=code, kind="undo")["type"] == "ok"
+    crossing = d.request(b, type="offer", room=code, kind="undo")
+    assert crossing["code"] == "not_allowed" and "answer" in crossing["message"]
+    assert d.hall.rooms[code].moves == ["0,0", "0,1"]
+    assert d.request(b, type="answer", room=code, kind="undo", accept=True)["type"] == "ok"
+    assert d.hall.rooms[code].moves == []
+    clocks_free = d.last(a, "room")
+    assert clocks_free["moves"] == [] and clocks_free["turn"] == "first"
+
+
+def test_crossing_draw_offers_agree() -> None:
+    """Both offer a draw: the second offer accepts the first (one reply each)."""
+    d = HallDriver()
+    a, b, code = d.table()
+    d.request(a, type="offer", room=code, kind="draw")
+    assert d.request(b, type="offer", room=code, kind="draw")["type"] == "ok"
+    assert d.last(a, "over")["reason"] == "agreement"
+
+
+def test_leave_during_a_game_is_not_allowed_and_changes_nothing() -> None:
+    """A seated player cannot leave a game in progress; spectators can."""
+    d = HallDriver()
+    a, b, code = d.table()
+    refused = d.request(a, type="leave", room=code)
+    assert refused["code"] == "not_allowed" and "resign" in refused["message"]
+    room = d.hall.rooms[code]
+    assert room.status == "playing" and room.seat_of(d.hall.sessions[a].identity.player)  # type: ignore[union-attr]
+    assert d.request(b, type="leave")["code"] == "not_allowed"  # no seek to cancel
+
+
+def test_rooms_per_identity_also_bounds_seeks() -> None:
+    """An identity at its room quota may not queue for another game either."""
+    d = HallDriver(ServerConfig(rooms_per_identity=1))
+    a = d.player("ann")
+    d.request(a, type="create", game="hexgomoku")
+    assert d.request(a, type="join", game="chess")["code"] == "not_allowed"
+    assert d.hall.seeks == {}
