@@ -931,6 +931,8 @@ class Hall:
             old.private,
         )
         old.rematch_room = room.code
+        if old.bot_seat is not None:  # the bot keeps its seat across a restart in the new room too
+            room.bot_seat, room.bot_level = other(old.bot_seat), old.bot_level
         for side in SIDES:
             seat = old.seats[side]
             assert seat is not None

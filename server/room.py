@@ -753,6 +753,8 @@ class Room:
             self._undo(by, now, out)
         elif kind == "swap":
             self.seats["first"], self.seats["second"] = self.seats["second"], self.seats["first"]
+            if self.bot_seat is not None:
+                self.bot_seat = other(self.bot_seat)
             self.clock.start_turn(self.state.turn, now)
             out.writes.append(SaveGame(self.meta()))
             self.snapshots(now, out)

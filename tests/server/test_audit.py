@@ -16,7 +16,7 @@ from server.config import ServerConfig
 from server.hall import Hall
 from server.outputs import SaveGame, SaveMove, TruncateMoves
 from server.storage import Storage
-from server.testing import BoardhallServer, HallDriver, WireClient
+from server.testing import BoardhallServer, HallDriver, WireClient, running_server
 
 Factory = Callable[..., Awaitable[WireClient]]
 
@@ -288,3 +288,51 @@ def test_rooms_per_identity_also_bounds_seeks() -> None:
     d.request(a, type="create", game="hexgomoku")
     assert d.request(a, type="join", game="chess")["code"] == "not_allowed"
     assert d.hall.seeks == {}
+
+
+def test_the_bot_seat_follows_a_swap_and_a_rematch() -> None:
+    """A room made to play the computer keeps knowing which seat is the bot's."""
+    d = HallDriver()
+    a = d.player("ann")
+    room = d.request(a, type="create", game="hexgomoku", color="first", opponent="bot:1")
+    code = room["room"]
+    bot = d.player("bot", client="bot/1")
+    assert d.request(bot, type="join", room=code)["you"] == "second"
+    d.request(a, type="offer", room=code, kind="swap")
+    d.request(bot, type="answer", room=code, kind="swap", accept=True)
+    assert d.hall.rooms[code].bot_seat == "first"
+    d.request(a, type="resign", room=code)
+    d.request(bot, type="offer", room=code, kind="rematch")
+    d.request(a, type="answer", room=code, kind="rematch", accept=True)
+    new = d.last(bot, "room")
+    assert new["room"] != code and new["you"] == "second"
+    assert d.hall.rooms[new["room"]].bot_seat == "second"
+    assert d.hall.rooms[new["room"]].bot_level == 1
+
+
+# ---- the server's own timers over real sockets ------------------------------------------------
+
+
+async def test_the_server_fires_abort_and_flag_deadlines_itself() -> None:
+    """No client claim: the abort deadline and then the flag end games on the server's timer."""
+    async with running_server(port=0, config=ServerConfig(abort_after_s=0.3)) as server:
+        ann = await WireClient.connect(server.url, "ann")
+        bob = await WireClient.connect(server.url, "bob")
+        try:
+            clock = {"per_move": 1}
+            room = await ann.request(type="create", game="hexgomoku", color="first", clock=clock)
+            await bob.request(type="join", room=room["room"])
+            over = await bob.expect("over", room=room["room"])
+            assert (over["result"], over["reason"]) == (None, "aborted")
+            room = await ann.request(type="create", game="hexgomoku", color="first", clock=clock)
+            code = room["room"]
+            await bob.request(type="join", room=code)
+            await ann.request(type="move", room=code, ply=0, move="0,0")
+            await bob.request(type="move", room=code, ply=1, move="0,1")
+            await ann.request(type="move", room=code, ply=2, move="1,0")
+            over = await ann.expect("over", room=code)  # bob never moves again
+            assert (over["result"], over["reason"]) == ("first", "timeout")
+            assert (await bob.expect("over", room=code))["reason"] == "timeout"
+        finally:
+            await ann.close()
+            await bob.close()
