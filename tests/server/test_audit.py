@@ -336,3 +336,19 @@ async def test_the_server_fires_abort_and_flag_deadlines_itself() -> None:
         finally:
             await ann.close()
             await bob.close()
+
+
+def test_a_custom_game_stores_its_variant_definition() -> None:
+    """The room snapshot carries variant_info; the stored game and its JSON record keep it."""
+    from server.records import export
+
+    d = HallDriver()
+    a, _b, code = d.table(game="custom", variant="stones")
+    snap = d.hall.rooms[code].view("first", d.now)
+    assert snap.variant_info is not None and snap.variant_info["id"] == "stones"
+    d.request(a, type="resign", room=code)
+    meta = [w.meta for w in d.writes if isinstance(w, SaveGame)][-1]
+    assert meta["variant_info"] == snap.variant_info
+    content_type, body = export(meta, [], "json")
+    assert content_type == "application/json"
+    assert json.loads(body)["variant_info"] == snap.variant_info
