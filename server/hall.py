@@ -887,6 +887,11 @@ class Hall:
         identity = session.identity
         assert identity is not None
         code: str = getattr(message, "room")  # noqa: B009 - every remaining message has a room
+        text = ""
+        if isinstance(message, Chat):
+            text = clean_text(message.text, limits.CHAT_CHARS)
+            if not text:  # bad_message comes before every other code
+                raise ProtocolError(ErrorCode.BAD_MESSAGE, "chat: the line is empty")
         room = self._room(code)
         out.key = room.code
         conn, player, re = session.conn, identity.player, message.id
@@ -910,9 +915,6 @@ class Hall:
             if room.answer(message.kind, message.accept, conn, player, now, out, re) == "rematch":
                 self._rematch(room, now, out)
         elif isinstance(message, Chat):
-            text = clean_text(message.text, limits.CHAT_CHARS)
-            if not text:
-                raise ProtocolError(ErrorCode.BAD_MESSAGE, "chat: the line is empty")
             room.chat(conn, player, identity.name, text, out, re)
         if room.status != before:
             self._lobby_dirty = True

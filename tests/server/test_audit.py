@@ -352,3 +352,11 @@ def test_a_custom_game_stores_its_variant_definition() -> None:
     content_type, body = export(meta, [], "json")
     assert content_type == "application/json"
     assert json.loads(body)["variant_info"] == snap.variant_info
+
+
+def test_an_empty_chat_line_is_bad_message_before_the_room_is_looked_up() -> None:
+    """A line that is empty once cleaned is bad_message, even to an unknown room."""
+    d = HallDriver()
+    a = d.player("ann")
+    assert d.request(a, type="chat", room="nope", text="\u200b\x07")["code"] == "bad_message"
+    assert d.request(a, type="chat", room="nope", text="hi")["code"] == "unknown_room"
