@@ -116,6 +116,7 @@ def main() -> int:
         app.connection.start()
     apps = [alice, bob]
     wait(apps, lambda: bool(alice.welcome) and bool(bob.welcome))
+    alice.settle()  # as App.run does before its loop
 
     frames: list[float] = []
     drawn: list[float] = []

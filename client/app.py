@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import gc
 import itertools
 import time
 from collections.abc import Callable, Iterable
@@ -63,6 +64,7 @@ class App:
         self.dirty = True
         self._scaled: pygame.Surface | None = None
         self._caption = ""
+        self.settle_soon = False
         self.present = not headless
         """Flip the display after drawing (False when ``window`` is an offscreen image)."""
         self.connection: Connection | None = None
@@ -267,6 +269,7 @@ class App:
                 isinstance(s, RoomScene) and s.model.room == code for s in self.stack
             ):
                 self.push(RoomScene(self, code))
+                self.settle_soon = True
         for scene in list(self.stack):
             try:
                 scene.on_message(message)
@@ -330,6 +333,9 @@ class App:
             return False
         self.dirty = False
         self.render()
+        if self.settle_soon:  # after the first frame of a new room, while the user looks at it
+            self.settle_soon = False
+            self.settle(collect=False)
         return True
 
     def invalidate(self) -> None:
@@ -390,8 +396,18 @@ class App:
         draw.panel(surface, rect, (52, 40, 30) if color == theme.WARN else (58, 32, 34), color)
         draw.text(surface, self.notice, rect.center, 15, theme.TEXT, "center", rect.width - 24)
 
+    def settle(self, collect: bool = True) -> None:
+        """Freeze the objects alive now (engines, fonts, scenes, and in local play the embedded
+        server) out of the garbage collector's way, so later collections have little to walk
+        and never stall a frame for long. At start-up garbage is collected first; when a room
+        opens only the (cheap) freeze runs, so the first frames of the room do not hitch."""
+        if collect:
+            gc.collect()
+        gc.freeze()
+
     def run(self, fps: int = 60) -> None:
         """The main loop until the window closes."""
+        self.settle()
         clock = pygame.time.Clock()
         while self.running and self.stack:
             dt = clock.tick(fps) / 1000.0
