@@ -59,12 +59,6 @@ def test_clocks_match_the_move_timestamps(report: SoakReport) -> None:
     assert report.clock_max_dev_ms <= 100
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="server finding: BoardhallServer.start() takes `now` before reading and restoring the "
-    "unfinished games, so the time spent restoring (~140 ms for 8 games here, growing with the "
-    "number of games) is charged to the side to move; take the time after restoring",
-)
 def test_the_restart_downtime_is_charged_to_nobody(report: SoakReport) -> None:
     """A move right after the restart is charged at most the time since the server was back."""
     assert report.restart_moves > 0
