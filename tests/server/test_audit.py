@@ -9,12 +9,15 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import engines
 from protocol import Create, decode_client
 from server.config import ServerConfig
 from server.hall import Hall
 from server.outputs import SaveGame, SaveMove, TruncateMoves
+from server.room import Room
 from server.storage import Storage
 from server.testing import BoardhallServer, HallDriver, WireClient, running_server
 
@@ -360,3 +363,83 @@ def test_an_empty_chat_line_is_bad_message_before_the_room_is_looked_up() -> Non
     a = d.player("ann")
     assert d.request(a, type="chat", room="nope", text="\u200b\x07")["code"] == "bad_message"
     assert d.request(a, type="chat", room="nope", text="hi")["code"] == "unknown_room"
+
+
+# ---- property: every game, real legal moves -----------------------------------------------------
+
+MOVE = st.tuples(st.just("move"), st.integers(0, 10_000), st.integers(0, 7))
+ACTION = st.one_of(
+    MOVE,
+    MOVE,
+    MOVE,
+    MOVE,
+    MOVE,
+    st.tuples(st.just("offer"), st.sampled_from(["draw", "undo", "rematch", "swap"])),
+    st.tuples(st.just("answer"), st.sampled_from(["draw", "undo", "rematch", "swap"])),
+    st.tuples(st.just("claim"), st.sampled_from(["resign", "abort", "timeout", "stop", "report"])),
+    st.tuples(st.just("wait"), st.sampled_from([0.5, 3.0, 40.0])),
+    st.tuples(st.just("drop")),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    game=st.sampled_from(engines.available()),
+    clock=st.sampled_from([None, {"per_move": 20}, {"initial": 30, "increment": 2}]),
+    actions=st.lists(ACTION, min_size=10, max_size=40),
+)
+def test_games_driven_by_legal_moves_keep_the_rules(
+    game: str, clock: dict[str, int] | None, actions: list[Any]
+) -> None:
+    """Legal moves, offers, answers, claims, waits and drops in every game: one reply each, never
+    internal; the room replays to its position; every ending of a scored game carries scores."""
+    d = HallDriver()
+    issued = iter(["token-a", "token-b"])
+    d.hall.token_factory = lambda: next(issued)
+    a, b, code = d.table(game=game, clock=clock)
+    players = {a: "token-a", b: "token-b"}
+
+    def side(conn: int, room: Room) -> str | None:
+        identity = d.hall.sessions[conn].identity
+        assert identity is not None
+        return room.seat_of(identity.player)
+
+    for kind, *args in actions:
+        room = d.hall.rooms.get(code)
+        if room is None:
+            break
+        if kind == "wait":
+            d.advance(args[0])
+            continue
+        conns = list(players)
+        if kind == "drop":  # and come back with the token
+            token = players.pop(conns[0])
+            d.drop(conns[0])
+            back = d.player("back", token=token)
+            players[back] = token
+            if room.status != "over":  # welcome.resumed and a snapshot of the unfinished game
+                assert d.last(back, "room")["room"] == code
+            continue
+        turn_conn = next((c for c in conns if side(c, room) == room.state.turn), conns[0])
+        other_conn = conns[1] if turn_conn == conns[0] else conns[0]
+        if kind == "move":
+            legal = room.engine.legal_moves(room.state) if room.status == "playing" else []
+            text = legal[args[0] % len(legal)] if legal and args[1] else "zz9"
+            fields: dict[str, Any] = {"type": "move", "ply": len(room.moves), "move": text}
+            conn = turn_conn
+        elif kind == "offer":
+            fields, conn = {"type": "offer", "kind": args[0]}, turn_conn
+        elif kind == "answer":
+            fields = {"type": "answer", "kind": args[0], "accept": True}
+            conn = other_conn
+        else:
+            fields, conn = {"type": args[0]}, turn_conn
+        reply = d.request(conn, room=code, **fields)
+        assert reply.get("code") != "internal", (fields, reply)
+        for each in d.hall.rooms.values():
+            replayed = each.states[0]
+            for move in each.moves:
+                replayed = each.engine.play(replayed, move)
+            assert each.engine.position(replayed) == each.engine.position(each.state)
+            if each.outcome is not None and hasattr(each.engine, "scores"):
+                assert each.outcome.scores is not None
