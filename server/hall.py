@@ -240,7 +240,12 @@ class Hall:
                 continue
             out = Outputs(key=code)
             before = room.status
-            room.tick(now, out)
+            try:
+                room.tick(now, out)
+            except Exception:  # one broken room must not stop every other room's timers
+                log.exception("timer of room %s failed", code)
+                results.append(out)
+                continue
             if room.status != before:
                 self._lobby_dirty = True
             self._after_room(room, out)

@@ -325,9 +325,11 @@ class BoardhallServer:
         self._timer = None
         self._timer_at = None
         loop = asyncio.get_running_loop()
-        for out in self.hall.tick(loop.time()):
-            self._emit(out)
-        self._arm()
+        try:
+            for out in self.hall.tick(loop.time()):
+                self._emit(out)
+        finally:
+            self._arm()
 
     # ---- plain HTTP --------------------------------------------------------------------------
 

@@ -443,3 +443,32 @@ def test_games_driven_by_legal_moves_keep_the_rules(
             assert each.engine.position(replayed) == each.engine.position(each.state)
             if each.outcome is not None and hasattr(each.engine, "scores"):
                 assert each.outcome.scores is not None
+
+
+class _FlagBug:
+    """The real engine, except that ``timeout_outcome`` fails (a bug in a rules module)."""
+
+    def __init__(self, real: Any) -> None:
+        self._real = real
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._real, name)
+
+    def timeout_outcome(self, state: Any, loser: str) -> Any:
+        raise RuntimeError("bug in the rules")
+
+
+def test_a_failing_timer_in_one_room_does_not_stop_the_others() -> None:
+    """The broken room's flag is logged; the next room's flag still fires on time."""
+    d = HallDriver()
+    a, b, broken = d.table(clock={"per_move": 5})
+    c, e, fine = d.table(clock={"per_move": 5})
+    for code, first, second in ((broken, a, b), (fine, c, e)):
+        d.move(first, code, "0,0")
+        d.move(second, code, "0,1")
+    d.hall.rooms[broken].engine = _FlagBug(d.hall.rooms[broken].engine)  # type: ignore[assignment]
+    d.advance(6)
+    assert d.hall.rooms[broken].status == "playing"
+    over = d.last(e, "over")
+    assert (over["room"], over["reason"], over["result"]) == (fine, "timeout", "second")
+    assert d.move(b, broken, "5,5")["code"] == "not_your_turn"
