@@ -30,8 +30,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--frames", type=int, default=20_000, help="frames to send")
     parser.add_argument("--seed", type=int, default=1, help="generator seed")
     parser.add_argument("--game-every", type=int, default=10, help="frames per side-game move")
+    parser.add_argument(
+        "--thread", action="store_true", help="run the server on a thread of this process"
+    )
     args = parser.parse_args(argv)
-    live = LiveServer()
+    live = LiveServer(process=not args.thread)
     fuzzer = Fuzzer(live, every=args.game_every)
     generator = Generator(args.seed, fuzzer.side.room, ("e2e4", "e4", "Nf3", "O-O", "e7e5"))
     began = time.perf_counter()
@@ -49,17 +52,19 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {i} frames, {i / (time.perf_counter() - began):.0f}/s", flush=True)
     finally:
         elapsed = time.perf_counter() - began
-        internal = live.server.metrics.errors.get("internal", 0)
+        internal = live.internal_errors()
+        alive = live.alive()
         print(
             f"boardhall fuzz: {fuzzer.sent} frames in {elapsed:.1f} s "
             f"({fuzzer.sent / elapsed:.0f}/s), seed {args.seed}; closes "
             f"{dict(sorted(fuzzer.prober.closes.items()))} (1009 over the limit, 1007 bad UTF-8 "
             f"text); side game: {fuzzer.side.moves_seen} moves in {fuzzer.side.games} games, "
-            f"every one seen by the opponent and the spectator; internal errors {internal}"
+            f"every one seen by the opponent and the spectator; internal errors {internal}; "
+            f"server alive {alive}"
         )
         fuzzer.prober.close()
         live.close()
-    if internal:
+    if internal or not alive:
         status = 1
     return status
 

@@ -14,11 +14,15 @@ import asyncio
 import itertools
 import json
 import random
+import re
 import string
+import sys
 import threading
+import urllib.request
 from collections.abc import Coroutine
 from concurrent.futures import Future
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 from websockets.exceptions import ConnectionClosed
@@ -229,24 +233,53 @@ LENIENT = ServerConfig(
 
 
 class LiveServer:
-    """A started :class:`BoardhallServer` on its own event-loop thread (in-memory database)."""
+    """A started :class:`BoardhallServer` (in-memory database) with a loop thread for clients.
 
-    def __init__(self, config: ServerConfig = LENIENT) -> None:
+    By default the server runs on that thread; with ``process=True`` it runs in a child process
+    (``bench/lenient_server.py``), so the fuzzer and the server use two cores.
+    """
+
+    def __init__(self, config: ServerConfig = LENIENT, process: bool = False) -> None:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
-        self.server = BoardhallServer("127.0.0.1", 0, ":memory:", config)
-        self.run(self.server.start())
-        self.url = self.server.url
+        self.server: BoardhallServer | None = None
+        self.child: Any = None
+        if process:
+            from bench import harness
+
+            argv = [sys.executable, str(Path(__file__).with_name("lenient_server.py"))]
+            self.child = harness.Subprocess(argv, "lenient server").start()
+            self.url = self.child.url
+        else:
+            self.server = BoardhallServer("127.0.0.1", 0, ":memory:", config)
+            self.run(self.server.start())
+            self.url = self.server.url
 
     def run(self, coro: Coroutine[Any, Any, T], timeout: float = 60.0) -> T:
-        """Run ``coro`` on the server's loop and return its result."""
+        """Run ``coro`` on the loop thread and return its result."""
         future: Future[T] = asyncio.run_coroutine_threadsafe(coro, self.loop)
         return future.result(timeout)
 
+    def internal_errors(self) -> int:
+        """How many ``internal`` errors the server has sent (its metrics)."""
+        if self.server is not None:
+            return int(self.server.metrics.errors.get("internal", 0))
+        url = self.url.replace("ws://", "http://") + "/metrics"
+        text = urllib.request.urlopen(url, timeout=10).read().decode()
+        found = re.search(r'boardhall_errors_total\{code="internal"\} (\d+)', text)
+        return int(found.group(1)) if found else 0
+
+    def alive(self) -> bool:
+        """Whether the server still runs."""
+        return self.child.alive() if self.child is not None else self.thread.is_alive()
+
     def close(self) -> None:
-        """Stop the server and its loop."""
-        self.run(self.server.stop())
+        """Stop the server and the loop."""
+        if self.server is not None:
+            self.run(self.server.stop())
+        if self.child is not None:
+            self.child.stop()
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(10)
         self.loop.close()

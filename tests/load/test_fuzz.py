@@ -155,7 +155,7 @@ def fuzzer(live: LiveServer) -> Iterator[Fuzzer]:
     found = Fuzzer(live)
     yield found
     assert found.side.moves_seen >= found.sent // 10
-    assert live.server.metrics.errors.get("internal", 0) == 0
+    assert live.internal_errors() == 0
     found.prober.close()
 
 
