@@ -472,3 +472,28 @@ def test_a_failing_timer_in_one_room_does_not_stop_the_others() -> None:
     over = d.last(e, "over")
     assert (over["room"], over["reason"], over["result"]) == (fine, "timeout", "second")
     assert d.move(b, broken, "5,5")["code"] == "not_your_turn"
+
+
+def test_spectators_see_a_player_drop_and_return() -> None:
+    """presence goes to the opponent and to spectators; the returning player gets a snapshot."""
+    d = HallDriver()
+    issued = iter(["token-a", "token-b", "token-s"])
+    d.hall.token_factory = lambda: next(issued)
+    a, b, code = d.table(clock={"initial": 60})
+    s = d.player("sue")
+    d.request(s, type="join", room=code, role="spectator")
+    d.move(a, code, "0,0")
+    d.drop(b)
+    for conn in (a, s):
+        gone = d.last(conn, "presence")
+        assert (gone["seat"], gone["connected"], gone["spectators"]) == ("second", False, 1)
+    back = d.player("bob", token="token-b")
+    for conn in (a, s):
+        assert d.last(conn, "presence")["connected"] is True
+    snap = d.last(back, "room")
+    assert (snap["you"], snap["moves"], snap["seats"]["second"]["connected"]) == (
+        "second",
+        ["0,0"],
+        True,
+    )
+    assert d.move(back, code, "0,1")["type"] == "moved"
