@@ -30,8 +30,8 @@ class TimeControl:
     @classmethod
     def from_clock(cls, clock: Clock | None) -> TimeControl:
         """The control of a wire ``clock`` (``None`` is untimed)."""
-        if clock is None:
-            return cls()
+        if clock is None or not (clock.initial or clock.per_move):
+            return cls()  # an increment alone is untimed: it matches untimed seeks
         return cls(
             (clock.initial or 0) * 1000, (clock.increment or 0) * 1000, (clock.per_move or 0) * 1000
         )

@@ -497,3 +497,12 @@ def test_spectators_see_a_player_drop_and_return() -> None:
         True,
     )
     assert d.move(back, code, "0,1")["type"] == "moved"
+
+
+def test_an_increment_alone_is_untimed_and_matches_untimed_seeks() -> None:
+    """{increment: 3} without a main time or a per-move limit is an untimed game."""
+    d = HallDriver()
+    a, b = d.player("ann"), d.player("bob")
+    assert d.request(a, type="join", game="hexgomoku", clock={"increment": 3})["type"] == "queued"
+    room = d.request(b, type="join", game="hexgomoku")
+    assert room["type"] == "room" and room["clock"] is None and room["clocks"] is None
