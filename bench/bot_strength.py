@@ -166,9 +166,10 @@ class LawfulRandom(ShuqiBaseline):
         moves = self._legal(a)
         home = IN_HOME[SIDE_OF_BASE[a.base]]
         left = a.home_limit - moves_made(a.base, a.ply)
-        if a.at_home(a.base) and left <= a.at_home(a.base) + 4:
+        if a.at_home(a.base) and left <= 2 * a.at_home(a.base) + 6:
             leaving = [m for m in moves if home[m[1]] and not home[m[2]]]
-            moves = leaving or moves
+            stirring = [m for m in moves if home[m[1]]]
+            moves = leaving or stirring or moves
         return "move", a.notation(self.rng.choice(moves))
 
 
