@@ -43,6 +43,15 @@ PANEL_W = 464
 GAME_NAMES = {"chess": "Chess", "draughts": "Draughts", "shuqi": "Number chess",
               "hexgomoku": "Hex five-in-a-row", "custom": "Custom"}
 PROMOTIONS = [("Queen", "q"), ("Rook", "r"), ("Bishop", "b"), ("Knight", "n")]
+MOVE_EXAMPLES = {"chess": "/e2e4 or /Nf3", "draughts": "/32-28", "shuqi": "/13,8-10,5=6+3",
+                 "hexgomoku": "/0,0", "custom": "/7,2-6,2"}
+"""A typed move of each game, shown in the chat field's hint."""
+
+
+def chat_hint(game: str) -> str:
+    """The chat field's placeholder, with a move example in ``game``'s notation."""
+    example = MOVE_EXAMPLES.get(game)
+    return "Enter: chat" + (f"  ·  type a move as {example}" if example else "")
 
 
 @dataclass(frozen=True)
@@ -93,7 +102,7 @@ class RoomScene(Scene):
         self.message_until = 0.0
         self.my_requests: set[int] = set()
         self.chat_field = TextField(pygame.Rect(PANEL_X, 574, PANEL_W, 36), "", "",
-                                    "Enter: chat  ·  /move to type a move (e.g. /e2e4)",
+                                    chat_hint(""),
                                     limits.CHAT_CHARS)
         self.offer_buttons = (
             Button(pygame.Rect(0, 0, 110, 34), "Accept", "accept", "Y", primary=True, size=15),
@@ -159,6 +168,7 @@ class RoomScene(Scene):
         if not self.model.game or key == self.view_key:
             return
         self.view_key = key
+        self.chat_field.placeholder = chat_hint(self.model.game)
         try:
             self.view = make_view(self.model.game, self.model.variant, self.model.variant_info)
             self.view_error = ""

@@ -85,7 +85,7 @@ def label(latin: str, cjk: str | None = None) -> str:
     return latin
 
 
-SUPERSAMPLE_BELOW = 24
+SUPERSAMPLE_BELOW = 48
 """Text smaller than this is rendered three times larger and scaled down: the bundled font's
 hinting spaces small letters unevenly, and the scaled-down text reads better."""
 
