@@ -376,11 +376,15 @@ class Room:
         self.snapshots(now, out, conn, re)
 
     def join_spectator(self, conn: ConnId, now: float, out: Outputs, re: MessageId | None) -> None:
-        """Watch the room."""
+        """Watch the room (a seated player just gets the snapshot again: not a spectator)."""
+        seat = self._viewer_seat(conn)
+        if seat is not None:
+            out.send((conn,), self.view(seat, now, re))
+            return
         if conn not in self.spectators and len(self.spectators) >= self.config.spectators_per_room:
             raise _refuse(ErrorCode.ROOM_FULL, f"room {self.code} has no room for more spectators")
         self.spectators.add(conn)
-        out.send((conn,), self.view(self._viewer_seat(conn), now, re))
+        out.send((conn,), self.view(None, now, re))
         self._presence(out, exclude=conn)
 
     def _viewer_seat(self, conn: ConnId) -> Side | None:

@@ -506,3 +506,13 @@ def test_an_increment_alone_is_untimed_and_matches_untimed_seeks() -> None:
     assert d.request(a, type="join", game="hexgomoku", clock={"increment": 3})["type"] == "queued"
     room = d.request(b, type="join", game="hexgomoku")
     assert room["type"] == "room" and room["clock"] is None and room["clocks"] is None
+
+
+def test_a_seated_player_watching_its_own_room_is_not_a_spectator() -> None:
+    """join role spectator by a seated player: the snapshot again, the count unchanged."""
+    d = HallDriver()
+    a, _b, code = d.table()
+    again = d.request(a, type="join", room=code, role="spectator")
+    assert (again["type"], again["you"], again["spectators"]) == ("room", "first", 0)
+    assert d.hall.rooms[code].spectators == set()
+    assert d.request(a, type="leave", room=code)["code"] == "not_allowed"
