@@ -63,3 +63,15 @@ class BoardView(abc.ABC):
     @abc.abstractmethod
     def draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
         """Draw the board and the pieces of engine state ``state`` with ``marks``."""
+
+    def pieces_of(self, state: Any) -> dict[str, tuple[str | None, str]]:
+        """The pieces of ``state``: point -> (owner seat or ``None`` for a neutral piece, code).
+
+        Codes are the renderer's own (a FEN letter, ``w``/``B``, a piece type); games without
+        captures keep the default (no pieces listed).
+        """
+        return {}
+
+    def piece_icon(self, code: str, size: int) -> pygame.Surface | None:
+        """A small picture of piece ``code`` about ``size`` px across (``None``: no icon)."""
+        return None

@@ -402,6 +402,15 @@ class ChessView(BoardView):
             return square_name(7 - col, row)
         return square_name(col, 7 - row)
 
+    def pieces_of(self, state: Any) -> dict[str, tuple[str | None, str]]:
+        """FEN letters by square; upper case (White) is the first seat."""
+        fen = common.position_string("chess", state)
+        pieces = parse_fen_board(fen) if fen else {}
+        return {sq: ("first" if p.isupper() else "second", p) for sq, p in pieces.items()}
+
+    def piece_icon(self, code: str, size: int) -> pygame.Surface | None:
+        return piece_sprite(code, size) if code.lower() in PIECES else None
+
     def draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
         with common.clipped(surface, self.rect):
             self._draw(surface, state, marks)

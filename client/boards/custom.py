@@ -18,11 +18,15 @@ import pygame
 
 from client.boards import common
 from client.boards.base import BoardView, Marks
+from engines.custom.definition import SIDE_NUMBERS
+from engines.custom.grammar import DIRECTIONS
 
 RED = (188, 36, 30)
 BLUE = (30, 78, 168)
 GREY = (104, 104, 108)
 SIDE_COLOURS = {1: RED, 2: BLUE, 3: GREY}
+SEATS = {1: "first", 2: "second"}
+"""Side 1 (red) holds the first seat; neutral pieces (3) belong to nobody."""
 FACE = (246, 236, 212)
 """Face of an unpromoted piece."""
 GOLD = (222, 170, 40)
@@ -30,17 +34,6 @@ CELL_LIGHT = (232, 204, 156)
 CELL_DARK = (218, 186, 134)
 GRID = (120, 86, 54)
 
-DIRECTIONS = {
-    1: (-1, -1),
-    2: (-1, 0),
-    3: (-1, 1),
-    4: (0, -1),
-    5: (0, 1),
-    6: (1, -1),
-    7: (1, 0),
-    8: (1, 1),
-}
-"""Keypad direction -> (row delta, column delta); 2 is up (towards row 1)."""
 
 CJK_FAMILIES = (
     "notosanscjksc",
@@ -100,6 +93,12 @@ def _font(size: int, cjk: bool) -> pygame.font.Font:
     f = pygame.font.Font(path, max(6, size))
     f.set_bold(not cjk)
     return f
+
+
+def side_number(piece: Mapping[str, Any]) -> int:
+    """The side number (1 red, 2 blue, 3 neutral) of a ``variant_info`` piece."""
+    side = piece.get("side")
+    return SIDE_NUMBERS.get(side, 3) if isinstance(side, (str, int)) else 3
 
 
 def display_name(piece: Mapping[str, Any], promoted: bool, cjk_font: bool) -> str:
@@ -219,6 +218,24 @@ class CustomView(BoardView):
                 ):
                     found[(r + 1, c + 1)] = (int(core), cell.strip().endswith("*"))
         return found
+
+    def pieces_of(self, state: Any) -> dict[str, tuple[str | None, str]]:
+        """Piece types (``"5"``, ``"5*"`` once promoted) by square; red is the first seat."""
+        out: dict[str, tuple[str | None, str]] = {}
+        for (r, c), (type_id, promoted) in self.cells(state).items():
+            owner = SEATS.get(side_number(self.pieces[type_id - 1]))
+            out[f"{r},{c}"] = (owner, f"{type_id}{'*' if promoted else ''}")
+        return out
+
+    def piece_icon(self, code: str, size: int) -> pygame.Surface | None:
+        core = code.rstrip("*")
+        if not core.isdigit() or not 1 <= int(core) <= len(self.pieces):
+            return None
+        piece, promoted = self.pieces[int(core) - 1], code.endswith("*")
+        colour = SIDE_COLOURS[side_number(piece)]
+        cjk = cjk_font_path() is not None
+        return _piece_sprite(max(3, round(size * 0.5)), colour, promoted,
+                             bool(piece.get("captain")), display_name(piece, promoted, cjk), cjk)
 
     def _board_of(self, cells: dict[tuple[int, int], tuple[int, bool]]) -> tuple[int, ...]:
         """The engine's board encoding of ``cells`` (cached for the last position drawn)."""
@@ -352,9 +369,8 @@ class CustomView(BoardView):
     ) -> None:
         type_id, promoted = cells[square]
         piece = self.pieces[type_id - 1]
-        side = {"red": 1, "blue": 2, "neutral": 3}.get(str(piece.get("side")), 3)
         radius = max(2, round(self.piece_radius()))
-        colour = SIDE_COLOURS[side]
+        colour = SIDE_COLOURS[side_number(piece)]
         cjk = cjk_font_path() is not None
         text = display_name(piece, promoted, cjk)
         sprite = _piece_sprite(radius, colour, promoted, bool(piece.get("captain")), text, cjk)

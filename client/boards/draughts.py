@@ -203,6 +203,17 @@ class DraughtsView(BoardView):
         """Piece radius in pixels for the current layout."""
         return max(3, round(self.square * 0.39))
 
+    def pieces_of(self, state: Any) -> dict[str, tuple[str | None, str]]:
+        """``w``/``b`` men and ``W``/``B`` kings by square; White is the first seat."""
+        fen = common.position_string("draughts", state)
+        pieces = parse_position(fen, self.count) if fen else {}
+        return {str(n): ("first" if p in "wW" else "second", p) for n, p in pieces.items()}
+
+    def piece_icon(self, code: str, size: int) -> pygame.Surface | None:
+        if code not in ("w", "W", "b", "B"):
+            return None
+        return piece_sprite(code, max(3, round(size * 0.4)))
+
     def draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
         with common.clipped(surface, self.rect):
             self._draw(surface, state, marks)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from client.annotations import CaptureTracker, check_squares, material_edge, sort_key
 from client.boards import make_view
 from client.boards.base import BoardView, Marks
 from client.moves import MovePicker, Pick, display_moves, legal_shapes
@@ -121,9 +122,11 @@ class RoomScene(Scene):
         self.pending_move: str | None = None
         self.drag: tuple[str, tuple[int, int]] | None = None
         self.mouse: tuple[int, int] = (-1, -1)
+        """(point, pointer position) while a piece is dragged."""
         self.move_scroll = 0
         """Move-list lines scrolled back from the newest (mouse wheel); a new move resets it."""
-        """(point, pointer position) while a piece is dragged."""
+        self.captures = CaptureTracker()
+        self._check: tuple[tuple[Any, ...], tuple[str, ...]] = ((), ())
 
     # ---- helpers ------------------------------------------------------------------------------
 
@@ -530,6 +533,7 @@ class RoomScene(Scene):
             self.app.invalidate()
         if self.model.game:
             self.refresh_picker()
+            self.follow_captures()
         self.buttons()
         self.refresh_buttons()
         self.shown_moves()
@@ -550,6 +554,28 @@ class RoomScene(Scene):
 
     # ---- drawing ------------------------------------------------------------------------------
 
+    def check(self) -> tuple[str, ...]:
+        """The checked king's square while a chess game is on (computed once per position)."""
+        m = self.model
+        key = (m.game, m.game_id, m.start, len(m.moves), m.status)
+        if key != self._check[0]:
+            found: tuple[str, ...] = ()
+            if m.status != "over" and m.engine is not None and m.state is not None:
+                with contextlib.suppress(Exception):
+                    found = check_squares(m.game, m.engine.position(m.state))
+            self._check = (key, found)
+        return self._check[1]
+
+    def follow_captures(self) -> None:
+        """Keep the captured pieces in step with the moves (a replay only after a snapshot)."""
+        m, view, engine = self.model, self.view, self.model.engine
+        if view is None or engine is None or m.state is None:
+            return
+        self.captures.update(
+            view, engine, (m.game, m.variant, m.game_id, m.start), m.moves,
+            lambda: engine.start(m.variant, position=m.start, options=m.options),
+        )
+
     def marks(self) -> Marks:
         """What to emphasise on the board."""
         targets = self.picker.targets() if self.picker.selected else frozenset()
@@ -560,7 +586,7 @@ class RoomScene(Scene):
             selected=self.picker.selected,
             targets=targets,
             last_move=last,
-            highlight=self.model.highlight,
+            highlight=self.model.highlight or self.check(),
             extra={"coordinates": self.coordinates, "hover": self.hover_point(),
                    "drag": self.drag},
         )
@@ -715,8 +741,12 @@ class RoomScene(Scene):
                 details.append(f"score {m.engine.scores(m.state)[seat]}")  # type: ignore[attr-defined]
         dot = theme.GOOD if info and info.get("connected", True) else theme.FAINT
         pygame.draw.circle(surface, dot, (rect.left + 50, rect.top + 50), 4)
-        draw.text(surface, " · ".join(details) or "—", (rect.left + 60, rect.top + 50), 14,
+        detail_text = " · ".join(details) or "—"
+        draw.text(surface, detail_text, (rect.left + 60, rect.top + 50), 14,
                   theme.MUTED, "midleft", rect.width - 220)
+        left = rect.left + 72 + fonts.text_width(detail_text, 14)
+        self.draw_captured(surface, seat, pygame.Rect(left, rect.top + 38, rect.right - 150 - left,
+                                                      24))
         now = self.now
         remaining = m.remaining_ms(seat, now)
         per_move_limit = m.clock.get("per_move") if isinstance(m.clock, dict) else None
@@ -737,6 +767,37 @@ class RoomScene(Scene):
             bar = pygame.Rect(clock_rect.left, clock_rect.bottom + 3, int(clock_rect.width * frac),
                               3)
             pygame.draw.rect(surface, theme.WARN if frac < 0.3 else theme.ACCENT, bar)
+
+    def draw_captured(self, surface: pygame.Surface, seat: str, rect: pygame.Rect) -> None:
+        """The pieces ``seat`` has captured (same kinds overlapping), then chess's material edge."""
+        view, m = self.view, self.model
+        codes = sorted(self.captures.captured.get(seat, []), key=lambda c: sort_key(m.game, c))
+        edge = material_edge(m.game, self.captures.pieces).get(seat)
+        if view is None or rect.width < 30 or not (codes or edge):
+            return
+        size = rect.height
+        groups: list[tuple[str, int]] = []
+        for code in codes:
+            if groups and groups[-1][0] == code:
+                groups[-1] = (code, groups[-1][1] + 1)
+            else:
+                groups.append((code, 1))
+        edge_w = fonts.text_width(f"+{edge}", 14) + 6 if edge else 0
+        step, gap = size * 0.6, size * 0.3
+        need = sum(size + (n - 1) * step for _, n in groups) + gap * max(0, len(groups) - 1)
+        room = max(1.0, rect.width - edge_w)
+        squeeze = min(1.0, room / need) if need else 1.0
+        x = float(rect.left)
+        for code, n in groups:
+            icon = view.piece_icon(code, size)
+            for _ in range(n):
+                if icon is not None:
+                    surface.blit(icon, icon.get_rect(midleft=(round(x), rect.centery)))
+                x += step * squeeze
+            x += (size - step + gap) * squeeze
+        if edge:
+            draw.text(surface, f"+{edge}", (round(x - gap * squeeze + 4), rect.centery), 14,
+                      theme.MUTED, "midleft")
 
     def draw_moves(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         """The move list, two moves per line, scrolled to the end."""

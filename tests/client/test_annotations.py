@@ -1,0 +1,164 @@
+"""The checked king and the captured pieces: computed from engine states, shown in the room."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+import engines
+from client.annotations import CaptureTracker, check_squares, material_edge, taken
+from client.boards import make_view
+from client.demo import demo_room, demo_welcome
+from client.scenes.connect import ConnectScene
+from client.scenes.room import RoomScene
+
+CHECK_LINE = ["e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5e5"]
+"""1. e4 d5 2. exd5 Qxd5 3. Nc3 Qe5+ : White's king on e1 is in check, one pawn each taken."""
+
+
+def room_after(ui: Any, game: str, moves: list[str], variant: str | None = None,
+               you: str | None = "first", code: str = "K7QD") -> RoomScene:
+    """The app with a room of ``game`` after ``moves`` open (through the lobby, as a user)."""
+    snapshot = demo_room(game, variant, plies=0, you=you, room=code)
+    engine = engines.get(game)
+    state = engine.start(snapshot["variant"], position=snapshot["start"])
+    for move in moves:
+        state = engine.play(state, move)
+    snapshot.update(moves=list(moves), turn=state.turn)
+    snapshot["clocks"]["running"] = state.turn
+    ui.app.url, ui.app.address = "ws://192.168.1.20:8765/", "192.168.1.20"
+    ui.app.push(ConnectScene(ui.app, "192.168.1.20", "Alice"))
+    ui.message(demo_welcome())
+    ui.message(snapshot)
+    room = ui.app.top
+    assert isinstance(room, RoomScene)
+    ui.app.step(0.0)
+    return room
+
+
+def track(game: str, moves: list[str], variant: str | None = None) -> CaptureTracker:
+    """A tracker that followed ``moves`` one at a time (as the room does while playing)."""
+    engine, view, tracker = engines.get(game), make_view(game, variant), CaptureTracker()
+    for n in range(len(moves) + 1):
+        tracker.update(view, engine, (game, variant), moves[:n],
+                       lambda: engine.start(variant))
+    return tracker
+
+
+def test_check_squares_names_the_checked_king_only_in_chess() -> None:
+    """Check is read from the position: the side to move's king, nothing otherwise."""
+    engine = engines.get("chess")
+    state = engine.start(None)
+    for move in CHECK_LINE:
+        state = engine.play(state, move)
+    assert check_squares("chess", engine.position(state)) == ("e1",)
+    state = engine.play(state, "g1e2")
+    assert check_squares("chess", engine.position(state)) == ()
+    assert check_squares("draughts", "W:W31-50:B1-20") == ()
+    assert check_squares("chess", "not a fen") == ()
+    assert check_squares("chess", None) == ()
+
+
+def test_taken_counts_only_the_opponents_vanished_pieces() -> None:
+    """A promotion changes the mover's pieces and is not a capture; two equal men both count."""
+    before = {"a": ("first", "P"), "b": ("second", "p"), "c": ("second", "p"), "d": (None, "3")}
+    after = {"a2": ("first", "Q"), "d": (None, "3")}
+    assert taken(before, after, "first") == ["p", "p"]
+    assert taken(before, before, "first") == []
+    assert taken(before, {"b": ("second", "p")}, "second") == ["3", "P"]
+
+
+def test_chess_captures_en_passant_and_promotion() -> None:
+    """En passant takes the passed pawn; a capture-promotion takes the rook, not a pawn."""
+    line = ["e2e4", "a7a6", "e4e5", "d7d5", "e5d6", "a6a5", "d6c7", "a5a4", "c7b8q"]
+    tracker = track("chess", line)
+    assert tracker.captured == {"first": ["p", "p", "n"], "second": []}
+    assert material_edge("chess", tracker.pieces) == {"first": 3 + 1 + 1 + 8}
+
+
+def test_incremental_and_full_replay_agree_and_undo_recomputes() -> None:
+    """Following move by move, jumping in with a snapshot, and taking a move back all agree."""
+    engine, view = engines.get("chess"), make_view("chess")
+    stepped = track("chess", CHECK_LINE)
+    jumped = CaptureTracker()
+    jumped.update(view, engine, ("chess", None), CHECK_LINE, lambda: engine.start(None))
+    assert stepped.captured == jumped.captured == {"first": ["p"], "second": ["P"]}
+    jumped.update(view, engine, ("chess", None), CHECK_LINE[:3], lambda: engine.start(None))
+    assert jumped.captured == {"first": ["p"], "second": []}
+    jumped.update(view, engine, ("chess", "rematch"), [], lambda: engine.start(None))
+    assert jumped.captured == {"first": [], "second": []}
+
+
+def test_a_move_the_client_cannot_follow_keeps_what_is_known() -> None:
+    """An unknown move stops the count without an exception (nothing the server sends crashes)."""
+    engine, view, tracker = engines.get("chess"), make_view("chess"), CaptureTracker()
+    tracker.update(view, engine, ("chess",), ["e2e4", "d7d5", "e4d5", "zz"],
+                   lambda: engine.start(None))
+    assert tracker.captured == {"first": ["p"], "second": []}
+    tracker.update(view, engine, ("chess",), ["e2e4"], lambda: engine.start(None))
+    assert tracker.captured == {"first": [], "second": []}
+
+
+def test_draughts_multi_capture_counts_every_man() -> None:
+    """A triple capture in draughts takes three men."""
+    engine = engines.get("draughts")
+    start = "W:W33:B28,17,K7"
+    assert engine.legal_moves(engine.start("international", position=start)) == ["33x2"]
+    tracker = CaptureTracker()
+    tracker.update(make_view("draughts", "international"), engine, ("draughts",), ["33x2"],
+                   lambda: engine.start("international", position=start))
+    assert sorted(tracker.captured["first"]) == ["B", "b", "b"]
+
+
+def test_custom_pieces_have_owners_and_icons() -> None:
+    """Custom pieces map to seats by side (red first); every piece type has an icon."""
+    engine = engines.get("custom")
+    view = make_view("custom", "xiangqi", engine.variant_info("xiangqi"))
+    pieces = view.pieces_of(engine.start("xiangqi"))
+    owners = {owner for owner, _ in pieces.values()}
+    assert owners == {"first", "second"}
+    for _, code in pieces.values():
+        icon = view.piece_icon(code, 24)
+        assert icon is not None and 18 <= icon.get_width() <= 40
+    assert view.piece_icon("999", 24) is None
+    assert make_view("hexgomoku").pieces_of(None) == {}
+
+
+def test_room_highlights_check_while_playing(ui: Any) -> None:
+    """The checked king's square is in the board's highlight during play, gone after a reply."""
+    room = room_after(ui, "chess", CHECK_LINE)
+    assert room.marks().highlight == ("e1",)
+    ui.shoot("room-chess-check")
+    engine = engines.get("chess")
+    state = room.model.state
+    after = engine.play(state, "g1e2")
+    ui.message({"type": "moved", "room": room.model.room, "ply": len(CHECK_LINE), "move": "g1e2",
+                "by": "first", "position": engine.position(after), "turn": "second",
+                "clocks": {"first": 280_000, "second": 260_000, "move": None,
+                           "running": "second"}, "lag_ms": 0})
+    assert room.marks().highlight == ()
+
+
+def test_room_card_shows_captured_pieces(ui: Any) -> None:
+    """Each player's card shows the pieces they took; a fresh game shows none."""
+    room = room_after(ui, "chess", [])
+    before = ui.shoot("room-chess-no-captures")
+    room = room_after(ui, "chess", CHECK_LINE[:4], code="K7QE")
+    after = ui.shoot("room-chess-captures")
+    assert room.captures.captured == {"first": ["p"], "second": ["P"]}
+    # Both cards: the captured pawn appears right of "online".
+    for top in (74, 154):
+        strip = pygame.Rect(880, top + 38, 200, 24)
+        changed = sum(before.get_at((x, y)) != after.get_at((x, y))
+                      for x in range(strip.left, strip.right, 2)
+                      for y in range(strip.top, strip.bottom, 2))
+        assert changed > 20, f"no captured piece drawn in the card at y={top}"
+
+
+def test_spectator_sees_captures_and_check(ui: Any) -> None:
+    """Watching, the same marks and captures are shown."""
+    room = room_after(ui, "chess", CHECK_LINE, you=None)
+    assert room.marks().highlight == ("e1",)
+    assert room.captures.captured["second"] == ["P"]
+    ui.shoot("room-chess-check-spectator")
