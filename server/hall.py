@@ -58,6 +58,7 @@ from protocol.messages import MessageId
 from server.clock import TimeControl
 from server.config import ServerConfig
 from server.outputs import ConnId, LaunchBot, Outputs, SaveGame, SaveIdentity
+from server.records import json_record
 from server.room import Room
 from server.sanitize import clean_text
 
@@ -605,7 +606,7 @@ class Hall:
         engine_options = self._engine_options(engine, options)
         try:
             if message.record is not None:
-                final = engine.from_record(message.record, variant)
+                final = self._replay_record(engine, variant, message.record)
                 state = engine.start(variant, engine.position(final), engine_options)
             else:
                 state = engine.start(variant, message.position, engine_options)
@@ -615,6 +616,26 @@ class Hall:
             raise ProtocolError(ErrorCode.BAD_POSITION, "the record is nested too deeply") from exc
         if engine.outcome(state) is not None:
             raise ProtocolError(ErrorCode.BAD_POSITION, "the game is already over in this position")
+        return state
+
+    @staticmethod
+    def _replay_record(engine: Engine, variant: str, text: str) -> Any:
+        """The final state of a record: JSON records (either form) are replayed move by move
+        here; PGN, PDN and position strings are the engine's to read."""
+        try:
+            data = json_record(text, engine.game)
+        except ValueError as exc:
+            raise ProtocolError(ErrorCode.BAD_POSITION, str(exc)) from exc
+        if data is None:
+            return engine.from_record(text, variant)
+        state = engine.start(data["variant"] or variant, data["start"])
+        for i, move in enumerate(data["moves"]):
+            try:
+                state = engine.play(state, move)
+            except EngineError as exc:
+                raise ProtocolError(
+                    ErrorCode.BAD_POSITION, f"record move {i + 1} ({move!r}) is illegal: {exc}"
+                ) from exc
         return state
 
     def _create(

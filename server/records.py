@@ -14,6 +14,36 @@ NATIVE_FORMATS = {"chess": ("pgn", "application/x-chess-pgn"), "draughts": ("pdn
 """Games whose default export is the engine's own record format."""
 
 
+def json_record(text: str, game: str) -> dict[str, Any] | None:
+    """The JSON record in ``text`` sent on ``create``, or ``None`` when ``text`` is not a JSON
+    object (PGN, PDN or a position: the engine reads those).
+
+    Both JSON forms are read: the record model of ``protocol`` (what ``GET /games/ID`` serves,
+    moves as objects) and the engines' (moves as strings); the result lists moves as strings.
+
+    Raises:
+        ValueError: a JSON object that is not a record of ``game``.
+    """
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    if isinstance(data.get("game"), str) and data["game"] != game:
+        raise ValueError(f"this is a record of {data['game']!r}, not {game!r}")
+    moves = data.get("moves", [])
+    if not isinstance(moves, list):
+        raise ValueError("a JSON record is an object with a 'moves' list")
+    plain = [m.get("move") if isinstance(m, dict) else m for m in moves]
+    if not all(isinstance(m, str) for m in plain):
+        raise ValueError("each move of a JSON record is a string or an object with a 'move'")
+    start, variant = data.get("start"), data.get("variant")
+    if not isinstance(start, str | None) or not isinstance(variant, str | None):
+        raise ValueError("a JSON record's 'start' and 'variant' are strings")
+    return {"start": start or None, "variant": variant or None, "moves": plain}
+
+
 def build_record(meta: dict[str, Any], moves: list[dict[str, Any]]) -> GameRecord:
     """The JSON record of a stored game."""
     seats = meta.get("seats") or {}

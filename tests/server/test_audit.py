@@ -516,3 +516,30 @@ def test_a_seated_player_watching_its_own_room_is_not_a_spectator() -> None:
     assert (again["type"], again["you"], again["spectators"]) == ("room", "first", 0)
     assert d.hall.rooms[code].spectators == set()
     assert d.request(a, type="leave", room=code)["code"] == "not_allowed"
+
+
+@pytest.mark.parametrize("game", engines.available())
+def test_every_game_starts_from_its_own_saved_record(game: str) -> None:
+    """A record the server exports (PGN, PDN, its JSON record) opens a room where it ended; a
+    JSON record of another game is bad_position."""
+    from server.records import export
+
+    d = HallDriver()
+    a, b, code = d.table(game=game)
+    room = d.hall.rooms[code]
+    for ply in range(4):
+        d.move((a, b)[ply % 2], code, room.engine.legal_moves(room.state)[0])
+    meta = room.meta()
+    stored = [
+        {"move": m, "by": n.by, "at": n.at} for m, n in zip(room.moves, room.notes, strict=True)
+    ]
+    fresh = d.player("cat")
+    for fmt in (None, "json"):
+        _, record = export(meta, stored, fmt)
+        opened = d.request(fresh, type="create", game=game, variant=room.variant, record=record)
+        assert opened["type"] == "room", opened
+        assert opened["start"] == room.engine.position(room.state)
+        assert opened["moves"] == []
+    other = "chess" if game != "chess" else "draughts"
+    refused = d.request(fresh, type="create", game=other, record=export(meta, stored, "json")[1])
+    assert refused["code"] == "bad_position" and f"record of {game!r}" in refused["message"]
