@@ -21,6 +21,8 @@ from client.net import Connection, NetEvent
 from client.scenes.base import Scene
 from client.ui import draw, theme
 
+PING_EVERY_S = 10.0
+"""How often the app pings the server to measure the round trip."""
 MAX_EVENTS_PER_FRAME = 200
 """Network events handled per frame, so a burst of messages never freezes the window."""
 
@@ -81,6 +83,10 @@ class App:
         self.left_rooms: dict[str, str] = {}
         """Room code -> game id of rooms the user left: a late snapshot does not reopen one."""
         self.local_server: Any = None
+        self.rtt_ms: int | None = None
+        """The last measured round trip to the server (``ping`` to ``pong``), in ms."""
+        self._ping_due = 0.0
+        self._ping_stamp: int | None = None
         self.ssl_context: Any = None
         """``ssl.SSLContext`` for ``wss://`` servers with a private certificate authority."""
 
@@ -249,6 +255,10 @@ class App:
                     self.config.server = self.address
                 with contextlib.suppress(OSError):
                     self.config.save()
+        elif kind == "pong":
+            sent = message.get("t")
+            if sent == self._ping_stamp and isinstance(sent, int) and not isinstance(sent, bool):
+                self.rtt_ms = max(0, round(self.clock() * 1000 - sent))
         elif kind == "error" and message.get("code") == "bad_token" and not self.welcome:
             # The server forgot our identity (a new database): start afresh as a new one.
             if self.connection is not None and self.connection.token:
@@ -322,6 +332,7 @@ class App:
             self.dirty = True
         if self.poll_network():
             self.dirty = True
+        self.keep_alive()
         for scene in list(self.stack):
             scene.update(dt)
         if self.present and self.stack:
@@ -337,6 +348,18 @@ class App:
             self.settle_soon = False
             self.settle(collect=False)
         return True
+
+    def keep_alive(self) -> None:
+        """Every :data:`PING_EVERY_S` while online, send ``ping`` stamped with our clock; the
+        ``pong`` gives the round trip (shown in the room and the lobby)."""
+        now = self.clock()
+        if self.net_status != "online" or not self.welcome or self.connection is None:
+            self._ping_due = now  # ping at once when the connection is (back) up
+            return
+        if now >= self._ping_due:
+            self._ping_due = now + PING_EVERY_S
+            self._ping_stamp = round(now * 1000)
+            self.send({"type": "ping", "t": self._ping_stamp})
 
     def invalidate(self) -> None:
         """Ask for the next frame to be drawn."""

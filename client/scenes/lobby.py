@@ -499,7 +499,10 @@ class LobbyScene(Scene):
         who = f"{self.app.welcome.get('name', '?')} @ {self.app.address or self.app.url}"
         status_color = theme.GOOD if self.app.net_status == "online" else theme.WARN
         pygame.draw.circle(surface, status_color, (790, 31), 6)
-        draw.text(surface, f"{who}  ·  {self.app.net_status}", (804, 31), 15, theme.MUTED,
+        status = self.app.net_status
+        if status == "online" and self.app.rtt_ms is not None:
+            status += f" · ping {self.app.rtt_ms} ms"
+        draw.text(surface, f"{who}  ·  {status}", (804, 31), 15, theme.MUTED,
                   "midleft", 320)
         self.leave_button.draw(surface)
         pygame.draw.line(surface, theme.BORDER, (0, 62), (w, 62))

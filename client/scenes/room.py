@@ -664,10 +664,12 @@ class RoomScene(Scene):
         top = "second" if bottom == "first" else "first"
         self.draw_player(surface, top, pygame.Rect(x, 74, PANEL_W, 72))
         self.draw_player(surface, bottom, pygame.Rect(x, 154, PANEL_W, 72))
+        watching = f"{m.spectators} watching"
+        if self.app.rtt_ms is not None and not self.app.local_server:
+            watching += f" · ping {self.app.rtt_ms} ms"
+        draw.text(surface, watching, (x + PANEL_W, 244), 14, theme.MUTED, "midright")
         draw.text(surface, self.status_line(), (x, 244), 17, self.status_color(), "midleft",
-                  PANEL_W - 120)
-        draw.text(surface, f"{m.spectators} watching", (x + PANEL_W, 244), 14, theme.MUTED,
-                  "midright")
+                  PANEL_W - fonts.text_width(watching, 14) - 16)
         self.draw_moves(surface, MOVES_RECT)
         self.draw_chat(surface, pygame.Rect(x, 422, PANEL_W, 146))
         self.chat_field.draw(surface)
