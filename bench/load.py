@@ -578,7 +578,10 @@ def main(argv: list[str] | None = None) -> int:
             url, pid = args.url, None
         else:
             server = harness.boardhall(
-                Path(tmp) / "load.db", extra=shlex.split(args.server_args), wrapper=True
+                Path(tmp) / "load.db",
+                # a long setup must not abort the first rooms before their first move
+                extra=["--abort-after", "86400", *shlex.split(args.server_args)],
+                wrapper=True,
             )
             if args.uvloop:
                 server.env = {"BENCH_UVLOOP": "1"}
