@@ -566,7 +566,9 @@ class Room:
         """End the game with ``outcome`` and tell everyone (with scores where the game has them)."""
         scores = getattr(self.engine, "scores", None)
         if outcome.scores is None and callable(scores):
-            outcome = replace(outcome, scores=dict(scores(self.state)))
+            found = scores(self.state)
+            if found:
+                outcome = replace(outcome, scores=dict(found))
         self.clock.stop(now)
         self.status = "over"
         self.outcome = outcome
