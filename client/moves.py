@@ -115,6 +115,9 @@ class MovePicker:
         self.shapes: list[MoveShape] = []
         self.selected: str | None = None
         self.partial: list[str] = []
+        self.own: frozenset[str] = frozenset()
+        """Points holding the mover's pieces: a click there keeps the selection and says why
+        that piece cannot move (the room sets it from the board)."""
         self.reset(legal)
 
     def reset(self, legal: Iterable[str | MoveShape]) -> None:
@@ -186,8 +189,19 @@ class MovePicker:
                         "squares in order.")
         if point in self.origins():
             return self._select(point)
+        if self.partial:  # halfway through a capture: keep the path, say what is expected
+            return Pick("illegal", message="Not a landing square of this capture: click one of "
+                        f"{', '.join(sorted(self.targets(), key=_point_order))}.")
+        if point in self.own:
+            return Pick("illegal", message=self._no_move_from(point))
         self.clear()
         return Pick("none")
+
+    def _no_move_from(self, point: str) -> str:
+        """Why the player's own piece on ``point`` cannot move."""
+        if self.game == "draughts" and self.shapes and all("x" in s.text for s in self.shapes):
+            return f"{point} cannot move: a capture is compulsory."
+        return f"No legal move starts at {point}."
 
     def _select(self, point: str) -> Pick:
         if self.selected == point:
@@ -198,7 +212,7 @@ class MovePicker:
             self.partial = []
             return Pick("select")
         self.clear()
-        return Pick("illegal", message=f"No legal move starts at {point}.")
+        return Pick("illegal", message=self._no_move_from(point))
 
     def _finish(self, ends: list[MoveShape]) -> Pick | None:
         if len({s.text for s in ends}) == 1:
@@ -213,6 +227,11 @@ class MovePicker:
             return Pick("choose", [s.text for s in ends])
         # Same end square reached by different paths: the user must click the landing squares.
         return None
+
+
+def _point_order(point: str) -> tuple[int, int, str]:
+    """Numbers sort as numbers (draughts squares), anything else as text after them."""
+    return (0, int(point), "") if point.isdigit() else (1, 0, point)
 
 
 def display_moves(game: str, start: str | None, moves: list[str]) -> list[str]:

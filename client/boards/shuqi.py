@@ -5,7 +5,8 @@ so neighbours are ``2u`` apart along three directions 60 degrees apart. The two 
 in their owner's colour and each camp point shows its number beside it; pieces are discs carrying
 their numbers. Flipping turns the board half a circle (the left camp comes to the right).
 
-``Marks.extra`` flags: ``hover`` (a point) rings it.
+``Marks.extra`` flags: ``coordinates`` (bool, default false) writes each empty point's name
+``x,y`` beside it; ``hover`` (a point) rings it.
 """
 
 from __future__ import annotations
@@ -151,11 +152,25 @@ class ShuqiView(BoardView):
         with common.clipped(surface, self.rect):
             self._draw(surface, state, marks)
 
+    def _draw_names(self, surface: pygame.Surface, occupied: set[Point]) -> None:
+        """Each empty point's name ``x,y`` beside it, on the side facing the board's centre
+        (the camp numbers sit on the outer side; no line runs there)."""
+        size = max(8, round(self.unit * 0.62))
+        for x, y in self._points:
+            if (x, y) in occupied:
+                continue
+            px, py = self._xy(x, y)
+            inward = 1 if px <= self.center[0] else -1
+            common.draw_text(surface, format_point(x, y), (px + inward * self.unit * 0.3, py),
+                             size, common.LABEL, anchor="midleft" if inward > 0 else "midright")
+
     def _draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
         position = common.position_string("shuqi", state)
         pieces = parse_position(position)[1] if position is not None else {}
         u = self.unit
         surface.blit(_background(self.rect.size, round(u * 1000), self.flipped), self.rect.topleft)
+        if marks.extra.get("coordinates", False):
+            self._draw_names(surface, set(pieces))
         for point in marks.last_move:
             common.disc(surface, (*common.LAST_MOVE, 110), self._xy(*parse_point(point)), u * 1.0)
         for point in marks.highlight:

@@ -50,10 +50,17 @@ class ResultPanel(Dialog):
             if action and (action != "rematch" or self.room.seated):
                 self.act(action)
 
+    def rematch_offered(self) -> bool:
+        """True when the opponent offers a rematch (the Rematch button then accepts it)."""
+        offer = self.room.model.pending_offer()
+        return offer is not None and offer.get("kind") == "rematch"
+
     def act(self, action: str) -> None:
         """Do what was asked."""
         self.close()
-        if action == "rematch":
+        if action == "rematch" and self.rematch_offered():
+            self.room.answer(True)
+        elif action == "rematch":
             self.room.act("rematch")
         elif action == "leave":
             self.room.act("leave")
@@ -99,5 +106,6 @@ class ResultPanel(Dialog):
             draw.text(surface, f"{count} move{'' if count == 1 else 's'}",
                       (self.card.centerx, self.card.top + 198),
                       14, theme.FAINT, "midtop")
+        self.buttons[0].label = "Accept" if self.rematch_offered() else "Rematch"
         for b in self.buttons:
             b.draw(surface)

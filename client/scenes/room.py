@@ -71,6 +71,7 @@ class Action:
 
 ACTIONS: tuple[Action, ...] = (
     Action("resign", "Resign", pygame.K_r, "R"),
+    Action("abort", "Abort", pygame.K_a, "A"),
     Action("draw", "Offer draw", pygame.K_d, "D"),
     Action("undo", "Takeback", pygame.K_u, "U"),
     Action("rematch", "Rematch", pygame.K_m, "M"),
@@ -200,6 +201,13 @@ class RoomScene(Scene):
             self.picker.reset(legal_shapes(self.model.game, engine, self.model.state))
         except Exception as exc:
             self.say(f"Cannot list legal moves: {exc}", theme.BAD)
+            return
+        mover = self.model.turn
+        if self.view is not None:
+            with contextlib.suppress(Exception):
+                self.picker.own = frozenset(
+                    point for point, (owner, _) in self.view.pieces_of(self.model.state).items()
+                    if owner == mover)
 
     def available(self, action: Action) -> bool:
         """Whether ``action`` makes sense now."""
@@ -216,6 +224,8 @@ class RoomScene(Scene):
             return m.status != "over" and not m.moves
         if action.name == "resign":
             return m.status == "playing" or (m.status == "waiting" and bool(m.moves))
+        if action.name == "abort":
+            return m.status == "playing" and len(m.moves) < 2
         return m.status == "playing"
 
     # ---- input --------------------------------------------------------------------------------
@@ -341,7 +351,7 @@ class RoomScene(Scene):
                 seat = m.turn if name != "undo" else ("second" if m.turn == "first" else "first")
             self.request({"type": "offer", "kind": name}, seat)
             self.say(f"You offered {OFFER_WORDS.get(name, name)}.")
-        elif name in ("stop", "report", "timeout"):
+        elif name in ("stop", "report", "timeout", "abort"):
             self.request({"type": name})
 
     def answer(self, accept: bool) -> None:

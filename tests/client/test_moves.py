@@ -80,3 +80,25 @@ def test_clicking_outside_clears_the_selection() -> None:
     assert picker.selected == "g1"
     assert picker.click(None).kind == "none"
     assert picker.selected is None
+
+
+def test_draughts_selection_survives_clicks_that_mean_nothing() -> None:
+    """Another movable man re-selects; a stuck own man keeps the selection and says why (a
+    capture is compulsory); a wrong square halfway through a capture keeps the path."""
+    picker = picker_for("draughts", "W:W35,45:B19,30,1")
+    picker.own = frozenset({"35", "45"})
+    assert picker.click("35").kind == "select"
+    stuck = picker.click("45")
+    assert stuck.kind == "illegal" and "compulsory" in stuck.message
+    assert picker.selected == "35"
+    assert picker.click("24").kind == "pending"
+    wrong = picker.click("40")
+    assert wrong.kind == "illegal" and "13" in wrong.message
+    assert picker.selected == "35" and picker.partial == ["24"]
+    assert picker.click("13").moves == ["35x13"]
+    quiet = picker_for("draughts", None)
+    quiet.own = frozenset(str(n) for n in range(31, 51))
+    assert quiet.click("32").kind == "select"
+    assert quiet.click("33").kind == "select" and quiet.selected == "33"
+    assert quiet.click("45").kind == "illegal" and quiet.selected == "33"
+    assert quiet.click("25").kind == "none" and quiet.selected is None

@@ -1,0 +1,148 @@
+"""The room as a demanding user checks it: every game flips and toggles coordinates, every
+protocol action has a button and a key, and a draughts selection is not lost by a stray click."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+import pytest
+
+import engines
+from client.demo import demo_room, demo_welcome
+from client.scenes.connect import ConnectScene
+from client.scenes.result import ResultPanel
+from client.scenes.room import ACTIONS, RoomScene
+
+GAMES = ["hexgomoku", "chess", "draughts", "shuqi", "custom"]
+BOARD = pygame.Rect(16, 16, 768, 768)
+
+
+def open_room(ui: Any, snapshot: dict[str, Any]) -> RoomScene:
+    """The app with ``snapshot``'s room open, reached through connect and lobby."""
+    ui.app.url, ui.app.address = "ws://192.168.1.20:8765/", "192.168.1.20"
+    ui.app.push(ConnectScene(ui.app, "192.168.1.20", "Alice"))
+    ui.message(demo_welcome())
+    ui.message(snapshot)
+    room = ui.app.top
+    assert isinstance(room, RoomScene)
+    ui.app.step(0.0)
+    return room
+
+
+def board_pixels(surface: pygame.Surface) -> bytes:
+    """The board area of a rendered frame."""
+    return pygame.image.tobytes(surface.subsurface(BOARD), "RGB")
+
+
+def button(room: RoomScene, action: str) -> Any:
+    """The room's button for ``action``."""
+    found = [b for b in room.buttons() if b.action == action]
+    assert found, f"no button for {action}"
+    return found[0]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_flip_and_coordinates_change_every_board(ui: Any, game: str) -> None:
+    """F turns the board (points move, the picture changes); K toggles coordinates (the
+    picture changes and changes back)."""
+    room = open_room(ui, demo_room(game, plies=6))
+    assert room.view is not None
+    point = next(iter(room.view.points()))
+    before_xy = room.view.pixel_of(point)
+    plain = board_pixels(ui.shoot(f"audit-{game}-coords-on"))
+    ui.key(pygame.K_k)
+    assert not room.coordinates
+    no_coords = board_pixels(ui.shoot(f"audit-{game}-coords-off"))
+    assert no_coords != plain, f"{game}: the coordinates toggle changes nothing"
+    ui.key(pygame.K_k)
+    assert board_pixels(ui.shoot(f"audit-{game}-coords-on-again")) == plain
+    ui.key(pygame.K_f)
+    assert room.view.pixel_of(point) != before_xy
+    assert board_pixels(ui.shoot(f"audit-{game}-flipped")) != plain
+    ui.key(pygame.K_f)
+    assert room.view.pixel_of(point) == before_xy
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_protocol_action_has_a_button_and_a_key(ui: Any, game: str) -> None:
+    """Each action of the protocol that applies to the game has a button labelled with its key;
+    clicking the button and pressing the key send the same message."""
+    room = open_room(ui, demo_room(game, plies=1))
+    expected = {"resign", "abort", "draw", "undo", "rematch", "swap", "timeout", "leave",
+                "flip", "coords"}
+    if game == "shuqi":
+        expected |= {"stop", "report"}
+    shown = {b.action for b in room.buttons()}
+    assert shown == expected
+    keys = {a.name: a for a in ACTIONS}
+    for name in ("resign", "abort", "draw", "undo", "timeout") + (
+        ("stop", "report") if game == "shuqi" else ()
+    ):
+        b = button(room, name)
+        assert b.enabled, f"{name} should apply during the game"
+        assert b.hint == keys[name].key_text
+        count = len(ui.app.sent)
+        ui.click(b.rect.center)
+        by_click = {k: v for k, v in ui.app.sent[-1].items() if k != "id"}
+        assert len(ui.app.sent) == count + 1
+        ui.key(keys[name].key)
+        by_key = {k: v for k, v in ui.app.sent[-1].items() if k != "id"}
+        assert by_click == by_key, name
+        assert by_key["room"] == room.model.room
+
+
+def test_abort_only_before_both_sides_moved(ui: Any) -> None:
+    """Abort applies while a side has not moved yet, then it is disabled and its key is inert."""
+    room = open_room(ui, demo_room("chess", plies=1))
+    assert button(room, "abort").enabled
+    ui.key(pygame.K_a)
+    assert ui.sent("abort")[-1]["room"] == "K7QD"
+    room2 = open_room(ui, demo_room("chess", plies=2, room="AB12"))
+    assert not button(room2, "abort").enabled
+    count = len(ui.sent("abort"))
+    ui.key(pygame.K_a)
+    assert len(ui.sent("abort")) == count
+
+
+def test_spectator_has_only_view_actions(ui: Any) -> None:
+    """A spectator gets flip, coordinates and leave; no game action is shown or sent by key."""
+    room = open_room(ui, demo_room("chess", plies=4, you=None))
+    assert {b.action for b in room.buttons()} == {"flip", "coords", "leave"}
+    for key in (pygame.K_r, pygame.K_d, pygame.K_c, pygame.K_a):
+        ui.key(key)
+    assert not [m for m in ui.app.sent if m["type"] in ("resign", "offer", "timeout", "abort")]
+
+
+def test_result_panel_accepts_a_rematch_offer(ui: Any) -> None:
+    """After the end, the opponent's rematch offer turns Rematch into Accept: one click answers."""
+    room = open_room(ui, demo_room("chess", plies=4))
+    ui.message({"type": "over", "room": "K7QD", "game_id": "g-demo-1", "result": "second",
+                "reason": "resign", "position": "?"})
+    panel = ui.app.top
+    assert isinstance(panel, ResultPanel)
+    ui.message({"type": "offer", "room": "K7QD", "kind": "rematch", "by": "second"})
+    ui.shoot("result-rematch-offered")
+    assert panel.buttons[0].label == "Accept"
+    ui.click(panel.buttons[0].rect.center)
+    answer = ui.sent("answer")[-1]
+    assert (answer["kind"], answer["accept"]) == ("rematch", True)
+    assert not ui.sent("offer"), "accepting must not send a crossing offer"
+    assert room.model.pending_offer() is None
+
+
+def test_draughts_click_on_a_stuck_man_keeps_the_selection(ui: Any) -> None:
+    """With a capture compulsory, clicking another own man says why and keeps the selected one."""
+    engine = engines.get("draughts")
+    start = "W:W35,45:B19,30,1"
+    snapshot = demo_room("draughts", "international", plies=0)
+    snapshot.update(start=start, position=start, moves=[], turn="first")
+    assert engine.legal_moves(engine.start("international", position=start))
+    room = open_room(ui, snapshot)
+    assert room.view is not None
+    ui.click(room.view.pixel_of("35"))
+    assert room.picker.selected == "35"
+    ui.click(room.view.pixel_of("45"))
+    assert room.picker.selected == "35"
+    assert "compulsory" in room.message
+    ui.shoot("room-draughts-compulsory")
