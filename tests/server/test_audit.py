@@ -543,3 +543,35 @@ def test_every_game_starts_from_its_own_saved_record(game: str) -> None:
     other = "chess" if game != "chess" else "draughts"
     refused = d.request(fresh, type="create", game=other, record=export(meta, stored, "json")[1])
     assert refused["code"] == "bad_position" and f"record of {game!r}" in refused["message"]
+
+
+def test_a_finished_game_keeps_players_moves_clock_times_result_and_reason() -> None:
+    """What storage holds of a finished timed game, and what its JSON record shows."""
+    from server.records import export
+
+    d = HallDriver()
+    a, b, code = d.table(clock={"initial": 60, "increment": 1})
+    for ply, move in enumerate(["0,0", "0,1", "1,0", "1,1"]):
+        d.advance(2)
+        d.move((a, b)[ply % 2], code, move, lag_ms=100)
+    d.advance(3)
+    d.request(b, type="resign", room=code)
+    storage = Storage(":memory:")
+    storage.apply(w for w in d.writes if isinstance(w, (SaveGame, SaveMove, TruncateMoves)))
+    game_id = d.hall.rooms[code].game_id
+    found = storage.game(game_id)
+    assert found is not None
+    meta, moves = found
+    assert (meta["status"], meta["result"], meta["reason"]) == ("over", "first", "resign")
+    assert [meta["seats"][s]["name"] for s in ("first", "second")] == ["ann", "bob"]
+    assert [m["move"] for m in moves] == ["0,0", "0,1", "1,0", "1,1"]
+    assert [m["clock_ms"] for m in moves] == [
+        60000,
+        60000,
+        60000 - 1900 + 1000,
+        60000 - 1900 + 1000,
+    ]
+    assert [m["lag_ms"] for m in moves] == [0, 0, 100, 100]
+    assert meta["remaining"] == {"first": 59100 - 3000, "second": 59100}  # first was to move
+    record = json.loads(export(meta, moves, "json")[1])
+    assert record["moves"][2]["clock_ms"] == 59100 and record["reason"] == "resign"
