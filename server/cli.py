@@ -96,6 +96,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="most lag compensation (ms) credited to a single move",
     )
     add(
+        "--bot-games",
+        type=int,
+        default=DEFAULTS.bot_games,
+        help="unfinished games against the computer at once (each bot is a separate process)",
+    )
+    add(
         "--ping-interval",
         type=float,
         default=10.0,
@@ -119,6 +125,7 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         connections_per_address=args.connections_per_address,
         messages_per_second=args.rate,
         lag_credit_max_ms=args.lag_credit_max,
+        bot_games=args.bot_games,
     )
 
 

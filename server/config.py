@@ -43,5 +43,7 @@ class ServerConfig:
     """Whether ``opponent: bot:LEVEL`` can be served."""
     max_bot_level: int = 8
     """Highest bot level accepted."""
+    bot_games: int = 32
+    """Unfinished games against the computer at once (each bot is a process)."""
     server_name: str = "boardhall/0.1"
     """Sent in ``welcome.server``."""

@@ -660,6 +660,13 @@ class Hall:
             state = self._start_state(engine, variant, options, message)
         if level is not None and not self.config.bots_available:
             raise ProtocolError(ErrorCode.NOT_ALLOWED, "bots are not available")
+        if level is not None:
+            live = sum(1 for r in self.rooms.values() if r.bot_level and r.status != "over")
+            if live >= self.config.bot_games:
+                raise ProtocolError(
+                    ErrorCode.NOT_ALLOWED,
+                    f"the server plays {live} games against the computer already; try later",
+                )
         self._check_room_quota(identity.player)
         room = self._new_room(
             engine, variant, options, max_plies, state, control, now, message.private

@@ -575,3 +575,19 @@ def test_a_finished_game_keeps_players_moves_clock_times_result_and_reason() -> 
     assert meta["remaining"] == {"first": 59100 - 3000, "second": 59100}  # first was to move
     record = json.loads(export(meta, moves, "json")[1])
     assert record["moves"][2]["clock_ms"] == 59100 and record["reason"] == "resign"
+
+
+def test_games_against_the_computer_are_bounded() -> None:
+    """Each bot is a process: --bot-games bounds how many bot games run at once."""
+    from server.cli import build_parser, config_from
+
+    assert config_from(build_parser().parse_args(["--bot-games", "3"])).bot_games == 3
+    d = HallDriver(ServerConfig(bot_games=2))
+    a, b = d.player("ann"), d.player("bob")
+    bot: dict[str, Any] = {"type": "create", "game": "hexgomoku", "opponent": "bot:1"}
+    first = d.request(a, **bot)
+    assert first["type"] == "room" and d.request(b, **bot)["type"] == "room"
+    refused = d.request(b, **bot)
+    assert refused["code"] == "not_allowed" and "computer" in refused["message"]
+    d.request(a, type="abort", room=first["room"])
+    assert d.request(b, **bot)["type"] == "room"
