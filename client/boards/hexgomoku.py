@@ -12,13 +12,14 @@ of the side to move there.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pygame
 
 from client.boards import common
-from client.boards.base import BoardView, Marks
+from client.boards.base import Marks
+from client.boards.lattice import Lattice, LatticeView, SurfaceCache, format_pair, parse_pair
 
 SIZE = 7
 """Points on the rim are ``SIZE`` steps from the centre."""
@@ -49,19 +50,12 @@ def all_points() -> list[Axial]:
 
 def parse_point(text: str) -> Axial:
     """``"q,r"`` to ``(q, r)``; raises ``ValueError`` naming the text when it is not a point."""
-    try:
-        q_text, r_text = text.split(",")
-        q, r = int(q_text), int(r_text)
-    except ValueError:
-        raise ValueError(f"not a hexgomoku point: {text!r} (expected 'q,r')") from None
-    if not on_board(q, r):
-        raise ValueError(f"{text!r} is off the board (max(|q|, |r|, |q+r|) must be <= {SIZE})")
-    return q, r
+    return parse_pair(text, "hexgomoku point", "q,r", on_board,
+                      f"is off the board (max(|q|, |r|, |q+r|) must be <= {SIZE})")
 
 
-def format_point(q: int, r: int) -> str:
-    """``(q, r)`` in the game's notation ``q,r``."""
-    return f"{q},{r}"
+format_point = format_pair
+"""``(q, r)`` in the game's notation ``q,r``."""
 
 
 def parse_position(text: str) -> tuple[str, dict[Axial, str]]:
@@ -87,13 +81,16 @@ def collinear(points: list[Axial]) -> bool:
     )
 
 
-class HexGomokuView(BoardView):
+class HexGomokuView(LatticeView):
     """The 169-point hexagon with shaded stones."""
 
     def __init__(self, variant: str | None = None, variant_info: Any = None) -> None:
         super().__init__(variant, variant_info)
-        self._points = all_points()
+        self._pairs = tuple(all_points())
         self.layout(self.rect)
+
+    def parse_point(self, text: str) -> Axial:
+        return parse_point(text)
 
     # ---- geometry ------------------------------------------------------------------------------
 
@@ -104,20 +101,7 @@ class HexGomokuView(BoardView):
         height_units = 2 * (SIZE * SQRT3_2 + grow) + 0.1
         self.spacing = max(1.0, min(self.rect.width / width_units, self.rect.height / height_units))
         self.center = (self.rect.centerx, self.rect.centery)
-
-    def points(self) -> Iterable[str]:
-        return [format_point(q, r) for q, r in self._points]
-
-    def _xy(self, q: float, r: float) -> tuple[float, float]:
-        dx = (q + r / 2) * self.spacing
-        dy = r * SQRT3_2 * self.spacing
-        if self.flipped:
-            dx, dy = -dx, -dy
-        return self.center[0] + dx, self.center[1] + dy
-
-    def pixel_of(self, point: str) -> tuple[int, int]:
-        x, y = self._xy(*parse_point(point))
-        return round(x), round(y)
+        self.lattice = hex_lattice(self.center, self.spacing, flipped)
 
     def point_at(self, pixel: tuple[int, int]) -> str | None:
         dx = (pixel[0] - self.center[0]) / self.spacing
@@ -193,6 +177,11 @@ class HexGomokuView(BoardView):
             )
 
 
+def hex_lattice(centre: tuple[float, float], spacing: float, flipped: bool) -> Lattice:
+    """Axial ``(q, r)`` to pixels: ``q`` runs right, ``r`` down-right at 60 degrees."""
+    return Lattice(centre, (spacing, 0.0), (spacing / 2, spacing * SQRT3_2), flipped=flipped)
+
+
 def _cube_round(q: float, r: float) -> tuple[int, int]:
     """The lattice point nearest to fractional axial ``(q, r)``."""
     s = -q - r
@@ -225,12 +214,8 @@ def _paint_background(
     size: tuple[int, int], spacing: float, flipped: bool, coordinates: bool
 ) -> pygame.Surface:
     def paint(big: pygame.Surface, k: float) -> None:
-        cx, cy = big.get_width() / 2, big.get_height() / 2
         s = spacing * k
-        sign = -1 if flipped else 1
-
-        def xy(q: float, r: float) -> tuple[float, float]:
-            return cx + sign * (q + r / 2) * s, cy + sign * r * SQRT3_2 * s
+        xy = hex_lattice((big.get_width() / 2, big.get_height() / 2), s, flipped).xy
 
         corners = [(SIZE, 0), (0, SIZE), (-SIZE, SIZE), (-SIZE, 0), (0, -SIZE), (SIZE, -SIZE)]
         for grow, colour in (
@@ -264,12 +249,8 @@ def _paint_background(
 
 def _label_lines(surface: pygame.Surface, spacing: float, flipped: bool) -> None:
     """Write each row's ``r`` beyond its left end and each ``q`` beyond its lower end."""
-    cx, cy = surface.get_width() / 2, surface.get_height() / 2
-    sign = -1 if flipped else 1
+    xy = hex_lattice((surface.get_width() / 2, surface.get_height() / 2), spacing, flipped).xy
     size = max(9, round(spacing * 0.4))
-
-    def xy(q: float, r: float) -> tuple[float, float]:
-        return cx + sign * (q + r / 2) * spacing, cy + sign * r * SQRT3_2 * spacing
 
     for r in range(-SIZE, SIZE + 1):
         q_first = max(-SIZE, -SIZE - r)
@@ -283,17 +264,12 @@ def _background(
     size: tuple[int, int], spacing_milli: int, flipped: bool, coordinates: bool
 ) -> pygame.Surface:
     """The wooden hexagon with its lines (cached: it only depends on the layout)."""
-    key = (size, spacing_milli, flipped, coordinates)
-    cached = _BACKGROUNDS.get(key)
-    if cached is None:
-        if len(_BACKGROUNDS) > 8:
-            _BACKGROUNDS.clear()
-        cached = _BACKGROUNDS[key] = _paint_background(
-            size, spacing_milli / 1000, flipped, coordinates
-        )
-    return cached
+    return _BACKGROUNDS.get(
+        (size, spacing_milli, flipped, coordinates),
+        lambda: _paint_background(size, spacing_milli / 1000, flipped, coordinates),
+    )
 
 
-_BACKGROUNDS: dict[tuple[tuple[int, int], int, bool, bool], pygame.Surface] = {}
+_BACKGROUNDS = SurfaceCache()
 
 VIEW_CLASS = HexGomokuView

@@ -12,14 +12,14 @@ their numbers. Flipping turns the board half a circle (the left camp comes to th
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
 import pygame
 
 from client.boards import common
-from client.boards.base import BoardView, Marks
+from client.boards.base import Marks
+from client.boards.lattice import Lattice, LatticeView, SurfaceCache, format_pair, parse_pair
 
 SQRT3 = math.sqrt(3)
 CENTRE = 7
@@ -68,19 +68,12 @@ def all_points() -> list[Point]:
 
 def parse_point(text: str) -> Point:
     """``"x,y"`` to ``(x, y)``; raises ``ValueError`` naming the text when it is not a point."""
-    try:
-        x_text, y_text = text.split(",")
-        x, y = int(x_text), int(y_text)
-    except ValueError:
-        raise ValueError(f"not a number-chess point: {text!r} (expected 'x,y')") from None
-    if not is_point(x, y):
-        raise ValueError(f"{text!r} is not a number-chess point (x + y odd, inside the rhombus)")
-    return x, y
+    return parse_pair(text, "number-chess point", "x,y", is_point,
+                      "is not a number-chess point (x + y odd, inside the rhombus)")
 
 
-def format_point(x: int, y: int) -> str:
-    """``(x, y)`` in the game's notation ``x,y``."""
-    return f"{x},{y}"
+format_point = format_pair
+"""``(x, y)`` in the game's notation ``x,y``."""
 
 
 def parse_position(text: str) -> tuple[str, dict[Point, tuple[str, int]]]:
@@ -107,13 +100,16 @@ def piece_sprite(side: str, number: int, radius: int) -> pygame.Surface:
     return common.token_sprite(radius, rim, light, edge, str(number), (255, 255, 255))
 
 
-class ShuqiView(BoardView):
+class ShuqiView(LatticeView):
     """The number-chess rhombus drawn from a position string."""
 
     def __init__(self, variant: str | None = None, variant_info: Any = None) -> None:
         super().__init__(variant, variant_info)
-        self._points = all_points()
+        self._pairs = tuple(all_points())
         self.layout(self.rect)
+
+    def parse_point(self, text: str) -> Point:
+        return parse_point(text)
 
     # ---- geometry ------------------------------------------------------------------------------
 
@@ -123,23 +119,10 @@ class ShuqiView(BoardView):
         height_units = 2 * CENTRE + 2 * PLATE + 0.1
         self.unit = max(0.5, min(self.rect.width / width_units, self.rect.height / height_units))
         self.center = (self.rect.centerx, self.rect.centery)
-
-    def points(self) -> Iterable[str]:
-        return [format_point(x, y) for x, y in self._points]
-
-    def _xy(self, x: float, y: float) -> tuple[float, float]:
-        dx = SQRT3 * self.unit * (x - CENTRE)
-        dy = self.unit * (y - CENTRE)
-        if self.flipped:
-            dx, dy = -dx, -dy
-        return self.center[0] + dx, self.center[1] + dy
-
-    def pixel_of(self, point: str) -> tuple[int, int]:
-        x, y = self._xy(*parse_point(point))
-        return round(x), round(y)
+        self.lattice = rhombus_lattice(self.center, self.unit, flipped)
 
     def point_at(self, pixel: tuple[int, int]) -> str | None:
-        centres = ((format_point(x, y), self._xy(x, y)) for x, y in self._points)
+        centres = ((format_point(x, y), self._xy(x, y)) for x, y in self._pairs)
         return common.nearest(pixel, centres, HIT * self.unit)
 
     # ---- drawing -------------------------------------------------------------------------------
@@ -156,7 +139,7 @@ class ShuqiView(BoardView):
         """Each empty point's name ``x,y`` beside it, on the side facing the board's centre
         (the camp numbers sit on the outer side; no line runs there)."""
         size = max(8, round(self.unit * 0.62))
-        for x, y in self._points:
+        for x, y in self._pairs:
             if (x, y) in occupied:
                 continue
             px, py = self._xy(x, y)
@@ -194,29 +177,24 @@ class ShuqiView(BoardView):
             common.ring(surface, common.SELECT, centre, radius + 3, max(2, u * 0.16))
 
 
+def rhombus_lattice(centre: tuple[float, float], unit: float, flipped: bool) -> Lattice:
+    """Point ``(x, y)`` at ``(sqrt(3) * unit * (x - 7), unit * (y - 7))`` from ``centre``."""
+    return Lattice(centre, (SQRT3 * unit, 0.0), (0.0, unit), (CENTRE, CENTRE), flipped)
+
+
 def _background(size: tuple[int, int], unit_milli: int, flipped: bool) -> pygame.Surface:
     """The wooden rhombus, tinted camps, lines and camp numbers (cached per layout)."""
-    key = (size, unit_milli, flipped)
-    cached = _BACKGROUNDS.get(key)
-    if cached is None:
-        if len(_BACKGROUNDS) > 8:
-            _BACKGROUNDS.clear()
-        cached = _BACKGROUNDS[key] = _paint_background(size, unit_milli / 1000, flipped)
-    return cached
+    return _BACKGROUNDS.get((size, unit_milli, flipped),
+                            lambda: _paint_background(size, unit_milli / 1000, flipped))
 
 
-_BACKGROUNDS: dict[tuple[tuple[int, int], int, bool], pygame.Surface] = {}
+_BACKGROUNDS = SurfaceCache()
 
 
 def _paint_background(size: tuple[int, int], unit: float, flipped: bool) -> pygame.Surface:
-    sign = -1 if flipped else 1
-
     def paint(big: pygame.Surface, k: float) -> None:
-        cx, cy = big.get_width() / 2, big.get_height() / 2
         u = unit * k
-
-        def xy(x: float, y: float) -> tuple[float, float]:
-            return cx + sign * SQRT3 * u * (x - CENTRE), cy + sign * u * (y - CENTRE)
+        xy = rhombus_lattice((big.get_width() / 2, big.get_height() / 2), u, flipped).xy
 
         rhombus = [xy(0, 7), xy(7, 0), xy(14, 7), xy(7, 14)]
         # the plate: a dark edge, the wood, then a lighter field, all with round corners
@@ -243,11 +221,10 @@ def _paint_background(size: tuple[int, int], unit: float, flipped: bool) -> pyga
     surface = common.supersampled(size, paint, 2)
     # camp numbers: beside each camp point, on the side away from the board's centre
     label_size = max(9, round(unit * 0.9))
-    cx, cy = size[0] / 2, size[1] / 2
+    xy = rhombus_lattice((size[0] / 2, size[1] / 2), unit, flipped).xy
     for camp, colour in ((LEFT_CAMP, SECOND_LABEL), (RIGHT_CAMP, FIRST_LABEL)):
         for (x, y), number in camp.items():
-            px = cx + sign * SQRT3 * unit * (x - CENTRE)
-            py = cy + sign * unit * (y - CENTRE)
+            px, py = xy(x, y)
             outward = -1 if (x < CENTRE) != flipped else 1
             common.draw_text(
                 surface, str(number), (px + outward * unit * 1.05, py), label_size, colour, True
