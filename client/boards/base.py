@@ -14,6 +14,8 @@ from typing import Any
 
 import pygame
 
+from client.boards.common import clipped
+
 
 @dataclass(frozen=True)
 class Marks:
@@ -60,9 +62,15 @@ class BoardView(abc.ABC):
     def point_at(self, pixel: tuple[int, int]) -> str | None:
         """The point under ``pixel``, or ``None`` when it hits no point."""
 
-    @abc.abstractmethod
     def draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
-        """Draw the board and the pieces of engine state ``state`` with ``marks``."""
+        """Draw the board and the pieces of engine state ``state`` with ``marks``, never outside
+        the board's rectangle."""
+        with clipped(surface, self.rect):
+            self.paint(surface, state, marks)
+
+    @abc.abstractmethod
+    def paint(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
+        """Draw ``state`` and ``marks`` (called by :meth:`draw`, clipped to ``self.rect``)."""
 
     def pieces_of(self, state: Any) -> dict[str, tuple[str | None, str]]:
         """The pieces of ``state``: point -> (owner seat or ``None`` for a neutral piece, code).

@@ -18,7 +18,8 @@ from typing import Any
 import pygame
 
 from client.boards import common
-from client.boards.base import BoardView, Marks
+from client.boards.base import Marks
+from client.boards.squares import SquareBoardView, dragged
 
 FILES = "abcdefgh"
 LIGHT_SQUARE = (238, 216, 178)
@@ -353,51 +354,21 @@ def piece_sprite(piece: str, size: int) -> pygame.Surface:
     return common.supersampled((size, size), paint, 4)
 
 
-class ChessView(BoardView):
+class ChessView(SquareBoardView):
     """An 8 x 8 board drawn from a FEN."""
 
-    def __init__(self, variant: str | None = None, variant_info: Any = None) -> None:
-        super().__init__(variant, variant_info)
-        self._board_cache: tuple[tuple[int, bool, bool], pygame.Surface] | None = None
-        self.layout(self.rect)
-
-    def layout(self, rect: pygame.Rect, flipped: bool = False) -> None:
-        super().layout(rect, flipped)
-        self.square = max(1, min(self.rect.width, self.rect.height) // 8)
-        side = self.square * 8
-        self.origin = (
-            self.rect.x + (self.rect.width - side) // 2,
-            self.rect.y + (self.rect.height - side) // 2,
-        )
+    size = 8
 
     def points(self) -> Iterable[str]:
         return [square_name(f, r) for r in range(8) for f in range(8)]
 
-    def _cell(self, file: int, rank: int) -> tuple[int, int]:
-        """Column and row on screen (0,0 = top left)."""
+    def cell_of(self, point: str) -> tuple[int, int]:
+        file, rank = parse_square(point)
         if self.flipped:
             return 7 - file, rank
         return file, 7 - rank
 
-    def square_rect(self, square: str) -> pygame.Rect:
-        """The screen rectangle of ``square``."""
-        col, row = self._cell(*parse_square(square))
-        return pygame.Rect(
-            self.origin[0] + col * self.square,
-            self.origin[1] + row * self.square,
-            self.square,
-            self.square,
-        )
-
-    def pixel_of(self, point: str) -> tuple[int, int]:
-        rect = self.square_rect(point)
-        return rect.x + self.square // 2, rect.y + self.square // 2
-
-    def point_at(self, pixel: tuple[int, int]) -> str | None:
-        col = int((pixel[0] - self.origin[0]) // self.square)
-        row = int((pixel[1] - self.origin[1]) // self.square)
-        if not (0 <= col < 8 and 0 <= row < 8):
-            return None
+    def point_in_cell(self, col: int, row: int) -> str | None:
         if self.flipped:
             return square_name(7 - col, row)
         return square_name(col, 7 - row)
@@ -411,20 +382,12 @@ class ChessView(BoardView):
     def piece_icon(self, code: str, size: int) -> pygame.Surface | None:
         return piece_sprite(code, size) if code.lower() in PIECES else None
 
-    def draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
-        with common.clipped(surface, self.rect):
-            self._draw(surface, state, marks)
-
-    def _draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
+    def paint(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
         fen = common.position_string("chess", state)
         pieces = parse_fen_board(fen) if fen is not None else {}
         sq = self.square
-        surface.blit(self._board_image(bool(marks.extra.get("coordinates", True))), self.origin)
-        overlay = pygame.Surface((sq, sq), pygame.SRCALPHA)
-        for name in (*marks.last_move, marks.selected):
-            if name:
-                overlay.fill(SELECT_TINT if name == marks.selected else LAST_MOVE_TINT)
-                surface.blit(overlay, self.square_rect(name))
+        surface.blit(self.board_image(bool(marks.extra.get("coordinates", True))), self.origin)
+        self.tint_squares(surface, marks, LAST_MOVE_TINT, SELECT_TINT)
         clip = surface.get_clip()
         for name in marks.highlight:
             surface.set_clip(self.square_rect(name).clip(clip))
@@ -432,11 +395,11 @@ class ChessView(BoardView):
         surface.set_clip(clip)
         hover = marks.extra.get("hover")
         if isinstance(hover, str) and (hover in pieces or hover in marks.targets):
-            pygame.draw.rect(surface, HOVER_EDGE, self.square_rect(str(hover)), max(1, sq // 24))
-        drag = marks.extra.get("drag")
-        dragged = drag[0] if isinstance(drag, (tuple, list)) and len(drag) == 2 else None
+            self.outline(surface, hover, HOVER_EDGE)
+        drag = dragged(marks)
+        lifted = drag[0] if drag else None
         for name, piece in pieces.items():
-            if name != dragged:
+            if name != lifted:
                 common.blit_centered(surface, piece_sprite(piece, sq), self.pixel_of(name))
         for name in marks.targets:
             centre = self.pixel_of(name)
@@ -444,24 +407,19 @@ class ChessView(BoardView):
                 common.ring(surface, TARGET_MARK, centre, sq * 0.5, sq * 0.08)
             else:
                 common.disc(surface, TARGET_MARK, centre, sq * 0.15)
-        if dragged in pieces and drag is not None:
-            common.blit_centered(surface, piece_sprite(pieces[dragged], sq), drag[1])
+        if drag is not None and drag[0] in pieces:
+            common.blit_centered(surface, piece_sprite(pieces[drag[0]], sq), drag[1])
 
-    def _board_image(self, coordinates: bool) -> pygame.Surface:
-        """The squares (and coordinates) alone, cached for the current layout."""
-        key = (self.square, self.flipped, coordinates)
-        if self._board_cache is None or self._board_cache[0] != key:
-            sq = self.square
-            image = pygame.Surface((8 * sq, 8 * sq))
-            image.fill(LIGHT_SQUARE)
-            for row in range(8):
-                for col in range(8):
-                    if (row + col) % 2:
-                        image.fill(DARK_SQUARE, pygame.Rect(col * sq, row * sq, sq, sq))
-            if coordinates:
-                self._draw_coordinates(image, (-self.origin[0], -self.origin[1]))
-            self._board_cache = (key, image)
-        return self._board_cache[1]
+    def paint_squares(self, image: pygame.Surface, labels: bool) -> None:
+        """Light and dark squares; with ``labels``, file letters and rank numbers on the edges."""
+        sq = self.square
+        image.fill(LIGHT_SQUARE)
+        for row in range(8):
+            for col in range(8):
+                if (row + col) % 2:
+                    image.fill(DARK_SQUARE, pygame.Rect(col * sq, row * sq, sq, sq))
+        if labels:
+            self._draw_coordinates(image, (-self.origin[0], -self.origin[1]))
 
     def _draw_coordinates(self, surface: pygame.Surface, offset: tuple[int, int]) -> None:
         sq = self.square

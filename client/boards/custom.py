@@ -263,12 +263,7 @@ class CustomView(BoardView):
 
     # ---- drawing -------------------------------------------------------------------------------
 
-    def draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
-        """Draw the board, marks and pieces; reads its arguments only."""
-        with common.clipped(surface, self.rect):
-            self._draw(surface, state, marks)
-
-    def _draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
+    def paint(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
         cell = self.cell
         coordinates = bool(marks.extra.get("coordinates"))
         key = (self.rect.size, self.flipped, coordinates)

@@ -19,7 +19,8 @@ from typing import Any
 import pygame
 
 from client.boards import common
-from client.boards.base import BoardView, Marks
+from client.boards.base import Marks
+from client.boards.squares import SquareBoardView, dragged
 
 SIZES = {"international": 10, "brazilian": 8, "russian": 8}
 """Board side of each variant; ``None`` means international."""
@@ -110,27 +111,16 @@ def piece_sprite(piece: str, radius: int) -> pygame.Surface:
     return sprite
 
 
-class DraughtsView(BoardView):
+class DraughtsView(SquareBoardView):
     """A draughts board drawn from a PDN FEN."""
 
     def __init__(self, variant: str | None = None, variant_info: Any = None) -> None:
-        super().__init__(variant, variant_info)
         key = variant or "international"
         if key not in SIZES:
             raise ValueError(f"draughts has no variant {variant!r}; known: {', '.join(SIZES)}")
         self.size = SIZES[key]
         self.count = self.size * self.size // 2
-        self._board_cache: tuple[tuple[int, bool, bool], pygame.Surface] | None = None
-        self.layout(self.rect)
-
-    def layout(self, rect: pygame.Rect, flipped: bool = False) -> None:
-        super().layout(rect, flipped)
-        self.square = max(1, min(self.rect.width, self.rect.height) // self.size)
-        side = self.square * self.size
-        self.origin = (
-            self.rect.x + (self.rect.width - side) // 2,
-            self.rect.y + (self.rect.height - side) // 2,
-        )
+        super().__init__(variant, variant_info)
 
     def points(self) -> Iterable[str]:
         return [str(n) for n in range(1, self.count + 1)]
@@ -150,54 +140,28 @@ class DraughtsView(BoardView):
             return self.size - 1 - col, self.size - 1 - row
         return col, row
 
-    def square_rect(self, square: str) -> pygame.Rect:
-        """The screen rectangle of ``square``."""
-        col, row = self.cell(self.number(square))
-        return pygame.Rect(
-            self.origin[0] + col * self.square,
-            self.origin[1] + row * self.square,
-            self.square,
-            self.square,
-        )
+    def cell_of(self, point: str) -> tuple[int, int]:
+        return self.cell(self.number(point))
 
-    def pixel_of(self, point: str) -> tuple[int, int]:
-        rect = self.square_rect(point)
-        return rect.x + self.square // 2, rect.y + self.square // 2
-
-    def point_at(self, pixel: tuple[int, int]) -> str | None:
-        col = int((pixel[0] - self.origin[0]) // self.square)
-        row = int((pixel[1] - self.origin[1]) // self.square)
-        if not (0 <= col < self.size and 0 <= row < self.size):
-            return None
+    def point_in_cell(self, col: int, row: int) -> str | None:
         if self.flipped:
             col, row = self.size - 1 - col, self.size - 1 - row
         if (row + col) % 2 == 0:
             return None  # a light square
         return str(row * (self.size // 2) + col // 2 + 1)
 
-    def _board_image(self, numbers: bool) -> pygame.Surface:
-        """The squares (and their numbers) alone, cached for the current layout."""
-        key = (self.square, self.flipped, numbers)
-        if self._board_cache is None or self._board_cache[0] != key:
-            sq = self.square
-            image = pygame.Surface((self.size * sq, self.size * sq))
-            image.fill(LIGHT_SQUARE)
-            number_size = max(11, round(sq * 0.28))
-            pad = max(1, sq // 16)
-            for name in self.points():
-                rect = self.square_rect(name).move(-self.origin[0], -self.origin[1])
-                image.fill(DARK_SQUARE, rect)
-                if numbers:
-                    common.draw_text(
-                        image,
-                        name,
-                        (rect.x + pad + 1, rect.y + pad),
-                        number_size,
-                        NUMBER_COLOUR,
-                        anchor="topleft",
-                    )
-            self._board_cache = (key, image)
-        return self._board_cache[1]
+    def paint_squares(self, image: pygame.Surface, labels: bool) -> None:
+        """Light squares, dark playing squares and (with ``labels``) their numbers."""
+        sq = self.square
+        image.fill(LIGHT_SQUARE)
+        number_size = max(11, round(sq * 0.28))
+        pad = max(1, sq // 16)
+        for name in self.points():
+            rect = self.square_rect(name).move(-self.origin[0], -self.origin[1])
+            image.fill(DARK_SQUARE, rect)
+            if labels:
+                common.draw_text(image, name, (rect.x + pad + 1, rect.y + pad), number_size,
+                                 NUMBER_COLOUR, anchor="topleft")
 
     def piece_radius(self) -> int:
         """Piece radius in pixels for the current layout."""
@@ -214,21 +178,13 @@ class DraughtsView(BoardView):
             return None
         return piece_sprite(code, max(3, round(size * 0.4)))
 
-    def draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
-        with common.clipped(surface, self.rect):
-            self._draw(surface, state, marks)
-
-    def _draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
+    def paint(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
         fen = common.position_string("draughts", state)
         pieces = parse_position(fen, self.count) if fen is not None else {}
         sq = self.square
         numbers = marks.extra.get("numbers", marks.extra.get("coordinates", True))
-        surface.blit(self._board_image(bool(numbers)), self.origin)
-        overlay = pygame.Surface((sq, sq), pygame.SRCALPHA)
-        for name in (*marks.last_move, marks.selected):
-            if name:
-                overlay.fill(SELECT_TINT if name == marks.selected else LAST_MOVE_TINT)
-                surface.blit(overlay, self.square_rect(name))
+        surface.blit(self.board_image(bool(numbers)), self.origin)
+        self.tint_squares(surface, marks, LAST_MOVE_TINT, SELECT_TINT)
         if len(marks.last_move) >= 3:  # a multi-capture: show the path through its landings
             path = [self.pixel_of(p) for p in marks.last_move]
             for a, b in itertools.pairwise(path):
@@ -237,21 +193,19 @@ class DraughtsView(BoardView):
             common.glow(surface, common.HIGHLIGHT, self.pixel_of(name), sq * 0.62, 230)
         hover = marks.extra.get("hover")
         if isinstance(hover, str) and hover in self.points():
-            pygame.draw.rect(surface, HOVER_EDGE, self.square_rect(hover), max(1, sq // 24))
-        drag = marks.extra.get("drag")
-        dragged = drag[0] if isinstance(drag, (tuple, list)) and len(drag) == 2 else None
+            self.outline(surface, hover, HOVER_EDGE)
+        drag = dragged(marks)
+        lifted = drag[0] if drag else None
         radius = self.piece_radius()
         for number, piece in pieces.items():
-            if str(number) != dragged:
+            if str(number) != lifted:
                 common.blit_centered(
                     surface, piece_sprite(piece, radius), self.pixel_of(str(number))
                 )
         for name in marks.targets:
             common.disc(surface, TARGET_MARK, self.pixel_of(name), sq * 0.16)
-        if dragged is not None and drag is not None and dragged.isdigit():
-            lifted = pieces.get(int(dragged))
-            if lifted:
-                common.blit_centered(surface, piece_sprite(lifted, radius), drag[1])
+        if drag is not None and drag[0].isdigit() and int(drag[0]) in pieces:
+            common.blit_centered(surface, piece_sprite(pieces[int(drag[0])], radius), drag[1])
 
 
 VIEW_CLASS = DraughtsView

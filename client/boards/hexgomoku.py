@@ -124,11 +124,7 @@ class HexGomokuView(LatticeView):
         """Stone radius in pixels for the current layout."""
         return max(2, round(self.spacing * 0.46))
 
-    def draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
-        with common.clipped(surface, self.rect):
-            self._draw(surface, state, marks)
-
-    def _draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
+    def paint(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
         turn, stones = parse_position(common.position_string("hexgomoku", state) or "first;;")
         s = self.spacing
         surface.blit(

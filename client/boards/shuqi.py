@@ -131,10 +131,6 @@ class ShuqiView(LatticeView):
         """Piece radius in pixels for the current layout."""
         return max(3, round(self.unit * 0.76))
 
-    def draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
-        with common.clipped(surface, self.rect):
-            self._draw(surface, state, marks)
-
     def _draw_names(self, surface: pygame.Surface, occupied: set[Point]) -> None:
         """Each empty point's name ``x,y`` beside it, on the side facing the board's centre
         (the camp numbers sit on the outer side; no line runs there)."""
@@ -147,7 +143,7 @@ class ShuqiView(LatticeView):
             common.draw_text(surface, format_point(x, y), (px + inward * self.unit * 0.3, py),
                              size, common.LABEL, anchor="midleft" if inward > 0 else "midright")
 
-    def _draw(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
+    def paint(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
         position = common.position_string("shuqi", state)
         pieces = parse_position(position)[1] if position is not None else {}
         u = self.unit
