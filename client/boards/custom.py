@@ -18,6 +18,7 @@ import pygame
 
 from client.boards import common
 from client.boards.base import BoardView, Marks
+from client.ui.fonts import cjk_font_path
 from engines.custom.definition import SIDE_NUMBERS
 from engines.custom.grammar import DIRECTIONS
 
@@ -33,56 +34,6 @@ GOLD = (222, 170, 40)
 CELL_LIGHT = (232, 204, 156)
 CELL_DARK = (218, 186, 134)
 GRID = (120, 86, 54)
-
-
-CJK_FAMILIES = (
-    "notosanscjksc",
-    "notosanscjktc",
-    "notosanscjkjp",
-    "notosanscjk",
-    "notoserifcjksc",
-    "sourcehansanssc",
-    "sourcehansans",
-    "wenquanyimicrohei",
-    "wenquanyizenhei",
-    "wqymicrohei",
-    "droidsansfallback",
-    "arplumingcn",
-    "arplukaicn",
-    "microsoftyahei",
-    "simhei",
-    "simsun",
-    "pingfangsc",
-    "heitisc",
-    "hiraginosansgb",
-)
-"""Font families tried, in order, for CJK piece names."""
-
-
-@lru_cache(maxsize=1)
-def cjk_font_path() -> str | None:
-    """The file of an installed font that really draws CJK characters, or ``None``."""
-    if not pygame.font.get_init():
-        pygame.font.init()
-    for family in CJK_FAMILIES:
-        try:
-            path = pygame.font.match_font(family)
-        except Exception:  # a broken font cache must not stop the client
-            continue
-        if path and _draws_cjk(path):
-            return str(path)
-    return None
-
-
-def _draws_cjk(path: str) -> bool:
-    """Whether the font at ``path`` has real glyphs for CJK (not the 'missing' box)."""
-    try:
-        f = pygame.font.Font(path, 24)
-        known = pygame.image.tobytes(f.render("帅", True, (0, 0, 0)), "RGBA")
-        missing = pygame.image.tobytes(f.render("\U0010fffd", True, (0, 0, 0)), "RGBA")
-    except (pygame.error, OSError, ValueError):
-        return False
-    return known != missing
 
 
 @lru_cache(maxsize=64)

@@ -22,8 +22,13 @@ CJK_FONT_CANDIDATES: tuple[str, ...] = (
     "C:/Windows/Fonts/msyh.ttc",
     "C:/Windows/Fonts/simhei.ttf",
 )
-CJK_SYSFONT_NAMES = "notosanscjksc,notosanscjk,wenquanyimicrohei,wenquanyizenhei,droidsansfallback,"
-CJK_SYSFONT_NAMES += "microsoftyahei,simhei,pingfangsc,heiti,arplumingcn"
+CJK_FAMILIES: tuple[str, ...] = (
+    "notosanscjksc", "notosanscjktc", "notosanscjkjp", "notosanscjk", "notoserifcjksc",
+    "sourcehansanssc", "sourcehansans", "wenquanyimicrohei", "wenquanyizenhei", "wqymicrohei",
+    "droidsansfallback", "arplumingcn", "arplukaicn", "microsoftyahei", "simhei", "simsun",
+    "pingfangsc", "heitisc", "hiraginosansgb",
+)
+"""Font families asked of the system, in order, when no known file exists."""
 
 
 def _ensure_init() -> None:
@@ -33,19 +38,37 @@ def _ensure_init() -> None:
 
 @lru_cache(maxsize=1)
 def cjk_font_path() -> str | None:
-    """Path of a font that can show Chinese, found at run time, or ``None`` when there is none."""
+    """Path of a font that really draws Chinese, found at run time, or ``None`` when none does.
+
+    ``BOARDHALL_CJK_FONT`` names one to use; else known files, then the system's font families.
+    """
     override = os.environ.get("BOARDHALL_CJK_FONT")
     if override and os.path.exists(override):
         return override
     for path in CJK_FONT_CANDIDATES:
-        if os.path.exists(path):
+        if os.path.exists(path) and draws_cjk(path):
             return path
     _ensure_init()
+    for family in CJK_FAMILIES:
+        try:
+            found = pygame.font.match_font(family)
+        except Exception:  # the system font scan may fail on odd setups; no CJK then
+            continue
+        if found and draws_cjk(found):
+            return str(found)
+    return None
+
+
+def draws_cjk(path: str) -> bool:
+    """Whether the font at ``path`` has real glyphs for CJK (not the 'missing' box)."""
+    _ensure_init()
     try:
-        found = pygame.font.match_font(CJK_SYSFONT_NAMES)
-    except Exception:  # the system font scan may fail on odd setups; no CJK then
-        found = None
-    return found or None
+        f = pygame.font.Font(path, 24)
+        known = pygame.image.tobytes(f.render("帅", True, (0, 0, 0)), "RGBA")
+        missing = pygame.image.tobytes(f.render("\U0010fffd", True, (0, 0, 0)), "RGBA")
+    except (pygame.error, OSError, ValueError):
+        return False
+    return known != missing
 
 
 def needs_cjk(text: str) -> bool:

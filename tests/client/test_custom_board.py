@@ -11,6 +11,7 @@ import pytest
 from client.boards import Marks, make_view
 from client.boards import custom as board
 from client.boards.custom import CustomView, display_name
+from client.ui import fonts
 from engines.custom import ENGINE
 
 SHOTS = Path("/tmp/boardhall-shots")
@@ -188,10 +189,10 @@ def test_latin_labels_without_a_cjk_font(monkeypatch: pytest.MonkeyPatch, tmp_pa
     assert display_name(horse, False, cjk_font=False) == "H"
     assert display_name({"name": "马", "id": 7}, False, cjk_font=False) == "#7"
     assert display_name({"name": "兵", "promoted_name": "骑", "label": "P"}, True, True) == "骑"
-    monkeypatch.setattr(board, "CJK_FAMILIES", ())
-    board.cjk_font_path.cache_clear()
+    monkeypatch.setattr(board, "cjk_font_path", lambda: None)
+    board._font.cache_clear()
+    board._piece_sprite.cache_clear()
     try:
-        assert board.cjk_font_path() is None
         view = view_of("xiangqi")
         surface = pygame.Surface((600, 660))
         view.draw(surface, ENGINE.start("xiangqi"), Marks())
@@ -199,7 +200,8 @@ def test_latin_labels_without_a_cjk_font(monkeypatch: pytest.MonkeyPatch, tmp_pa
         x, y = view.pixel_of("10,5")
         assert is_red(rgb(surface, x - view.piece_radius() * 0.95, y))
     finally:
-        board.cjk_font_path.cache_clear()
+        board._font.cache_clear()
+        board._piece_sprite.cache_clear()
 
 
 def test_cjk_font_is_found_when_installed() -> None:
@@ -207,7 +209,8 @@ def test_cjk_font_is_found_when_installed() -> None:
     path = board.cjk_font_path()
     if path is None:
         pytest.skip("no CJK font installed here")
-    assert board._draws_cjk(path)
+    assert fonts.draws_cjk(path)
+    assert not fonts.draws_cjk(__file__), "a file that is no font draws nothing"
 
 
 def test_hints_follow_conditions_on_the_current_square() -> None:
