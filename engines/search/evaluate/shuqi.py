@@ -64,6 +64,23 @@ def _distances() -> tuple[tuple[int, ...], ...]:
 DIST = _distances()
 """Lattice step distance between two point indices."""
 SIDE_OF_BASE: dict[int, Side] = {0: "first", 10: "second"}
+
+
+def _exit_steps(side: Side) -> tuple[int, ...]:
+    home = IN_HOME[side]
+    dist = [0 if not home[i] else -1 for i in range(len(POINTS))]
+    queue = deque(i for i in range(len(POINTS)) if not home[i])
+    while queue:
+        i = queue.popleft()
+        for j in NEIGHBOURS[i]:
+            if dist[j] < 0:
+                dist[j] = dist[i] + 1
+                queue.append(j)
+    return tuple(dist)
+
+
+EXIT_STEPS: dict[int, tuple[int, ...]] = {0: _exit_steps("first"), 10: _exit_steps("second")}
+"""Per side: steps from each point to the nearest point outside the side's home camp."""
 TARGET_POINT: dict[int, tuple[int, ...]] = {
     base: tuple(
         INDEX[next(p for p, n in TARGET_CAMP[SIDE_OF_BASE[base]].items() if n == number)]
@@ -250,18 +267,30 @@ class ShuqiAdapter:
 
     def _side_value(self, base: int) -> int:
         value = -self.cost(base) + 2 * self.product_sum(base)
-        made = moves_made(base, self.ply)
-        left = self.home_limit - made
-        home = self.at_home(base)
-        if home and left < 12:
-            value -= home * (12 - left) * 40
-        if left > 10:
-            rival_targets = TARGET_POINT[10 - base]
-            cells = self.cells
+        left = self.home_limit - moves_made(base, self.ply)
+        if left <= 0:
+            return value
+        home, exits, squares = IN_HOME[SIDE_OF_BASE[base]], EXIT_STEPS[base], self.squares
+        count = need = 0
+        for c in range(base, base + 10):
+            i = squares[c]
+            if home[i]:
+                count += 1
+                need += exits[i]
+        if count:
+            # Steps still needed to empty the home camp against the moves left before the report
+            # limit, with room for detours around pieces that block the way out.
+            slack = left - need - count
+            if slack < 8:
+                value -= (8 - slack) * 60
+            if left < 20:
+                value -= count * 20
+        if left > 20:
+            rival_targets, cells = TARGET_POINT[10 - base], self.cells
             for n in range(5, 10):
                 holder = cells[rival_targets[n]]
                 if holder != EMPTY and base <= holder < base + 10:
-                    value += 2 * n
+                    value += n  # blocking the rival's best points while that is allowed
         return value
 
     def notation(self, move: Hashable) -> str:
