@@ -91,6 +91,33 @@ def read_start(text: str) -> tuple[str, str]:
     return ("record" if looks_like_record else "position"), value
 
 
+SHORT_GAME_NAMES = {"chess": "Chess", "draughts": "Draughts", "shuqi": "Number chess",
+                    "hexgomoku": "Hex five", "custom": "Custom"}
+"""Game names that fit the room list."""
+
+
+def game_label(game: Any, variant: Any, games: list[dict[str, Any]]) -> str:
+    """``Chess``, ``Russian draughts``, ``Xiangqi``: what a room plays, in words (custom games
+    always by their variant).
+
+    >>> game_label("draughts", "russian", [{"game": "draughts", "variants": [
+    ...     {"id": "international"}, {"id": "russian", "name": "Russian draughts"}]}])
+    'Russian draughts'
+    """
+    game_text = str(game) if isinstance(game, str) else "?"
+    label = SHORT_GAME_NAMES.get(game_text, game_text)
+    if not isinstance(variant, str) or not variant:
+        return label
+    info = next((g for g in games if g.get("game") == game_text), {})
+    variants = info.get("variants") if isinstance(info.get("variants"), list) else []
+    known = [v for v in variants or [] if isinstance(v, dict)]
+    first = known[0].get("id") if known else "standard"
+    if variant == first and game_text != "custom":  # a custom game is its variant
+        return label
+    named = next((v.get("name") for v in known if v.get("id") == variant), None)
+    return str(named) if isinstance(named, str) and named else f"{label} ({variant})"
+
+
 class LobbyScene(Scene):
     """Games on the left, playing in the middle, rooms to watch on the right."""
 
@@ -114,16 +141,16 @@ class LobbyScene(Scene):
         self.private = Toggle(pygame.Rect(col2 + 212, 371, 180, 30), "Private  (P)")
         self.position = TextField(pygame.Rect(col2 + 16, 436, 376, 40),
                                   "Start position (paste with Ctrl+V, or a file path)", "",
-                                  "optional: FEN, PDN, record file…", limits.RECORD_BYTES)
+                                  "optional: FEN, PGN, PDN, position or file…",
+                                  limits.RECORD_BYTES, multiline=True)
         self.create = Button(pygame.Rect(col2 + 16, 488, 376, 44), "Create room", "create",
                              "Ctrl+N", primary=True)
         self.code = TextField(pygame.Rect(col2 + 16, 606, 150, 40), "Room code", "", "code", 16)
         self.join = Button(pygame.Rect(col2 + 178, 606, 104, 40), "Join", "join")
         self.watch_code = Button(pygame.Rect(col2 + 290, 606, 102, 40), "Watch", "watch_code")
         self.rooms_view = ListView(pygame.Rect(836, 112, 420, 560), header=(
-            "Room", "Game", "Players", "Clock", "👁"), widths=[70, 88, 150, 70, 40],
+            "Room", "Game", "Players", "Clock", "Viewers"), widths=[50, 104, 114, 88, 52],
             empty_text="No open rooms yet.")
-        self.rooms_view.header = ("Room", "Game", "Players", "Clock", "Eyes")
         self.watch_room = Button(pygame.Rect(836, 688, 200, 42), "Watch", "watch", "W")
         self.join_room = Button(pygame.Rect(1056, 688, 200, 42), "Join seat", "join_room", "J")
         self.cancel = Button(pygame.Rect(col2 + 236, 156, 140, 44), "Cancel", "cancel", "Esc")
@@ -440,7 +467,7 @@ class LobbyScene(Scene):
         kind = message.get("type")
         if kind == "rooms" and isinstance(message.get("rooms"), list):
             self.rooms = [r for r in message["rooms"] if isinstance(r, dict)]
-            self.rooms_view.set_rows([self.room_row(r) for r in self.rooms])
+            self.rooms_view.set_rows([self.room_row(r, self.app.games) for r in self.rooms])
         elif kind == "queued":
             self.queued = message
         elif kind == "room":
@@ -475,19 +502,17 @@ class LobbyScene(Scene):
             self.app.pop(self)
 
     @staticmethod
-    def room_row(r: dict[str, Any]) -> list[str]:
-        """One row of the room list."""
+    def room_row(r: dict[str, Any], games: list[dict[str, Any]] | None = None) -> list[str]:
+        """One row of the room list: the game by name (a variant other than the game's first
+        by the variant's name), players, clock and how many watch."""
         seats = r.get("seats") if isinstance(r.get("seats"), list) else []
         names = [str(s) for s in seats if s] if seats else []
         players = " vs ".join(names) if names else "—"
         if r.get("seek"):
             players = f"{players} (seeking)"
-        game = str(r.get("game", "?"))
-        variant = r.get("variant")
-        if isinstance(variant, str) and variant and variant != "standard":
-            game = f"{game}/{variant}"
         spectators = r.get("spectators")
-        return [str(r.get("room", "?")), game, players, clock_text(r.get("clock")),
+        return [str(r.get("room", "?")), game_label(r.get("game"), r.get("variant"), games or []),
+                players, clock_text(r.get("clock")),
                 str(spectators if isinstance(spectators, int) else 0)]
 
     # ---- drawing ------------------------------------------------------------------------------

@@ -75,6 +75,8 @@ class TextField:
     secret: bool = False
     caret: int | None = None
     """Insertion point; ``None`` is the end (so assigning ``value`` puts the caret after it)."""
+    multiline: bool = False
+    """Keep line breaks of pasted text (a PGN record); they show as ``¶`` in the one line."""
 
     @property
     def position(self) -> int:
@@ -120,8 +122,12 @@ class TextField:
         return True
 
     def insert(self, text: str) -> None:
-        """Insert ``text`` at the caret (control characters dropped), within ``max_length``."""
-        clean = "".join(ch for ch in text if ch.isprintable())
+        """Insert ``text`` at the caret (control characters dropped, line breaks kept when
+        ``multiline``), within ``max_length``."""
+        text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
+        clean = "".join(
+            ch for ch in text if ch.isprintable() or (self.multiline and ch == "\n")
+        )
         at = self.position
         room = max(0, self.max_length - len(self.value))
         clean = clean[:room]
@@ -135,7 +141,7 @@ class TextField:
         draw.panel(surface, self.rect, theme.INPUT_BG, border)
         inner = self.rect.width - 20
         left = self.rect.left + 10
-        shown = "•" * len(self.value) if self.secret else self.value
+        shown = "•" * len(self.value) if self.secret else self.value.replace("\n", "¶")
         at = self.position
         if shown:
             start = 0  # scroll so that the caret stays visible

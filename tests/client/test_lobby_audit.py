@@ -1,0 +1,114 @@
+"""The lobby as a user meets it: rooms listed by game name, and a multi-line record pasted as
+the start of a new room, accepted by a real server."""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import chess
+import pygame
+import pytest
+
+from client.app import App
+from client.config import Config
+from client.demo import demo_rooms, demo_welcome
+from client.local import EmbeddedServer
+from client.scenes.connect import ConnectScene
+from client.scenes.lobby import LobbyScene, game_label
+from client.scenes.room import RoomScene
+from client.ui.widgets import TextField
+
+PGN = """[Event "Casual"]
+[White "A"]
+[Black "B"]
+
+1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *
+"""
+
+
+@pytest.fixture
+def embedded() -> Iterator[EmbeddedServer]:
+    """A real server on 127.0.0.1, port 0."""
+    server = EmbeddedServer().start()
+    yield server
+    server.stop()
+
+
+def pump_until(app: App, done: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Deliver the connection's events until ``done()``."""
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline, "timed out waiting for the server"
+        assert app.connection is not None
+        with contextlib.suppress(queue.Empty):
+            app.dispatch_net(app.connection.inbox.get(timeout=0.05))
+        app.step(0.0)
+
+
+def test_room_list_names_games_and_variants(ui: Any) -> None:
+    """Rooms show the game's name; a variant other than the game's first shows by its name."""
+    ui.app.url, ui.app.address = "ws://h:8765/", "h"
+    ui.app.push(ConnectScene(ui.app, "h", "Alice"))
+    welcome = demo_welcome()
+    ui.message(welcome)
+    lobby = ui.app.top
+    assert isinstance(lobby, LobbyScene)
+    rooms = demo_rooms()
+    rooms["rooms"][3]["variant"] = "russian"
+    ui.message(rooms)
+    games = [row[1] for row in lobby.rooms_view.rows]
+    assert games == ["Chess", "Hex five", "Number chess", "Russian draughts", "Chess"]
+    assert game_label("custom", "xiangqi", welcome["games"]) == "Xiangqi"
+    assert game_label("nonesuch", "odd", []) == "nonesuch (odd)"
+    assert game_label(None, None, []) == "?"
+
+
+def test_text_field_keeps_pasted_lines_only_when_multiline() -> None:
+    """A multi-line field keeps line breaks (shown as ¶); others drop them, as before."""
+    multi = TextField(pygame.Rect(0, 0, 300, 40), "Start", multiline=True)
+    multi.insert("line one\r\nline two\tend")
+    assert multi.value == "line one\nline two end"
+    single = TextField(pygame.Rect(0, 0, 300, 40), "Name")
+    single.insert("a\nb")
+    assert single.value == "ab"
+    surface = pygame.Surface((320, 60))
+    multi.draw(surface)  # draws without error, line breaks as one visible mark
+
+
+def test_pasted_multi_line_pgn_starts_a_room_on_a_real_server(
+    embedded: EmbeddedServer, tmp_path: Path
+) -> None:
+    """Paste a PGN with headers and line breaks into the start field, press Ctrl+N: the room
+    opens from the record's position."""
+    app = App(Config(path=tmp_path / "c.json"), headless=True)
+    scene = ConnectScene(app, embedded.url, "Paster")
+    app.push(scene)
+    scene.submit()
+    try:
+        pump_until(app, lambda: isinstance(app.top, LobbyScene))
+        lobby = app.top
+        assert isinstance(lobby, LobbyScene)
+        lobby.game_index = next(i for i, g in enumerate(app.games) if g["game"] == "chess")
+        lobby.position.focused = True
+        lobby.position.insert(PGN)  # what Ctrl+V does with the clipboard's text
+        assert "\n" in lobby.position.value
+        lobby.position.focused = False
+        app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_n,
+                                            mod=pygame.KMOD_CTRL, unicode=""))
+        create = [m for m in app.sent if m["type"] == "create"][-1]
+        assert create["record"].startswith('[Event "Casual"]\n')
+        pump_until(app, lambda: bool(app.find(RoomScene)) and app.find(RoomScene)[-1]
+                   .model.state is not None)
+        room = app.find(RoomScene)[-1]
+        board = chess.Board()
+        for san in ("e4", "e5", "Nf3", "Nc6", "Bb5", "a6"):
+            board.push_san(san)
+        position = room.model.engine.position(room.model.state)  # type: ignore[union-attr]
+        assert position.split()[:4] == board.fen().split()[:4]
+    finally:
+        app.disconnect()
