@@ -124,7 +124,8 @@ class TextField:
     def insert(self, text: str) -> None:
         """Insert ``text`` at the caret (control characters dropped, line breaks kept when
         ``multiline``), within ``max_length``."""
-        text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
+        if self.multiline:
+            text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
         clean = "".join(
             ch for ch in text if ch.isprintable() or (self.multiline and ch == "\n")
         )
