@@ -108,7 +108,9 @@ class ConnectScene(Scene):
 
     def show(self, text: str, color: theme.Color) -> None:
         """Set the message under the button (as a sentence)."""
-        self.message, self.message_color = text[:1].upper() + text[1:], color
+        if "://" not in text.split(" ", 1)[0]:  # never capitalise an address (ws://, wss://)
+            text = text[:1].upper() + text[1:]
+        self.message, self.message_color = text, color
 
     def on_net(self, event: NetEvent) -> None:
         """Show why connecting failed."""
@@ -145,8 +147,8 @@ class ConnectScene(Scene):
         """The title card with the two fields, the button and the message."""
         w = theme.LOGICAL_SIZE[0]
         draw.text(surface, "Boardhall", (w // 2, self.card.top - 124), 56, theme.TEXT, "midtop")
-        draw.text(surface, fonts.label("chess · draughts · number chess · hex five-in-a-row",
-                                       "国际象棋 · 国际跳棋 · 数棋 · 五子棋"),
+        draw.text(surface, fonts.label("chess · draughts · number chess · hex five · custom",
+                                       "国际象棋 · 国际跳棋 · 国际数棋 · 五子棋 · 精班棋"),
                   (w // 2, self.card.top - 52), 16, theme.MUTED, "midtop")
         draw.panel(surface, self.card)
         draw.text(surface, "Connect to a server", (self.card.left + 40, self.card.top + 36), 26)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import urllib.request
 from collections.abc import Mapping
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 import engines
+from client.annotations import check_squares
 from client.boards import make_view
 from client.boards.base import BoardView, Marks
 from client.moves import display_moves, points_of
@@ -147,8 +149,12 @@ class ReplayScene(Scene):
             Button(pygame.Rect(914, y, 106, 50), "<", "back", "Left"),
             Button(pygame.Rect(1028, y, 106, 50), ">", "forward", "Right"),
             Button(pygame.Rect(1142, y, 106, 50), ">|", "end", "End"),
-            Button(pygame.Rect(800, y - 60, 448, 44), "Back", "close", "Esc"),
+            Button(pygame.Rect(800, y - 60, 144, 44), "Back", "close", "Esc"),
+            Button(pygame.Rect(952, y - 60, 144, 44), "Flip board", "flip", "F"),
+            Button(pygame.Rect(1104, y - 60, 144, 44), "Coords on", "coords", "K"),
         ]
+        self.coordinates = True
+        self._highlights: dict[int, tuple[str, ...]] = {}
 
     @classmethod
     def from_record(cls, app: App, record: Mapping[str, Any]) -> ReplayScene:
@@ -171,7 +177,8 @@ class ReplayScene(Scene):
                 return
         if event.type == pygame.KEYDOWN:
             keys = {pygame.K_LEFT: "back", pygame.K_RIGHT: "forward", pygame.K_HOME: "home",
-                    pygame.K_END: "end", pygame.K_ESCAPE: "close", pygame.K_f: "flip"}
+                    pygame.K_END: "end", pygame.K_ESCAPE: "close", pygame.K_f: "flip",
+                    pygame.K_k: "coords"}
             action = keys.get(event.key)
             if action:
                 self.act(action)
@@ -188,8 +195,25 @@ class ReplayScene(Scene):
             self.index = len(self.moves)
         elif action == "flip" and self.view is not None:
             self.view.layout(BOARD_RECT.inflate(-8, -8), not self.view.flipped)
+        elif action == "coords":
+            self.coordinates = not self.coordinates
+            self.buttons[-1].label = "Coords on" if self.coordinates else "Coords off"
         elif action == "close":
             self.app.pop(self)
+
+    def highlight(self) -> tuple[str, ...]:
+        """What to emphasise at the shown move: the winning line at the end, a checked king."""
+        index = min(self.index, len(self.states) - 1)
+        if index not in self._highlights:
+            found: tuple[str, ...] = ()
+            with contextlib.suppress(Exception):  # a record this client cannot judge: no marks
+                engine, state = engines.get(self.game), self.states[index]
+                outcome = engine.outcome(state)
+                if outcome is not None:
+                    found = tuple(outcome.highlight)
+                found = found or check_squares(self.game, engine.position(state))
+            self._highlights[index] = found
+        return self._highlights[index]
 
     def draw(self, surface: pygame.Surface) -> None:
         """Board at the current move and the move list."""
@@ -198,9 +222,11 @@ class ReplayScene(Scene):
             state = self.states[min(self.index, len(self.states) - 1)]
             last = self.moves[self.index - 1] if self.index else None
             self.view.draw(surface, state, Marks(last_move=points_of(self.game, last),
-                                                 extra={"coordinates": True}))
+                                                 highlight=self.highlight(),
+                                                 extra={"coordinates": self.coordinates}))
         draw.text(surface, "Replay", (800, 18), 24)
-        first, second = self.names.get("first", "?"), self.names.get("second", "?")
+        first = self.names.get("first") or "First player"
+        second = self.names.get("second") or "Second player"
         draw.text(surface, f"{first}  vs  {second}", (800, 56), 17, theme.TEXT, max_width=464)
         if self.result:
             reason = REASON_WORDS.get(self.reason or "", self.reason or "")

@@ -146,3 +146,41 @@ def test_draughts_click_on_a_stuck_man_keeps_the_selection(ui: Any) -> None:
     assert room.picker.selected == "35"
     assert "compulsory" in room.message
     ui.shoot("room-draughts-compulsory")
+
+
+def test_replay_marks_check_and_the_winning_line_and_has_view_buttons(ui: Any) -> None:
+    """Stepping through a chess game shows the checked king at the check; a finished hexgomoku
+    game shows its five at the end; Flip and Coordinates have buttons as well as keys."""
+    from client.scenes.replay import ReplayScene
+
+    line = ["e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5e5", "g1e2"]
+    scene = ReplayScene(ui.app, "chess", None, None, line, {"first": "Ann", "second": "Ben"})
+    ui.app.push(scene)
+    ui.key(pygame.K_LEFT)
+    assert scene.index == 6 and scene.highlight() == ("e1",)
+    ui.shoot("replay-chess-check")
+    ui.key(pygame.K_RIGHT)
+    assert scene.highlight() == ()
+    actions = {b.action: b for b in scene.buttons}
+    assert {"flip", "coords", "close", "home", "back", "forward", "end"} <= set(actions)
+    assert scene.view is not None
+    e1 = scene.view.pixel_of("e1")
+    ui.click(actions["flip"].rect.center)
+    assert scene.view.pixel_of("e1") != e1
+    ui.click(actions["coords"].rect.center)
+    assert not scene.coordinates and actions["coords"].label == "Coords off"
+    ui.key(pygame.K_ESCAPE)
+
+    engine = engines.get("hexgomoku")
+    state, moves = engine.start(None), []
+    for move in ["0,0", "0,3", "1,0", "1,3", "2,0", "2,3", "3,0", "3,3", "4,0"]:
+        state = engine.play(state, move)
+        moves.append(move)
+    outcome = engine.outcome(state)
+    assert outcome is not None
+    five = ReplayScene(ui.app, "hexgomoku", None, None, moves, {})
+    ui.app.push(five)
+    assert set(five.highlight()) == {"0,0", "1,0", "2,0", "3,0", "4,0"}
+    ui.shoot("replay-hexgomoku-five")
+    ui.key(pygame.K_LEFT)
+    assert five.highlight() == ()

@@ -339,6 +339,7 @@ def test_wrong_protocol_is_explained(ui: Any) -> None:
     thread.join(5)
     listener.close()
     assert "not as a Boardhall server" in scene.message
+    assert scene.message.startswith(f"ws://127.0.0.1:{port}/"), "the address keeps its case"
     ui.shoot("connect-wrong-protocol")
 
 
