@@ -413,8 +413,8 @@ class App:
             pygame.display.flip()
 
     def _draw_notice(self, surface: pygame.Surface) -> None:
-        rect = pygame.Rect(0, 0, 760, 40)
-        rect.midbottom = (theme.LOGICAL_SIZE[0] // 2, theme.LOGICAL_SIZE[1] - 12)
+        scenes = self.visible_scenes()
+        rect = scenes[0].notice_rect() if scenes else Scene(self).notice_rect()
         color = theme.WARN if self.net_status == "reconnecting" else theme.BAD
         draw.panel(surface, rect, (52, 40, 30) if color == theme.WARN else (58, 32, 34), color)
         draw.text(surface, self.notice, rect.center, 15, theme.TEXT, "center", rect.width - 24)

@@ -39,6 +39,12 @@ class Scene:
     def draw(self, surface: pygame.Surface) -> None:
         """Paint the scene on the logical surface; must not change any state."""
 
+    def notice_rect(self) -> pygame.Rect:
+        """Where the app's connection notice goes over this scene (bottom centre by default)."""
+        rect = pygame.Rect(0, 0, 760, 40)
+        rect.midbottom = (640, 788)
+        return rect
+
     def caption(self) -> str:
         """The window title while this scene is on top."""
         return "Boardhall"

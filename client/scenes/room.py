@@ -49,9 +49,12 @@ MOVE_EXAMPLES = {"chess": "/e2e4 or /Nf3", "draughts": "/32-28", "shuqi": "/13,8
 """A typed move of each game, shown in the chat field's hint."""
 
 
-def chat_hint(game: str) -> str:
-    """The chat field's placeholder, with a move example in ``game``'s notation."""
-    example = MOVE_EXAMPLES.get(game)
+def chat_hint(game: str, seated: bool = True, over: bool = False) -> str:
+    """The chat field's placeholder: for a player during the game with a move example in
+    ``game``'s notation; for a spectator, who reads it until the end."""
+    if not seated:
+        return "Enter: chat" if over else "Enter: chat with the other spectators"
+    example = MOVE_EXAMPLES.get(game) if not over else None
     return "Enter: chat" + (f"  ·  type a move as {example}" if example else "")
 
 
@@ -172,7 +175,6 @@ class RoomScene(Scene):
         if not self.model.game or key == self.view_key:
             return
         self.view_key = key
-        self.chat_field.placeholder = chat_hint(self.model.game)
         try:
             self.view = make_view(self.model.game, self.model.variant, self.model.variant_info)
             self.view_error = ""
@@ -544,6 +546,8 @@ class RoomScene(Scene):
         if self.model.game:
             self.refresh_picker()
             self.follow_captures()
+            self.chat_field.placeholder = chat_hint(self.model.game, self.seated,
+                                                    self.model.status == "over")
         self.buttons()
         self.refresh_buttons()
         self.shown_moves()
@@ -629,6 +633,8 @@ class RoomScene(Scene):
         if self.message:
             rect = pygame.Rect(BOARD_RECT.left + 24, BOARD_RECT.bottom - 64,
                                BOARD_RECT.width - 48, 44)
+            if self.app.notice:  # the connection notice sits there: the message goes above it
+                rect.bottom = self.notice_rect().top - 8
             draw.panel(surface, rect, (30, 34, 42), self.message_color)
             draw.text(surface, self.message, rect.center, 16, self.message_color, "center",
                       rect.width - 24)
@@ -648,6 +654,11 @@ class RoomScene(Scene):
         for button in self.offer_buttons:
             button.draw(surface)
 
+    def notice_rect(self) -> pygame.Rect:
+        """The connection notice goes over the bottom of the board, clear of the buttons."""
+        return pygame.Rect(BOARD_RECT.left + 24, BOARD_RECT.bottom - 60, BOARD_RECT.width - 48,
+                           40)
+
     @staticmethod
     def offer_rect() -> pygame.Rect:
         """Where an offer banner goes (top of the board)."""
@@ -662,14 +673,11 @@ class RoomScene(Scene):
                   max_width=300)
         cjk = theme.CJK_GAME_NAMES.get(m.game)
         if cjk and fonts.has_cjk():
-            draw.text(surface, cjk, (x, 58), 14, theme.MUTED, "midleft")
-            clock_x = x + fonts.text_width(cjk, 14) + 16
-        else:
-            clock_x = x
+            draw.text(surface, cjk, (x, 58), 14, theme.MUTED, "midleft", 200)
         draw.text(surface, f"Room {m.room}{' · private' if m.private else ''}",
                   (x + PANEL_W, 24), 15, theme.MUTED, "topright")
-        draw.text(surface, f"Clock: {clock_text(m.clock)}", (clock_x, 58), 14, theme.MUTED,
-                  "midleft")
+        draw.text(surface, f"Clock: {clock_text(m.clock)}", (x + PANEL_W, 58), 14, theme.MUTED,
+                  "midright", PANEL_W - 220)
         bottom = self.bottom_seat()
         top = "second" if bottom == "first" else "first"
         self.draw_player(surface, top, pygame.Rect(x, 74, PANEL_W, 72))

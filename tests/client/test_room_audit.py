@@ -184,3 +184,31 @@ def test_replay_marks_check_and_the_winning_line_and_has_view_buttons(ui: Any) -
     ui.shoot("replay-hexgomoku-five")
     ui.key(pygame.K_LEFT)
     assert five.highlight() == ()
+
+
+def test_chat_hint_fits_who_is_typing(ui: Any) -> None:
+    """A player is told how to type a move in the game's notation; a spectator is not."""
+    from client.scenes.room import chat_hint
+
+    room = open_room(ui, demo_room("draughts", plies=2))
+    assert "/32-28" in room.chat_field.placeholder
+    watcher = open_room(ui, demo_room("draughts", plies=2, you=None, room="W1"))
+    assert watcher.chat_field.placeholder == "Enter: chat with the other spectators"
+    assert "/" not in chat_hint("chess", True, over=True)
+
+
+def test_connection_notice_keeps_clear_of_buttons_and_messages(ui: Any) -> None:
+    """While reconnecting, the notice sits over the board's foot: no button is covered, and a
+    room message moves above it."""
+    from client.net import NetEvent
+
+    room = open_room(ui, demo_room("chess", plies=4))
+    ui.app.dispatch_net(NetEvent("reconnecting", text="Connection lost; reconnecting…"))
+    ui.message({"type": "presence", "room": "K7QD", "seat": "second", "connected": False,
+                "spectators": 2})
+    assert room.message and ui.app.notice
+    notice = room.notice_rect()
+    assert BOARD.contains(notice)
+    assert not [b.action for b in room.buttons() if b.rect.colliderect(notice)]
+    frame = ui.shoot("room-chess-reconnecting")
+    assert frame.get_at(notice.center)[:3] != frame.get_at((notice.centerx, notice.top - 30))[:3]
