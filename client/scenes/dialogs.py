@@ -10,7 +10,7 @@ import pygame
 
 from client.scenes.base import Scene
 from client.ui import draw, theme
-from client.ui.widgets import Button, TextField
+from client.ui.widgets import Button, TextField, pressed
 
 if TYPE_CHECKING:
     from client.app import App
@@ -112,11 +112,10 @@ class ExpressionDialog(Dialog):
 
     def handle_event(self, event: pygame.event.Event) -> None:
         """Typing, Hint, Play and Cancel."""
-        for button in (self.hint_button, self.send_button, self.cancel_button):
-            action = button.handle_event(event)
-            if action:
-                self.act(action)
-                return
+        action = pressed((self.hint_button, self.send_button, self.cancel_button), event)
+        if action:
+            self.act(action)
+            return
         if event.type == pygame.KEYDOWN:
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 self.act("send")

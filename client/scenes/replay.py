@@ -19,7 +19,7 @@ from client.moves import display_moves, points_of
 from client.room_model import REASON_WORDS
 from client.scenes.base import Scene
 from client.ui import draw, theme
-from client.ui.widgets import Button
+from client.ui.widgets import Button, pressed
 
 if TYPE_CHECKING:
     from client.app import App
@@ -170,11 +170,10 @@ class ReplayScene(Scene):
 
     def handle_event(self, event: pygame.event.Event) -> None:
         """Buttons and arrow keys."""
-        for b in self.buttons:
-            action = b.handle_event(event)
-            if action:
-                self.act(action)
-                return
+        action = pressed(self.buttons, event)
+        if action:
+            self.act(action)
+            return
         if event.type == pygame.KEYDOWN:
             keys = {pygame.K_LEFT: "back", pygame.K_RIGHT: "forward", pygame.K_HOME: "home",
                     pygame.K_END: "end", pygame.K_ESCAPE: "close", pygame.K_f: "flip",

@@ -9,7 +9,7 @@ import pygame
 from client.room_model import OFFER_WORDS, REASON_WORDS
 from client.scenes.dialogs import Dialog
 from client.ui import draw, theme
-from client.ui.widgets import Button
+from client.ui.widgets import Button, pressed
 
 if TYPE_CHECKING:
     from client.app import App
@@ -33,11 +33,10 @@ class ResultPanel(Dialog):
 
     def handle_event(self, event: pygame.event.Event) -> None:
         """Buttons and their keys."""
-        for b in self.buttons:
-            action = b.handle_event(event)
-            if action:
-                self.act(action)
-                return
+        action = pressed(self.buttons, event)
+        if action:
+            self.act(action)
+            return
         offer = self.room.model.pending_offer()
         if offer is not None and event.type == pygame.KEYDOWN and event.key in (pygame.K_y,
                                                                                 pygame.K_n):

@@ -28,7 +28,7 @@ from client.room_model import (
 from client.scenes.base import Scene
 from client.scenes.dialogs import ChoiceDialog, ExpressionDialog
 from client.ui import draw, fonts, theme
-from client.ui.widgets import Button, TextField
+from client.ui.widgets import Button, TextField, pressed
 from protocol import limits
 
 if TYPE_CHECKING:
@@ -254,16 +254,14 @@ class RoomScene(Scene):
                 self.click_board(target)  # dropped on another point: the second click
             return
         if self.model.pending_offer() is not None:
-            for b in self.offer_buttons:
-                action = b.handle_event(event)
-                if action:
-                    self.answer(action == "accept")
-                    return
-        for b in self.buttons():
-            action = b.handle_event(event)
-            if action:
-                self.act(action)
+            answer = pressed(self.offer_buttons, event)
+            if answer:
+                self.answer(answer == "accept")
                 return
+        action = pressed(self.buttons(), event)
+        if action:
+            self.act(action)
+            return
         if (
             event.type == pygame.MOUSEBUTTONDOWN
             and event.button == 1

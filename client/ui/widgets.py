@@ -6,7 +6,7 @@ Each widget owns a rectangle in logical coordinates, reacts to pygame events in 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import pygame
@@ -60,6 +60,16 @@ class Button:
         else:
             draw.text(surface, self.label, self.rect.center, self.size, fg, "center",
                       self.rect.width - 8)
+
+
+def pressed(buttons: Iterable[Button], event: pygame.event.Event) -> str | None:
+    """The action of the first of ``buttons`` that ``event`` presses (each one before it sees
+    the event, so hover follows the mouse)."""
+    for button in buttons:
+        action = button.handle_event(event)
+        if action:
+            return action
+    return None
 
 
 @dataclass
