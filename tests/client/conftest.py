@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
@@ -53,6 +54,23 @@ class UI:
         from client.net import NetEvent
 
         self.app.dispatch_net(NetEvent("message", data=dict(message)))
+
+    def open_room(self, snapshot: dict[str, Any]) -> Any:
+        """Reach ``snapshot``'s room as a user does (connect, ``welcome``, the room message);
+        returns the room scene after one frame."""
+        from client.demo import demo_welcome
+        from client.scenes.connect import ConnectScene
+        from client.scenes.room import RoomScene
+
+        self.app.url, self.app.address = "ws://192.168.1.20:8765/", "192.168.1.20"
+        if not self.app.stack:
+            self.app.push(ConnectScene(self.app, "192.168.1.20", "Alice"))
+            self.message(demo_welcome())
+        self.message(snapshot)
+        room = self.app.top
+        assert isinstance(room, RoomScene), f"no room opened: {room}"
+        self.app.step(0.0)
+        return room
 
     def sent(self, kind: str) -> list[dict[str, object]]:
         """Messages of ``kind`` the app has sent."""

@@ -9,8 +9,7 @@ import pygame
 import engines
 from client.annotations import CaptureTracker, check_squares, material_edge, taken
 from client.boards import make_view
-from client.demo import demo_room, demo_welcome
-from client.scenes.connect import ConnectScene
+from client.demo import demo_room
 from client.scenes.room import RoomScene
 
 CHECK_LINE = ["e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5e5"]
@@ -27,13 +26,7 @@ def room_after(ui: Any, game: str, moves: list[str], variant: str | None = None,
         state = engine.play(state, move)
     snapshot.update(moves=list(moves), turn=state.turn)
     snapshot["clocks"]["running"] = state.turn
-    ui.app.url, ui.app.address = "ws://192.168.1.20:8765/", "192.168.1.20"
-    ui.app.push(ConnectScene(ui.app, "192.168.1.20", "Alice"))
-    ui.message(demo_welcome())
-    ui.message(snapshot)
-    room = ui.app.top
-    assert isinstance(room, RoomScene)
-    ui.app.step(0.0)
+    room: RoomScene = ui.open_room(snapshot)
     return room
 
 

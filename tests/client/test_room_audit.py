@@ -9,8 +9,7 @@ import pygame
 import pytest
 
 import engines
-from client.demo import demo_room, demo_welcome
-from client.scenes.connect import ConnectScene
+from client.demo import demo_room
 from client.scenes.result import ResultPanel
 from client.scenes.room import ACTIONS, RoomScene
 
@@ -20,13 +19,7 @@ BOARD = pygame.Rect(16, 16, 768, 768)
 
 def open_room(ui: Any, snapshot: dict[str, Any]) -> RoomScene:
     """The app with ``snapshot``'s room open, reached through connect and lobby."""
-    ui.app.url, ui.app.address = "ws://192.168.1.20:8765/", "192.168.1.20"
-    ui.app.push(ConnectScene(ui.app, "192.168.1.20", "Alice"))
-    ui.message(demo_welcome())
-    ui.message(snapshot)
-    room = ui.app.top
-    assert isinstance(room, RoomScene)
-    ui.app.step(0.0)
+    room: RoomScene = ui.open_room(snapshot)
     return room
 
 
