@@ -160,6 +160,15 @@ class RoomScene(Scene):
         """True when we hold a seat (or play both in hot-seat)."""
         return self.model.you is not None or bool(self.app.seat_connections)
 
+    def opponent_away(self) -> bool:
+        """True when a seat we do not play for has a player who is not connected."""
+        for seat in ("first", "second"):
+            info = self.model.seats.get(seat)
+            if seat != self.model.you and isinstance(info, dict) and not info.get("connected",
+                                                                                    True):
+                return True
+        return False
+
     def bottom_seat(self) -> str:
         """The seat drawn at the bottom (ours, unless flipped)."""
         base = self.model.you or "first"
@@ -228,6 +237,8 @@ class RoomScene(Scene):
             return m.status == "playing" or (m.status == "waiting" and bool(m.moves))
         if action.name == "abort":
             return m.status == "playing" and len(m.moves) < 2
+        if action.name == "timeout":
+            return m.status == "playing" and (timed(m.clock) or self.opponent_away())
         return m.status == "playing"
 
     # ---- input --------------------------------------------------------------------------------
@@ -742,7 +753,7 @@ class RoomScene(Scene):
         draw.stone(surface, (rect.left + 24, rect.centery), 11, seat, m.game)
         info = m.seats.get(seat) or {}
         name = m.name_of(seat)
-        if seat == m.you:
+        if seat == m.you and not self.app.seat_connections:  # hot-seat: both seats are "you"
             name += " (you)"
         draw.text(surface, name, (rect.left + 46, rect.top + 14), 19, theme.TEXT,
                   max_width=rect.width - 210)
@@ -863,6 +874,12 @@ class RoomScene(Scene):
         visible = lines[-((rect.height - 8) // 19):]
         for i, (text, color) in enumerate(visible):
             draw.text(surface, text, (rect.left + 10, rect.top + 6 + i * 19), 14, color)
+
+
+def timed(clock: dict[str, Any]) -> bool:
+    """Whether a room's clock setting runs (any positive initial time or per-move limit)."""
+    return any(isinstance(clock.get(k), (int, float)) and clock[k] > 0
+               for k in ("initial", "per_move"))
 
 
 def result_text(m: RoomModel) -> str:

@@ -205,3 +205,17 @@ def test_connection_notice_keeps_clear_of_buttons_and_messages(ui: Any) -> None:
     assert not [b.action for b in room.buttons() if b.rect.colliderect(notice)]
     frame = ui.shoot("room-chess-reconnecting")
     assert frame.get_at(notice.center)[:3] != frame.get_at((notice.centerx, notice.top - 30))[:3]
+
+
+def test_claim_time_applies_to_timed_games_or_an_absent_opponent(ui: Any) -> None:
+    """Untimed with the opponent here: nothing to claim. Away, or a running clock: it applies."""
+    snapshot = demo_room("chess", plies=2, room="UT1")
+    snapshot["clock"], snapshot["clocks"] = {}, {}
+    room = open_room(ui, snapshot)
+    assert not button(room, "timeout").enabled
+    ui.message({"type": "presence", "room": "UT1", "seat": "second", "connected": False,
+                "spectators": 0})
+    ui.app.step(0.0)
+    assert button(room, "timeout").enabled
+    timed_room = open_room(ui, demo_room("chess", plies=2, room="TT1"))
+    assert button(timed_room, "timeout").enabled
