@@ -603,8 +603,8 @@ class RoomScene(Scene):
         """What to emphasise on the board."""
         targets = self.picker.targets() if self.picker.selected else frozenset()
         last = self.model.last_points()
-        if self.picker.partial:
-            last = tuple(self.picker.partial)
+        if self.picker.partial and self.picker.selected:  # a capture path being entered
+            last = (self.picker.selected, *self.picker.partial)
         return Marks(
             selected=self.picker.selected,
             targets=targets,

@@ -240,6 +240,7 @@ def test_draughts_capture_by_landing_squares(ui: Any) -> None:
     for square in ("35", "24"):
         ui.click(px(room, square))
     assert ui.sent("move") == []
+    assert room.marks().last_move == ("35", "24"), "the path so far is marked from its origin"
     ui.shoot("room-draughts-capture-path")
     ui.click(px(room, "13"))
     assert ui.sent("move")[-1]["move"] == "35x13"
