@@ -337,7 +337,8 @@ class RoomScene(Scene):
         for b in self._buttons:
             b.enabled = self.available(by_name[b.action])
             if b.action == "coords":
-                b.label = "Coords on" if self.coordinates else "Coords off"
+                word = "Numbers" if self.model.game == "draughts" else "Coords"
+                b.label = f"{word} {'on' if self.coordinates else 'off'}"
 
     def act(self, name: str) -> None:
         """Perform a room action by name."""

@@ -46,6 +46,8 @@ def test_flip_and_coordinates_change_every_board(ui: Any, game: str) -> None:
     plain = board_pixels(ui.shoot(f"audit-{game}-coords-on"))
     ui.key(pygame.K_k)
     assert not room.coordinates
+    word = "Numbers" if game == "draughts" else "Coords"
+    assert button(room, "coords").label == f"{word} off"
     no_coords = board_pixels(ui.shoot(f"audit-{game}-coords-off"))
     assert no_coords != plain, f"{game}: the coordinates toggle changes nothing"
     ui.key(pygame.K_k)
