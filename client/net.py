@@ -56,7 +56,7 @@ def describe_failure(exc: BaseException, url: str) -> str:
         return (f"The certificate of {url} is not trusted ({exc.verify_message}). "
                 "Use --cafile with the server's certificate authority.")
     if isinstance(exc, ssl.SSLError):
-        return f"Secure connection to {url} failed: {exc.reason or exc}"
+        return f"Secure connection to {url} failed: {getattr(exc, 'reason', None) or exc}"
     if isinstance(exc, ConnectionRefusedError):
         return f"Connection refused: nothing is listening at {url}. Is the server running?"
     if isinstance(exc, socket.gaierror):
