@@ -58,6 +58,16 @@ def chat_hint(game: str, seated: bool = True, over: bool = False) -> str:
     return "Enter: chat" + (f"  ·  type a move as {example}" if example else "")
 
 
+CONFIRM_SECONDS = 4.0
+CONFIRM = {
+    "resign": "Resign? Press R (or click Resign) again to confirm.",
+    "abort": "Abort the game? Press A (or click Abort) again to confirm.",
+    "stop": "Call stop and compare scores? Press T (or click Stop) again to confirm.",
+    "report": "Report a rule break? Press P (or click Report) again to confirm.",
+}
+"""Actions that end the game at once ask for a second press first."""
+
+
 @dataclass(frozen=True)
 class Action:
     """A room action: its button label, key, and when it applies."""
@@ -116,7 +126,8 @@ class RoomScene(Scene):
         offer_rect = self.offer_rect()
         self.offer_buttons[0].rect.midright = (offer_rect.right - 130, offer_rect.centery)
         self.offer_buttons[1].rect.midright = (offer_rect.right - 12, offer_rect.centery)
-        self._leave_armed = False
+        self._armed: tuple[str, float] | None = None
+        """An action asked once that needs a second press to happen, and until when."""
         self.last_clock_face: tuple[str, ...] = ()
         self._buttons: list[Button] = []
         self._buttons_key: tuple[str, bool] | None = None
@@ -345,8 +356,22 @@ class RoomScene(Scene):
         self._act(name)
         self.refresh_buttons()
 
+    def confirmed(self, name: str, question: str) -> bool:
+        """True on the second ask of ``name`` within :data:`CONFIRM_SECONDS`; the first ask
+        shows ``question`` and waits."""
+        armed, self._armed = self._armed, None
+        if armed is not None and armed[0] == name and self.now <= armed[1]:
+            return True
+        self._armed = (name, self.now + CONFIRM_SECONDS)
+        self.say(question, theme.WARN, CONFIRM_SECONDS)
+        return False
+
     def _act(self, name: str) -> None:
         m = self.model
+        if name in CONFIRM and not self.confirmed(name, CONFIRM[name]):
+            return
+        if name not in CONFIRM and name != "leave":
+            self._armed = None  # another action: a half-asked one is forgotten
         if name == "leave":
             self.leave()
         elif name == "flip":
@@ -381,11 +406,9 @@ class RoomScene(Scene):
     def leave(self) -> None:
         """Leave the room: resign first is the player's choice, so a running game is kept."""
         if self.model.status == "playing" and self.model.you is not None:
-            self.say("The game is on: resign first (R), or it stays open for you.", theme.WARN)
-            if self._leave_armed:
+            if self.confirmed("leave", "The game is on: resign first (R), or press Esc again to "
+                              "leave it open for you."):
                 self.close()
-                return
-            self._leave_armed = True
             return
         self.request({"type": "leave"})
         self.close()

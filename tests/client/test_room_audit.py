@@ -11,7 +11,7 @@ import pytest
 import engines
 from client.demo import demo_room
 from client.scenes.result import ResultPanel
-from client.scenes.room import ACTIONS, RoomScene
+from client.scenes.room import ACTIONS, CONFIRM, RoomScene
 
 GAMES = ["hexgomoku", "chess", "draughts", "shuqi", "custom"]
 BOARD = pygame.Rect(16, 16, 768, 768)
@@ -77,11 +77,14 @@ def test_every_protocol_action_has_a_button_and_a_key(ui: Any, game: str) -> Non
         b = button(room, name)
         assert b.enabled, f"{name} should apply during the game"
         assert b.hint == keys[name].key_text
+        presses = 2 if name in CONFIRM else 1  # game-ending actions ask twice
         count = len(ui.app.sent)
-        ui.click(b.rect.center)
+        for _ in range(presses):
+            ui.click(b.rect.center)
         by_click = {k: v for k, v in ui.app.sent[-1].items() if k != "id"}
         assert len(ui.app.sent) == count + 1
-        ui.key(keys[name].key)
+        for _ in range(presses):
+            ui.key(keys[name].key)
         by_key = {k: v for k, v in ui.app.sent[-1].items() if k != "id"}
         assert by_click == by_key, name
         assert by_key["room"] == room.model.room
@@ -91,6 +94,7 @@ def test_abort_only_before_both_sides_moved(ui: Any) -> None:
     """Abort applies while a side has not moved yet, then it is disabled and its key is inert."""
     room = open_room(ui, demo_room("chess", plies=1))
     assert button(room, "abort").enabled
+    ui.key(pygame.K_a)
     ui.key(pygame.K_a)
     assert ui.sent("abort")[-1]["room"] == "K7QD"
     room2 = open_room(ui, demo_room("chess", plies=2, room="AB12"))
@@ -221,3 +225,22 @@ def test_claim_time_applies_to_timed_games_or_an_absent_opponent(ui: Any) -> Non
     assert button(room, "timeout").enabled
     timed_room = open_room(ui, demo_room("chess", plies=2, room="TT1"))
     assert button(timed_room, "timeout").enabled
+
+
+def test_game_ending_actions_ask_twice_and_forget_when_late(ui: Any) -> None:
+    """Resign needs a second press within a few seconds; a late second press or another action
+    in between starts over; the question is shown near the board."""
+    from client.scenes.room import CONFIRM_SECONDS
+
+    room = open_room(ui, demo_room("chess", plies=4))
+    ui.key(pygame.K_r)
+    assert not ui.sent("resign") and "again" in room.message
+    ui.shoot("room-chess-confirm-resign")
+    ui.clock.now += CONFIRM_SECONDS + 0.1
+    ui.key(pygame.K_r)
+    assert not ui.sent("resign"), "a late second press only asks again"
+    ui.key(pygame.K_f)
+    ui.key(pygame.K_r)
+    assert not ui.sent("resign"), "another action in between forgets the question"
+    ui.key(pygame.K_r)
+    assert len(ui.sent("resign")) == 1

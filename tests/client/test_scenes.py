@@ -203,6 +203,8 @@ def test_room_actions_have_keys(ui: Any) -> None:
     ui.key(pygame.K_d)
     ui.key(pygame.K_c)
     ui.key(pygame.K_r)
+    assert not ui.sent("resign"), "resigning asks for a second press"
+    ui.key(pygame.K_r)
     assert ui.sent("offer")[-1]["kind"] == "draw"
     assert ui.sent("timeout") and ui.sent("resign")
     a8 = px(room, "a8")
@@ -448,8 +450,9 @@ def test_every_action_sends_a_valid_protocol_message(ui: Any) -> None:
     from protocol import decode_client
 
     in_room(ui, demo_room("shuqi", plies=2))
-    for code in (pygame.K_r, pygame.K_d, pygame.K_u, pygame.K_t, pygame.K_p, pygame.K_c):
-        ui.key(code)
+    for code in (pygame.K_r, pygame.K_r, pygame.K_d, pygame.K_u, pygame.K_t, pygame.K_t,
+                 pygame.K_p, pygame.K_p, pygame.K_c):
+        ui.key(code)  # the game-ending ones twice: they ask for confirmation
     ui.message({"type": "offer", "room": "K7QD", "kind": "undo", "by": "second"})
     ui.key(pygame.K_n)
     ui.message({"type": "over", "room": "K7QD", "result": "first", "reason": "stop",
