@@ -37,6 +37,9 @@ if TYPE_CHECKING:
 
 BOARD_RECT = pygame.Rect(16, 16, 768, 768)
 MOVES_RECT = pygame.Rect(800, 264, 464, 150)
+CHAT_RECT = pygame.Rect(800, 422, 464, 146)
+MESSAGE_RECT = pygame.Rect(800, 422, 464, 48)
+"""Messages go beside the board (over the top of the chat), never over the pieces."""
 MOVE_ROWS, MOVE_COLUMNS = 6, 2
 """The move list shows this many lines of two moves per column."""
 PANEL_X = 800
@@ -663,15 +666,21 @@ class RoomScene(Scene):
             text = self.view_error or self.model.engine_error or "Waiting for the room…"
             draw.paragraph(surface, text, BOARD_RECT.inflate(-80, -300), 18, theme.MUTED)
         self.draw_offer(surface)
-        if self.message:
-            rect = pygame.Rect(BOARD_RECT.left + 24, BOARD_RECT.bottom - 64,
-                               BOARD_RECT.width - 48, 44)
-            if self.app.notice:  # the connection notice sits there: the message goes above it
-                rect.bottom = self.notice_rect().top - 8
-            draw.panel(surface, rect, (30, 34, 42), self.message_color)
-            draw.text(surface, self.message, rect.center, 16, self.message_color, "center",
-                      rect.width - 24)
         self.draw_panel(surface)
+        if self.message:
+            self.draw_message(surface)
+
+    def draw_message(self, surface: pygame.Surface) -> None:
+        """The current message (an error, a question, news) in the panel beside the board, where
+        it hides no piece: two lines at most, above the chat, which makes room for it."""
+        rect = MESSAGE_RECT
+        draw.panel(surface, rect, (30, 34, 42), self.message_color)
+        lines = fonts.wrap(self.message, 15, rect.width - 24)[:2]
+        if len(fonts.wrap(self.message, 15, rect.width - 24)) > 2:
+            lines[1] = fonts.fit(lines[1] + " …", 15, rect.width - 24)
+        top = rect.centery - (len(lines) * 19 - 4) // 2
+        for i, line in enumerate(lines):
+            draw.text(surface, line, (rect.left + 12, top + i * 19), 15, self.message_color)
 
     def draw_offer(self, surface: pygame.Surface) -> None:
         """The opponent's offer with Accept / Decline."""
@@ -722,7 +731,11 @@ class RoomScene(Scene):
         draw.text(surface, self.status_line(), (x, 244), 17, self.status_color(), "midleft",
                   PANEL_W - fonts.text_width(watching, 14) - 16)
         self.draw_moves(surface, MOVES_RECT)
-        self.draw_chat(surface, pygame.Rect(x, 422, PANEL_W, 146))
+        chat = CHAT_RECT.copy()
+        if self.message:  # the message sits at the chat's top; the chat keeps its newest lines
+            chat.top = MESSAGE_RECT.bottom + 6
+            chat.height = CHAT_RECT.bottom - chat.top
+        self.draw_chat(surface, chat)
         self.chat_field.draw(surface)
         for b in self._buttons:
             b.draw(surface)

@@ -197,9 +197,10 @@ def test_chat_hint_fits_who_is_typing(ui: Any) -> None:
 
 
 def test_connection_notice_keeps_clear_of_buttons_and_messages(ui: Any) -> None:
-    """While reconnecting, the notice sits over the board's foot: no button is covered, and a
-    room message moves above it."""
+    """While reconnecting, the notice sits over the board's foot: no button is covered; room
+    messages go beside the board, over no piece and clear of the notice."""
     from client.net import NetEvent
+    from client.scenes.room import MESSAGE_RECT
 
     room = open_room(ui, demo_room("chess", plies=4))
     ui.app.dispatch_net(NetEvent("reconnecting", text="Connection lost; reconnecting…"))
@@ -209,8 +210,11 @@ def test_connection_notice_keeps_clear_of_buttons_and_messages(ui: Any) -> None:
     notice = room.notice_rect()
     assert BOARD.contains(notice)
     assert not [b.action for b in room.buttons() if b.rect.colliderect(notice)]
+    assert not MESSAGE_RECT.colliderect(BOARD) and not MESSAGE_RECT.colliderect(notice)
+    assert not [b.action for b in room.buttons() if b.rect.colliderect(MESSAGE_RECT)]
     frame = ui.shoot("room-chess-reconnecting")
     assert frame.get_at(notice.center)[:3] != frame.get_at((notice.centerx, notice.top - 30))[:3]
+    assert frame.get_at((MESSAGE_RECT.left, MESSAGE_RECT.centery))[:3] == room.message_color
 
 
 def test_claim_time_applies_to_timed_games_or_an_absent_opponent(ui: Any) -> None:
