@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import queue
 import shutil
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +15,7 @@ import pytest
 
 from client.app import App
 from client.config import Config
+from client.local import EmbeddedServer
 
 SHOTS = Path("/tmp/boardhall-shots")
 
@@ -75,6 +80,45 @@ class UI:
     def sent(self, kind: str) -> list[dict[str, object]]:
         """Messages of ``kind`` the app has sent."""
         return [m for m in self.app.sent if m.get("type") == kind]
+
+
+@pytest.fixture
+def save_png(tmp_path: Path) -> Callable[[pygame.Surface, str], Path]:
+    """Save a surface as ``name`` (a .png) under tmp_path and copy it to /tmp/boardhall-shots."""
+
+    def save(surface: pygame.Surface, name: str) -> Path:
+        path = tmp_path / name
+        pygame.image.save(surface, str(path))
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, SHOTS / path.name)
+        return path
+
+    return save
+
+
+@pytest.fixture
+def embedded() -> Iterator[EmbeddedServer]:
+    """A real server on 127.0.0.1, port 0, on its own thread."""
+    server = EmbeddedServer().start()
+    yield server
+    server.stop()
+
+
+def pump_until(app: App, done: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Deliver ``app``'s connection events (and draw frames) until ``done()``."""
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline, "timed out waiting for the server"
+        assert app.connection is not None, "not connected"
+        with contextlib.suppress(queue.Empty):
+            app.dispatch_net(app.connection.inbox.get(timeout=0.05))
+        app.step(0.0)
+
+
+@pytest.fixture(name="pump_until")
+def pump_until_fixture() -> Callable[..., None]:
+    """:func:`pump_until` for tests (conftest functions are reached through fixtures)."""
+    return pump_until
 
 
 @pytest.fixture

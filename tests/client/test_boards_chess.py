@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pygame
@@ -17,7 +17,9 @@ from client.boards.chess import (
     piece_sprite,
 )
 
-SHOTS = Path("/tmp/boardhall-shots")
+SavePng = Callable[[pygame.Surface, str], Path]
+"""The ``save_png`` fixture: save a surface as a PNG (also to /tmp/boardhall-shots)."""
+
 RECTS = [pygame.Rect(0, 0, 500, 500), pygame.Rect(30, 12, 900, 760), pygame.Rect(3, 7, 333, 517)]
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 ITALIAN = "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
@@ -31,13 +33,6 @@ def new_view() -> ChessView:
     return view
 
 
-def save(surface: pygame.Surface, tmp_path: Path, name: str) -> Path:
-    """Save a PNG under tmp_path and copy it to the shared screenshot folder."""
-    path = tmp_path / f"chess-{name}.png"
-    pygame.image.save(surface, str(path))
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    shutil.copy(path, SHOTS / path.name)
-    return path
 
 
 def colour(surface: pygame.Surface, view: ChessView, square: str) -> tuple[int, int, int]:
@@ -104,7 +99,7 @@ def test_fen_reading() -> None:
 
 
 @pytest.mark.parametrize("size", [500, 900])
-def test_render_opening_mid_game_and_mate(tmp_path: Path, size: int) -> None:
+def test_render_opening_mid_game_and_mate(save_png: SavePng, size: int) -> None:
     """Pieces are drawn where the FEN has them, in both colours; marks show."""
     view = new_view()
     rect = pygame.Rect(0, 0, size, size)
@@ -112,7 +107,7 @@ def test_render_opening_mid_game_and_mate(tmp_path: Path, size: int) -> None:
     surface = pygame.Surface(rect.size)
 
     view.draw(surface, START, Marks())
-    save(surface, tmp_path, f"opening-{size}")
+    save_png(surface, f"chess-opening-{size}.png")
     for sq in ("a1", "e1", "d1", "g1", "c1", "h2", "e2"):
         assert is_white_piece(colour(surface, view, sq)), sq
     for sq in ("a8", "e8", "d8", "g8", "c8", "h7"):
@@ -127,7 +122,7 @@ def test_render_opening_mid_game_and_mate(tmp_path: Path, size: int) -> None:
         extra={"coordinates": True, "hover": "g5"},
     )
     view.draw(surface, ITALIAN, marks)
-    save(surface, tmp_path, f"midgame-{size}")
+    save_png(surface, f"chess-midgame-{size}.png")
     assert is_black_piece(colour(surface, view, "c5"))
     assert is_white_piece(colour(surface, view, "c4"))
     r, g, b = colour(surface, view, "f8")  # empty last-move square: tinted, not plain
@@ -140,7 +135,7 @@ def test_render_opening_mid_game_and_mate(tmp_path: Path, size: int) -> None:
 
     view.layout(rect, flipped=True)
     view.draw(surface, MATE, Marks(last_move=("d8", "h4"), highlight=("e1",)))
-    save(surface, tmp_path, f"mate-flipped-{size}")
+    save_png(surface, f"chess-mate-flipped-{size}.png")
     x, y = view.pixel_of("e1")
     r, g, b, _ = surface.get_at((x - view.square // 2 + 2, y - view.square // 2 + 2))
     assert r > g + 40  # red glow in the checked king's square corner
@@ -149,7 +144,7 @@ def test_render_opening_mid_game_and_mate(tmp_path: Path, size: int) -> None:
     assert view.pixel_of("h4")[0] < size // 2
 
 
-def test_coordinates_toggle_and_drag(tmp_path: Path) -> None:
+def test_coordinates_toggle_and_drag(save_png: SavePng) -> None:
     """Coordinates are drawn only when asked; a dragged piece leaves its square."""
     view = new_view()
     view.layout(pygame.Rect(0, 0, 480, 480))
@@ -165,7 +160,7 @@ def test_coordinates_toggle_and_drag(tmp_path: Path) -> None:
         for y in range(corner.top, corner.bottom)
     )
     view.draw(without, START, Marks(extra={"coordinates": False, "drag": ("e2", (240, 240))}))
-    save(without, tmp_path, "drag-480")
+    save_png(without, "chess-drag-480.png")
     assert colour(without, view, "e2") == LIGHT_SQUARE
     c = without.get_at((240, 240))
     assert is_white_piece((c.r, c.g, c.b))
@@ -180,7 +175,7 @@ def test_every_piece_sprite_is_drawn() -> None:
         assert (min(c[:3]) > 150) == letter.isupper(), letter
 
 
-def test_engine_state_draws_like_its_fen(tmp_path: Path) -> None:
+def test_engine_state_draws_like_its_fen(save_png: SavePng) -> None:
     """A real chess engine state renders the same pixels as its FEN."""
     engines = pytest.importorskip("engines.registry")
     engine = engines.get("chess")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pygame
@@ -11,7 +11,9 @@ import pytest
 from client.boards import Marks, make_view
 from client.boards.draughts import DARK_SQUARE, LIGHT_SQUARE, DraughtsView, parse_position
 
-SHOTS = Path("/tmp/boardhall-shots")
+SavePng = Callable[[pygame.Surface, str], Path]
+"""The ``save_png`` fixture: save a surface as a PNG (also to /tmp/boardhall-shots)."""
+
 RECTS = [pygame.Rect(0, 0, 500, 500), pygame.Rect(25, 40, 900, 820), pygame.Rect(3, 3, 317, 611)]
 VARIANTS = [None, "international", "brazilian", "russian"]
 
@@ -23,13 +25,6 @@ def new_view(variant: str | None = None) -> DraughtsView:
     return view
 
 
-def save(surface: pygame.Surface, tmp_path: Path, name: str) -> Path:
-    """Save a PNG under tmp_path and copy it to the shared screenshot folder."""
-    path = tmp_path / f"draughts-{name}.png"
-    pygame.image.save(surface, str(path))
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    shutil.copy(path, SHOTS / path.name)
-    return path
 
 
 def probe(surface: pygame.Surface, view: DraughtsView, square: str) -> tuple[int, int, int]:
@@ -111,7 +106,7 @@ def test_pdn_fen_reading() -> None:
 
 
 @pytest.mark.parametrize("size", [500, 900])
-def test_render_international(tmp_path: Path, size: int) -> None:
+def test_render_international(save_png: SavePng, size: int) -> None:
     """Men and kings are drawn on their squares; empty squares stay plain; marks show."""
     view = new_view()
     rect = pygame.Rect(0, 0, size, size)
@@ -119,7 +114,7 @@ def test_render_international(tmp_path: Path, size: int) -> None:
     surface = pygame.Surface(rect.size)
 
     view.draw(surface, "W:W31-50:B1-20", Marks())
-    save(surface, tmp_path, f"opening-{size}")
+    save_png(surface, f"draughts-opening-{size}.png")
     for sq in ("1", "20", "16", "5"):
         assert is_black(probe(surface, view, sq)), sq
     for sq in ("31", "46", "50", "35"):
@@ -134,7 +129,7 @@ def test_render_international(tmp_path: Path, size: int) -> None:
         selected="14", targets=frozenset({"19", "20"}), last_move=("37", "28"), highlight=("23",)
     )
     view.draw(surface, mid, marks)
-    save(surface, tmp_path, f"midgame-{size}")
+    save_png(surface, f"draughts-midgame-{size}.png")
     assert is_black(probe(surface, view, "23")) and is_white(probe(surface, view, "44"))
     kx, ky = view.pixel_of("44")  # the crown: gold at the king's centre
     r, g, b, _ = surface.get_at((kx, ky))
@@ -146,20 +141,20 @@ def test_render_international(tmp_path: Path, size: int) -> None:
 
     view.layout(rect, flipped=True)
     view.draw(surface, "W:WK10:B", Marks(extra={"numbers": False}, highlight=("10",)))
-    save(surface, tmp_path, f"over-flipped-{size}")
+    save_png(surface, f"draughts-over-flipped-{size}.png")
     assert is_white(probe(surface, view, "10"))
     assert view.pixel_of("10")[1] > size // 2
     assert probe(surface, view, "1") == DARK_SQUARE
 
 
-def test_render_8x8_with_numbers_toggle(tmp_path: Path) -> None:
+def test_render_8x8_with_numbers_toggle(save_png: SavePng) -> None:
     """8 x 8 draws 32 squares; the numbers appear only when asked."""
     view = new_view("brazilian")
     view.layout(pygame.Rect(0, 0, 640, 640))
     a, b = pygame.Surface((640, 640)), pygame.Surface((640, 640))
     view.draw(a, "W:W21-32:B1-12", Marks(extra={"numbers": True}))
     view.draw(b, "W:W21-32:B1-12", Marks(extra={"numbers": False}))
-    save(a, tmp_path, "brazilian-640")
+    save_png(a, "draughts-brazilian-640.png")
     assert is_black(probe(a, view, "12")) and is_white(probe(a, view, "21"))
     assert probe(a, view, "16") == DARK_SQUARE
     r = view.square_rect("16")

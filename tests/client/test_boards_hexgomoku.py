@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pygame
@@ -12,7 +12,9 @@ import pytest
 from client.boards import Marks, make_view
 from client.boards.hexgomoku import HexGomokuView, all_points
 
-SHOTS = Path("/tmp/boardhall-shots")
+SavePng = Callable[[pygame.Surface, str], Path]
+"""The ``save_png`` fixture: save a surface as a PNG (also to /tmp/boardhall-shots)."""
+
 RECTS = [pygame.Rect(0, 0, 500, 500), pygame.Rect(37, 11, 900, 700), pygame.Rect(5, 5, 320, 480)]
 
 
@@ -23,13 +25,6 @@ def new_view() -> HexGomokuView:
     return view
 
 
-def save(surface: pygame.Surface, tmp_path: Path, name: str) -> Path:
-    """Save a PNG under tmp_path and copy it to the shared screenshot folder."""
-    path = tmp_path / f"hexgomoku-{name}.png"
-    pygame.image.save(surface, str(path))
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    shutil.copy(path, SHOTS / path.name)
-    return path
 
 
 def probe(view: HexGomokuView, surface: pygame.Surface, point: str) -> tuple[int, int, int]:
@@ -123,7 +118,7 @@ WON = "second;-2,0 -1,0 0,0 1,0 2,0 3,3;-2,1 -1,1 0,1 1,1 4,-4"
 
 
 @pytest.mark.parametrize("size", [500, 900])
-def test_render_opening_mid_game_and_win(tmp_path: Path, size: int) -> None:
+def test_render_opening_mid_game_and_win(save_png: SavePng, size: int) -> None:
     """Stones appear where the position has them; empty points stay wood; marks are drawn."""
     view = new_view()
     rect = pygame.Rect(0, 0, size, size)
@@ -132,14 +127,14 @@ def test_render_opening_mid_game_and_win(tmp_path: Path, size: int) -> None:
 
     surface.fill((40, 40, 40))
     view.draw(surface, "first;;", Marks(extra={"hover": "0,0"}))
-    save(surface, tmp_path, f"opening-{size}")
+    save_png(surface, f"hexgomoku-opening-{size}.png")
     for p in ("0,0", "7,0", "-7,7", "3,-5"):
         assert is_wood(probe(view, surface, p)) or p == "0,0"
     assert surface.get_at((2, 2))[:3] == (40, 40, 40)  # outside the hexagon untouched
 
     surface.fill((40, 40, 40))
     view.draw(surface, MID, Marks(last_move=("-3,2",), selected="2,2", targets=frozenset({"5,0"})))
-    path = save(surface, tmp_path, f"midgame-{size}")
+    path = save_png(surface, f"hexgomoku-midgame-{size}.png")
     assert path.stat().st_size > 1000
     for p in ("0,0", "1,0", "-2,3", "4,-1"):
         assert is_black(probe(view, surface, p)), p
@@ -155,7 +150,7 @@ def test_render_opening_mid_game_and_win(tmp_path: Path, size: int) -> None:
     surface.fill((40, 40, 40))
     five = ("-2,0", "-1,0", "0,0", "1,0", "2,0")
     view.draw(surface, WON, Marks(last_move=("2,0",), highlight=five))
-    save(surface, tmp_path, f"win-{size}")
+    save_png(surface, f"hexgomoku-win-{size}.png")
     # between two stones of the five the gold line shows
     ax, ay = view.pixel_of("-2,0")
     bx, by = view.pixel_of("-1,0")
@@ -164,7 +159,7 @@ def test_render_opening_mid_game_and_win(tmp_path: Path, size: int) -> None:
     assert is_black(probe(view, surface, "3,3"))
 
 
-def test_render_flipped_and_engine_state(tmp_path: Path) -> None:
+def test_render_flipped_and_engine_state(save_png: SavePng) -> None:
     """A real engine state draws like its position string, flipped boards too."""
     engines = pytest.importorskip("engines.registry")
     engine = engines.get("hexgomoku")
@@ -175,7 +170,7 @@ def test_render_flipped_and_engine_state(tmp_path: Path) -> None:
     view.layout(pygame.Rect(10, 20, 700, 640), flipped=True)
     surface = pygame.Surface((720, 680))
     view.draw(surface, state, Marks(last_move=("-6,6",)))
-    save(surface, tmp_path, "flipped-700")
+    save_png(surface, "hexgomoku-flipped-700.png")
     assert is_black(probe(view, surface, "-6,6"))
     assert is_white(probe(view, surface, "1,0"))
     assert is_wood(probe(view, surface, "6,-6"))
@@ -183,14 +178,14 @@ def test_render_flipped_and_engine_state(tmp_path: Path) -> None:
     assert x > 360 and y < 340  # the lower-left corner is upper-right when flipped
 
 
-def test_coordinates_toggle(tmp_path: Path) -> None:
+def test_coordinates_toggle(save_png: SavePng) -> None:
     """Row and line numbers are written beside the rim only when asked."""
     view = new_view()
     view.layout(pygame.Rect(0, 0, 600, 600))
     a, b = pygame.Surface((600, 600)), pygame.Surface((600, 600))
     view.draw(a, "first;;", Marks(extra={"coordinates": True}))
     view.draw(b, "first;;", Marks())
-    save(a, tmp_path, "coordinates-600")
+    save_png(a, "hexgomoku-coordinates-600.png")
     x, y = view.pixel_of("-7,0")  # the r label sits about half a spacing left of the row's end
     box = [(x - dx, y + dy) for dx in range(12, 40) for dy in range(-8, 9)]
     assert any(a.get_at(p) != b.get_at(p) for p in box)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pygame
@@ -12,7 +12,9 @@ import pytest
 from client.boards import Marks, make_view
 from client.boards.shuqi import LEFT_CAMP, RIGHT_CAMP, ShuqiView, all_points, parse_position
 
-SHOTS = Path("/tmp/boardhall-shots")
+SavePng = Callable[[pygame.Surface, str], Path]
+"""The ``save_png`` fixture: save a surface as a PNG (also to /tmp/boardhall-shots)."""
+
 RECTS = [pygame.Rect(0, 0, 500, 500), pygame.Rect(20, 30, 900, 600), pygame.Rect(0, 0, 1200, 400)]
 START = (
     "first;0;14,7 11,4 11,8 11,6 11,10 12,9 12,7 12,5 13,6 13,8;"
@@ -36,13 +38,6 @@ def new_view() -> ShuqiView:
     return view
 
 
-def save(surface: pygame.Surface, tmp_path: Path, name: str) -> Path:
-    """Save a PNG under tmp_path and copy it to the shared screenshot folder."""
-    path = tmp_path / f"shuqi-{name}.png"
-    pygame.image.save(surface, str(path))
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    shutil.copy(path, SHOTS / path.name)
-    return path
 
 
 def probe(surface: pygame.Surface, view: ShuqiView, point: str) -> tuple[int, int, int]:
@@ -129,7 +124,7 @@ def test_position_reading() -> None:
 
 
 @pytest.mark.parametrize("size", [(500, 500), (900, 620)])
-def test_render_start_mid_game_and_end(tmp_path: Path, size: tuple[int, int]) -> None:
+def test_render_start_mid_game_and_end(save_png: SavePng, size: tuple[int, int]) -> None:
     """Red and blue discs stand where the position has them; marks show; empty points are wood."""
     view = new_view()
     rect = pygame.Rect((0, 0), size)
@@ -139,7 +134,7 @@ def test_render_start_mid_game_and_end(tmp_path: Path, size: tuple[int, int]) ->
 
     surface.fill((40, 40, 40))
     view.draw(surface, START, Marks())
-    save(surface, tmp_path, f"opening-{name}")
+    save_png(surface, f"shuqi-opening-{name}.png")
     for p in ("14,7", "11,4", "13,8", "12,7"):
         assert is_red(probe(surface, view, p)), p
     for p in ("0,7", "3,10", "1,6", "2,7"):
@@ -155,7 +150,7 @@ def test_render_start_mid_game_and_end(tmp_path: Path, size: tuple[int, int]) ->
         extra={"hover": "10,9"},
     )
     view.draw(surface, MID, marks)
-    save(surface, tmp_path, f"midgame-{name}")
+    save_png(surface, f"shuqi-midgame-{name}.png")
     assert is_red(probe(surface, view, "9,6")) and is_blue(probe(surface, view, "4,7"))
     assert is_blue(probe(surface, view, "6,7"))
     assert is_board(probe(surface, view, "11,6"))  # red 3 left it
@@ -169,7 +164,7 @@ def test_render_start_mid_game_and_end(tmp_path: Path, size: tuple[int, int]) ->
     view.layout(rect, flipped=True)
     surface.fill((40, 40, 40))
     view.draw(surface, DONE, Marks(highlight=tuple(f"{x},{y}" for x, y in LEFT_CAMP)))
-    save(surface, tmp_path, f"over-flipped-{name}")
+    save_png(surface, f"shuqi-over-flipped-{name}.png")
     assert is_red(probe(surface, view, "0,7")) and is_blue(probe(surface, view, "14,7"))
     assert view.pixel_of("0,7")[0] > size[0] // 2
     x, y = view.pixel_of("0,7")  # the highlighted pieces wear a gold ring

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pygame
@@ -14,7 +14,9 @@ from client.boards.custom import CustomView, display_name
 from client.ui import fonts
 from engines.custom import ENGINE
 
-SHOTS = Path("/tmp/boardhall-shots")
+SavePng = Callable[[pygame.Surface, str], Path]
+"""The ``save_png`` fixture: save a surface as a PNG (also to /tmp/boardhall-shots)."""
+
 RECTS = [pygame.Rect(0, 0, 600, 660), pygame.Rect(37, 11, 901, 707), pygame.Rect(5, 9, 181, 97)]
 
 
@@ -76,15 +78,9 @@ def test_orientation_and_outside() -> None:
         view.pixel_of("11,1")
 
 
-def save(surface: pygame.Surface, tmp_path: Path, name: str) -> Path:
-    path = tmp_path / name
-    pygame.image.save(surface, str(path))
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    shutil.copy(path, SHOTS / name)
-    return path
 
 
-def test_render_xiangqi_to_png(tmp_path: Path) -> None:
+def test_render_xiangqi_to_png(save_png: SavePng) -> None:
     """Pieces show their side colour on the rim, empty squares are wood, hints point their way."""
     view = view_of("xiangqi")
     state = ENGINE.play(ENGINE.start("xiangqi"), "7,3-6,3")
@@ -99,7 +95,7 @@ def test_render_xiangqi_to_png(tmp_path: Path) -> None:
             extra={"coordinates": True},
         ),
     )
-    path = save(surface, tmp_path, "custom.png")
+    path = save_png(surface, "custom.png")
     assert path.stat().st_size > 10_000
     loaded = pygame.image.load(str(path))
     r = view.piece_radius()
@@ -119,7 +115,7 @@ def test_render_xiangqi_to_png(tmp_path: Path) -> None:
     assert min(face) > 190
 
 
-def test_neutral_promoted_and_captain_pieces(tmp_path: Path) -> None:
+def test_neutral_promoted_and_captain_pieces(save_png: SavePng) -> None:
     """Neutral stones are grey; a promoted piece has a face in its side colour; captains gold."""
     view = view_of("stones", pygame.Rect(0, 0, 420, 420))
     position = (
@@ -128,7 +124,7 @@ def test_neutral_promoted_and_captain_pieces(tmp_path: Path) -> None:
     )
     surface = pygame.Surface((420, 420))
     view.draw(surface, position, Marks(highlight=("1,4",)))
-    save(surface, tmp_path, "custom-stones.png")
+    save_png(surface, "custom-stones.png")
     r = view.piece_radius()
     x, y = view.pixel_of("4,4")
     assert is_grey(rgb(surface, x - r * 0.95, y))
@@ -182,7 +178,9 @@ def test_without_variant_info_uses_the_local_engine() -> None:
     assert isinstance(view, CustomView) and (view.rows, view.cols) == (10, 9)
 
 
-def test_latin_labels_without_a_cjk_font(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_latin_labels_without_a_cjk_font(
+    monkeypatch: pytest.MonkeyPatch, save_png: SavePng
+) -> None:
     """No CJK font: pieces show their short Latin label; drawing still works."""
     horse = ENGINE.variant_info("xiangqi")["pieces"][10]
     assert display_name(horse, False, cjk_font=True) == "傌"
@@ -196,7 +194,7 @@ def test_latin_labels_without_a_cjk_font(monkeypatch: pytest.MonkeyPatch, tmp_pa
         view = view_of("xiangqi")
         surface = pygame.Surface((600, 660))
         view.draw(surface, ENGINE.start("xiangqi"), Marks())
-        save(surface, tmp_path, "custom-latin.png")
+        save_png(surface, "custom-latin.png")
         x, y = view.pixel_of("10,5")
         assert is_red(rgb(surface, x - view.piece_radius() * 0.95, y))
     finally:

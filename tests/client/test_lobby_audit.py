@@ -3,16 +3,12 @@ the start of a new room, accepted by a real server."""
 
 from __future__ import annotations
 
-import contextlib
-import queue
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import chess
 import pygame
-import pytest
 
 from client.app import App
 from client.config import Config
@@ -31,23 +27,8 @@ PGN = """[Event "Casual"]
 """
 
 
-@pytest.fixture
-def embedded() -> Iterator[EmbeddedServer]:
-    """A real server on 127.0.0.1, port 0."""
-    server = EmbeddedServer().start()
-    yield server
-    server.stop()
 
 
-def pump_until(app: App, done: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Deliver the connection's events until ``done()``."""
-    deadline = time.monotonic() + timeout
-    while not done():
-        assert time.monotonic() < deadline, "timed out waiting for the server"
-        assert app.connection is not None
-        with contextlib.suppress(queue.Empty):
-            app.dispatch_net(app.connection.inbox.get(timeout=0.05))
-        app.step(0.0)
 
 
 def test_room_list_names_games_and_variants(ui: Any) -> None:
@@ -81,7 +62,7 @@ def test_text_field_keeps_pasted_lines_only_when_multiline() -> None:
 
 
 def test_pasted_multi_line_pgn_starts_a_room_on_a_real_server(
-    embedded: EmbeddedServer, tmp_path: Path
+    embedded: EmbeddedServer, tmp_path: Path, pump_until: Callable[..., None]
 ) -> None:
     """Paste a PGN with headers and line breaks into the start field, press Ctrl+N: the room
     opens from the record's position."""

@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
-import queue
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-
-import pytest
 
 from client.app import PING_EVERY_S, App
 from client.config import Config
@@ -27,27 +22,12 @@ class Clock:
         return self.now
 
 
-@pytest.fixture
-def embedded() -> Iterator[EmbeddedServer]:
-    """A real server on 127.0.0.1, port 0."""
-    server = EmbeddedServer().start()
-    yield server
-    server.stop()
 
 
-def pump_until(app: App, done: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Deliver the connection's events until ``done()`` is true."""
-    deadline = time.monotonic() + timeout
-    while not done():
-        assert time.monotonic() < deadline, "timed out waiting for the server"
-        assert app.connection is not None
-        with contextlib.suppress(queue.Empty):
-            app.dispatch_net(app.connection.inbox.get(timeout=0.05))
-        app.step(0.0)
 
 
 def test_ping_measures_the_round_trip_and_the_lobby_shows_it(
-    embedded: EmbeddedServer, tmp_path: Path
+    embedded: EmbeddedServer, tmp_path: Path, pump_until: Callable[..., None]
 ) -> None:
     """A ping goes out when the lobby opens and every PING_EVERY_S after; the pong's echo of our
     clock gives the round trip, shown in the lobby header."""

@@ -6,11 +6,10 @@ from __future__ import annotations
 import json
 import queue
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pygame
-import pytest
 
 from client.address import http_url
 from client.app import App
@@ -22,14 +21,6 @@ from client.scenes.replay import ReplayScene, fetch_record
 from client.scenes.result import ResultPanel
 from client.scenes.room import RoomScene
 from protocol import decode_client
-
-
-@pytest.fixture
-def embedded() -> Iterator[EmbeddedServer]:
-    """A real server on 127.0.0.1, port 0, on its own thread."""
-    server = EmbeddedServer().start()
-    yield server
-    server.stop()
 
 
 def px(scene: RoomScene, point: str) -> tuple[int, int]:
