@@ -729,7 +729,7 @@ class RoomScene(Scene):
             watching += f" · ping {self.app.rtt_ms} ms"
         draw.text(surface, watching, (x + PANEL_W, 244), 14, theme.MUTED, "midright")
         draw.text(surface, self.status_line(), (x, 244), 17, self.status_color(), "midleft",
-                  PANEL_W - fonts.text_width(watching, 14) - 16)
+                  PANEL_W - draw.text_extent(watching, 14, self.app.viewport()[0]) - 16)
         self.draw_moves(surface, MOVES_RECT)
         chat = CHAT_RECT.copy()
         if self.message:  # the message sits at the chat's top; the chat keeps its newest lines
@@ -810,7 +810,7 @@ class RoomScene(Scene):
         detail_text = " · ".join(details) or "—"
         draw.text(surface, detail_text, (rect.left + 60, rect.top + 50), 14,
                   theme.MUTED, "midleft", rect.width - 220)
-        left = rect.left + 72 + fonts.text_width(detail_text, 14)
+        left = rect.left + 72 + draw.text_extent(detail_text, 14, self.app.viewport()[0])
         self.draw_captured(surface, seat, pygame.Rect(left, rect.top + 38, rect.right - 150 - left,
                                                       24))
         now = self.now

@@ -60,12 +60,29 @@ def collect_text() -> Iterator[list[TextItem]]:
         _sink = previous
 
 
+MIN_WINDOW_PX = 13
+"""Text drawn at the window's scale is never smaller than this many pixels."""
+
+
+def window_px(size: int, scale: float, min_px: int = MIN_WINDOW_PX) -> int:
+    """The pixel size text of logical ``size`` is drawn at in a window of ``scale``."""
+    return max(min_px, round(max(size, fonts.MIN_SIZE) * scale))
+
+
+def text_extent(value: str, size: int, scale: float = 1.0, bold: bool = False) -> int:
+    """How wide ``value`` of logical ``size`` shows, in logical pixels, in a window of ``scale``
+    (small windows keep text readable, so it takes relatively more room there)."""
+    if scale == 1.0:
+        return fonts.text_width(value, size, bold)
+    return round(fonts.measure(value, window_px(size, scale), bold)[0] / scale)
+
+
 def draw_collected(surface: pygame.Surface, items: list[TextItem], scale: float,
-                   offset: tuple[int, int], min_px: int = 13) -> None:
+                   offset: tuple[int, int], min_px: int = MIN_WINDOW_PX) -> None:
     """Draw recorded lines on ``surface`` at ``scale`` (logical positions mapped to pixels)."""
     ox, oy = offset
     for item in items:
-        px = max(min_px, round(max(item.size, fonts.MIN_SIZE) * scale))
+        px = window_px(item.size, scale, min_px)
         value = item.value
         if item.max_width is not None:
             width = int(item.max_width * scale)

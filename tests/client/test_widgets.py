@@ -56,3 +56,14 @@ def test_chooser_and_list() -> None:
     rows.set_rows([["one"], ["two"], ["three"]])
     rows.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(10, 34 * 2 + 5), button=1))
     assert rows.selected == 1
+
+
+def test_text_takes_relatively_more_room_in_a_small_window() -> None:
+    """Text keeps a readable pixel size in a small window, so its logical extent grows there;
+    at full size the extent is the plain width."""
+    from client.ui import draw, fonts
+
+    assert draw.text_extent("online · score 12", 14) == fonts.text_width("online · score 12", 14)
+    small = draw.text_extent("online · score 12", 14, 900 / 1280)
+    assert small > fonts.text_width("online · score 12", 14)
+    assert draw.window_px(14, 0.5) == draw.MIN_WINDOW_PX
