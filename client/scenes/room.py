@@ -95,6 +95,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("stop", "Stop", pygame.K_t, "T", games=("shuqi",)),
     Action("report", "Report", pygame.K_p, "P", games=("shuqi",)),
     Action("timeout", "Claim time", pygame.K_c, "C"),
+    Action("result", "Result", pygame.K_g, "G", seated=False),
     Action("flip", "Flip board", pygame.K_f, "F", seated=False),
     Action("coords", "Coordinates", pygame.K_k, "K", seated=False),
     Action("leave", "Leave", pygame.K_ESCAPE, "Esc", seated=False),
@@ -239,6 +240,8 @@ class RoomScene(Scene):
         m = self.model
         if action.games and m.game not in action.games:
             return False
+        if action.name == "result":
+            return m.status == "over"
         if not action.seated:
             return True
         if not self.seated:
@@ -335,7 +338,9 @@ class RoomScene(Scene):
             self._buttons_key = key
             shown = [a for a in ACTIONS if (not a.games or self.model.game in a.games)
                      and (self.seated or not a.seated)]
-            cols, w, h, gap = 4, (PANEL_W - 24) // 4, 50, 8
+            cols = 4 if len(shown) <= 12 else 5
+            gap = 8
+            w, h = (PANEL_W - gap * (cols - 1)) // cols, 50
             top = 626
             self._buttons = []
             for i, a in enumerate(shown):
@@ -382,6 +387,10 @@ class RoomScene(Scene):
             self.layout_view()
         elif name == "coords":
             self.coordinates = not self.coordinates
+        elif name == "result":
+            self.result_shown_for = ""
+            self.close_result_panel()
+            self.show_result()
         elif name == "resign":
             self.request({"type": "resign"})
         elif name in ("draw", "undo", "rematch", "swap"):

@@ -65,7 +65,7 @@ def test_every_protocol_action_has_a_button_and_a_key(ui: Any, game: str) -> Non
     clicking the button and pressing the key send the same message."""
     room = open_room(ui, demo_room(game, plies=1))
     expected = {"resign", "abort", "draw", "undo", "rematch", "swap", "timeout", "leave",
-                "flip", "coords"}
+                "flip", "coords", "result"}
     if game == "shuqi":
         expected |= {"stop", "report"}
     shown = {b.action for b in room.buttons()}
@@ -107,7 +107,7 @@ def test_abort_only_before_both_sides_moved(ui: Any) -> None:
 def test_spectator_has_only_view_actions(ui: Any) -> None:
     """A spectator gets flip, coordinates and leave; no game action is shown or sent by key."""
     room = open_room(ui, demo_room("chess", plies=4, you=None))
-    assert {b.action for b in room.buttons()} == {"flip", "coords", "leave"}
+    assert {b.action for b in room.buttons()} == {"flip", "coords", "leave", "result"}
     for key in (pygame.K_r, pygame.K_d, pygame.K_c, pygame.K_a):
         ui.key(key)
     assert not [m for m in ui.app.sent if m["type"] in ("resign", "offer", "timeout", "abort")]
@@ -248,3 +248,27 @@ def test_game_ending_actions_ask_twice_and_forget_when_late(ui: Any) -> None:
     assert not ui.sent("resign"), "another action in between forgets the question"
     ui.key(pygame.K_r)
     assert len(ui.sent("resign")) == 1
+
+
+def test_result_panel_comes_back_after_closing(ui: Any) -> None:
+    """Esc closes the result panel to look at the board; G (or the Result button) brings it back
+    with its Replay; every button stays inside the window, also with number chess's thirteen."""
+    from client.scenes.replay import ReplayScene
+
+    room = open_room(ui, demo_room("shuqi", plies=4))
+    assert not button(room, "result").enabled
+    ui.message({"type": "over", "room": "K7QD", "game_id": "g-demo-1", "result": "first",
+                "reason": "stop", "scores": {"first": 30, "second": 12}, "position": "?"})
+    assert isinstance(ui.app.top, ResultPanel)
+    ui.key(pygame.K_ESCAPE)
+    ui.app.step(0.0)
+    assert ui.app.top is room and button(room, "result").enabled
+    ui.shoot("room-shuqi-over-closed")
+    ui.key(pygame.K_g)
+    panel = ui.app.top
+    assert isinstance(panel, ResultPanel)
+    ui.key(pygame.K_p)
+    assert isinstance(ui.app.top, ReplayScene)
+    window = pygame.Rect(0, 0, 1280, 800)
+    assert all(window.contains(b.rect) for b in room.buttons())
+    assert len(room.buttons()) == 13
