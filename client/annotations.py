@@ -10,7 +10,6 @@ string), so no rule is re-implemented here:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,44 +75,40 @@ def taken(
 class CaptureTracker:
     """The pieces each seat has captured in a room's game, kept in step move by move.
 
-    ``update`` replays the game from its start only when the moves are not the previous ones
-    plus new moves (a snapshot, an undo, a new game); otherwise it plays just the new moves.
+    It reads the room's ``history`` (engine states from the start, one per move followed), so
+    no move is played twice; only new states are compared unless the game changed (a snapshot,
+    an undo, a rematch), when every state is compared again.
     """
 
     captured: dict[str, list[str]] = field(default_factory=lambda: {s: [] for s in SIDES})
     pieces: dict[str, tuple[str | None, str]] = field(default_factory=dict)
-    """The current position's pieces (point -> (owner, code))."""
+    """The latest position's pieces (point -> (owner, code))."""
     _key: tuple[Any, ...] = ()
-    _moves: list[str] = field(default_factory=list)
-    _state: Any = None
+    _seen: list[Any] = field(default_factory=list)
 
-    def update(self, view: BoardView, engine: Any, game_key: tuple[Any, ...],
-               moves: list[str], start: Callable[[], Any]) -> None:
-        """Follow ``moves`` played from ``start()`` (the engine's start state of ``game_key``)."""
-        n = len(self._moves)
-        if game_key == self._key and moves == self._moves:
+    def update(self, view: BoardView, game_key: tuple[Any, ...], history: list[Any]) -> None:
+        """Follow ``history`` (states of the game named by ``game_key``, start first)."""
+        n = len(self._seen)
+        if game_key == self._key and len(history) == n and (not n or history[-1] is self._seen[-1]):
             return
-        if game_key == self._key and moves[:n] == self._moves and self._state is not None:
-            todo, state = moves[n:], self._state
-        else:
-            self._key, self.captured, self.pieces = game_key, {s: [] for s in SIDES}, {}
-            todo = list(moves)
+        if game_key != self._key or history[:n] != self._seen or not n:
+            self._key, self.captured, self._seen = game_key, {s: [] for s in SIDES}, []
+            self.pieces = {}
+            if not history:
+                return
             try:
-                state = start()
-                self.pieces = view.pieces_of(state)
-            except Exception:  # no start state: nothing to count
-                state = None
-        self._moves, self._state = list(moves), None
-        if state is None:
-            return
+                self.pieces = view.pieces_of(history[0])
+            except Exception:  # a position this renderer cannot read: nothing to count
+                return
+            self._seen = [history[0]]
         try:
-            for move in todo:
-                mover = state.turn
-                after = engine.play(state, move)
+            for before, after in zip(history[len(self._seen) - 1:], history[len(self._seen):],
+                                     strict=False):
                 now = view.pieces_of(after)
+                mover = getattr(before, "turn", None)
                 if mover in self.captured:
                     self.captured[mover].extend(taken(self.pieces, now, mover))
-                state, self.pieces = after, now
-        except Exception:  # a move this client cannot follow: keep what is known so far
+                self.pieces = now
+                self._seen.append(after)
+        except Exception:  # a position this client cannot read: keep what is known so far
             return
-        self._state = state

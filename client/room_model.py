@@ -72,6 +72,8 @@ class RoomModel:
     engine_error: str = ""
     needs_resync: bool = False
     highlight: tuple[str, ...] = ()
+    history: list[Any] = field(default_factory=list)
+    """Engine states from the start, one more than the moves followed (``state`` is the last)."""
 
     # ---- applying messages --------------------------------------------------------------------
 
@@ -209,14 +211,17 @@ class RoomModel:
         """Recompute the engine state from the start position and the moves."""
         engine = self.engine
         self.engine_error = ""
+        self.history = []
         if engine is None:
             self.state = None
             self.engine_error = f"This client has no rules for {self.game!r}."
             return
         try:
             state = engine.start(self.variant, position=self.start, options=self.options)
+            self.history.append(state)
             for move in self.moves:
                 state = engine.play(state, move)
+                self.history.append(state)
         except Exception as exc:
             self.engine_error = f"Cannot follow this game: {exc}"
             self.state = None
@@ -229,6 +234,7 @@ class RoomModel:
             return
         try:
             self.state = engine.play(self.state, move)
+            self.history.append(self.state)
         except Exception:
             self.rebuild()
 

@@ -626,14 +626,10 @@ class RoomScene(Scene):
         return self._check[1]
 
     def follow_captures(self) -> None:
-        """Keep the captured pieces in step with the moves (a replay only after a snapshot)."""
-        m, view, engine = self.model, self.view, self.model.engine
-        if view is None or engine is None or m.state is None:
-            return
-        self.captures.update(
-            view, engine, (m.game, m.variant, m.game_id, m.start), m.moves,
-            lambda: engine.start(m.variant, position=m.start, options=m.options),
-        )
+        """Keep the captured pieces in step with the room's states (new ones only)."""
+        m = self.model
+        if self.view is not None:
+            self.captures.update(self.view, (m.game, m.variant, m.game_id, m.start), m.history)
 
     def marks(self) -> Marks:
         """What to emphasise on the board."""
