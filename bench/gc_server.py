@@ -1,4 +1,7 @@
-"""``boardhall-server`` with two bench hooks: SIGUSR1 runs ``gc.collect()``; optional uvloop.
+"""``boardhall-server`` with bench hooks: SIGUSR1 runs ``gc.collect()``, SIGUSR2 runs glibc's
+``malloc_trim(0)`` (free memory back to the system), optional uvloop. With
+``BENCH_TRACEMALLOC=FILE`` every SIGUSR1 after the first writes the Python allocations that grew
+since the first to FILE.
 
 Run exactly like ``boardhall-server`` (same flags). With ``BENCH_UVLOOP=1`` in the environment
 the server runs on uvloop (the ``speed`` extra), so its effect can be measured without editing
@@ -7,10 +10,13 @@ the server. The soak compares the server's memory before and after the clients c
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import gc
 import os
 import signal
 import sys
+import tracemalloc
 from pathlib import Path
 from types import FrameType
 
@@ -18,13 +24,34 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from server.cli import main
 
+_SNAPSHOTS: list[tracemalloc.Snapshot] = []
+
 
 def _collect(signum: int, frame: FrameType | None) -> None:
     gc.collect()
+    report = os.environ.get("BENCH_TRACEMALLOC")
+    if not report or not tracemalloc.is_tracing():
+        return
+    _SNAPSHOTS.append(tracemalloc.take_snapshot())
+    if len(_SNAPSHOTS) > 1:
+        stats = _SNAPSHOTS[-1].compare_to(_SNAPSHOTS[0], "traceback")
+        with open(report, "w") as out:
+            out.write(f"growth {sum(s.size_diff for s in stats) / 1e6:.2f} MB\n")
+            for stat in stats[:25]:
+                out.write(f"{stat.size_diff / 1e3:.1f} KB in {stat.count_diff} blocks\n")
+                out.write("\n".join(stat.traceback.format()[-8:]) + "\n")
+
+
+def _trim(signum: int, frame: FrameType | None) -> None:
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
 if __name__ == "__main__":
+    if os.environ.get("BENCH_TRACEMALLOC"):
+        tracemalloc.start(12)
     signal.signal(signal.SIGUSR1, _collect)
+    signal.signal(signal.SIGUSR2, _trim)
     if os.environ.get("BENCH_UVLOOP") == "1":
         import asyncio
 

@@ -60,6 +60,17 @@ def sample(pid: int) -> ProcSample:
     return ProcSample(time.monotonic(), cpu, rss, hwm)
 
 
+def rss_parts(pid: int) -> dict[str, int]:
+    """RssAnon, RssFile and RssShmem of a process in bytes (/proc/PID/status)."""
+    parts: dict[str, int] = {}
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(("RssAnon:", "RssFile:", "RssShmem:")):
+                name, value = line.split(":", 1)
+                parts[name] = int(value.split()[0]) * 1024
+    return parts
+
+
 def cpu_percent(before: ProcSample, after: ProcSample) -> float:
     """CPU use between two samples in percent of one core."""
     wall = after.at - before.at

@@ -72,6 +72,10 @@ class SoakConfig:
     slow_readers: int = 6
     """Connections that join rooms as spectators and never read."""
     seed: int = 1
+    games: tuple[str, ...] = GAMES
+    """The games the tables play, in turn."""
+    timed: bool = True
+    """Fischer clocks (checked against the timestamps); untimed rooms otherwise."""
 
 
 @dataclass
@@ -104,6 +108,10 @@ class SoakReport:
     restart_moves: int = 0
     baseline_mb: float = 0.0
     after_mb: float = 0.0
+    baseline_trim_mb: float = 0.0
+    after_trim_mb: float = 0.0
+    parts: dict[str, dict[str, int]] = field(default_factory=dict)
+    """RssAnon/RssFile/RssShmem at the baseline and after."""
     first_peak_mb: float = 0.0
     seconds: float = 0.0
     violations: list[str] = field(default_factory=list)
@@ -115,6 +123,8 @@ class SoakReport:
     def lines(self) -> list[str]:
         """Human-readable figures."""
         growth = (self.after_mb / self.baseline_mb - 1) * 100 if self.baseline_mb else 0.0
+        base = self.baseline_trim_mb
+        trimmed = (self.after_trim_mb / base - 1) * 100 if base else 0.0
         return [
             f"games {self.games}, moves {self.moves}, dropped connections {self.drops}, "
             f"reconnects {self.reconnects}, server restarts (SIGKILL) {self.restarts}, "
@@ -124,7 +134,14 @@ class SoakReport:
             f"moves right after a restart not charged the downtime",
             f"memory: baseline {self.baseline_mb:.1f} MB, after clients left + gc "
             f"{self.after_mb:.1f} MB ({growth:+.1f} %, limit +{MEMORY_TOLERANCE * 100:.0f} %); "
-            f"first process peak {self.first_peak_mb:.1f} MB",
+            f"after malloc_trim too: baseline {self.baseline_trim_mb:.1f} MB, after "
+            f"{self.after_trim_mb:.1f} MB ({trimmed:+.1f} %); first process peak "
+            f"{self.first_peak_mb:.1f} MB",
+            "memory parts (MB): "
+            + "; ".join(
+                f"{when} " + ", ".join(f"{k} {v / 2**20:.1f}" for k, v in parts.items())
+                for when, parts in self.parts.items()
+            ),
             f"violations: {len(self.violations)}",
             *(f"  - {v}" for v in self.violations[:30]),
         ]
@@ -302,16 +319,15 @@ class Table:
         while True:
             await first.up.wait()
             key = f"c{self.index}-{len(self.games)}"
-            created = await first.request(
-                {
-                    "type": "create",
-                    "game": script.game,
-                    "variant": script.variant,
-                    "clock": CLOCK,
-                    "color": "first",
-                },
-                key,
-            )
+            create: dict[str, Any] = {
+                "type": "create",
+                "game": script.game,
+                "variant": script.variant,
+                "color": "first",
+            }
+            if self.soak.config.timed:
+                create["clock"] = CLOCK
+            created = await first.request(create, key)
             if created is None:
                 continue
             if created.get("type") != "room":
@@ -449,12 +465,24 @@ class Soak:
         await self.open_slow_readers()
 
     async def measure_baseline(self) -> None:
-        """Warm the (re)started server with one game of each kind, collect garbage, read RSS."""
+        """Warm the (re)started server, collect garbage, read RSS.
+
+        The warm-up plays as many games at once as there are tables (fresh random games of the
+        same kinds and length, no faults), so the baseline already holds what a server of this
+        size keeps: allocator high water, SQLite's page cache, engine caches of a round's worth of
+        positions. Growth past it after more rounds is what a leak would show.
+        """
         assert self.server is not None
-        for game in GAMES:
-            await self._warm_game(playout(game, seed=99, max_plies=6))
+        config = self.config
+        scripts = [
+            playout(config.games[t % len(config.games)], 500_000 + t, config.plies)
+            for t in range(config.tables)
+        ]
+        await asyncio.gather(*(self._warm_game(script) for script in scripts))
         await self.settle(self.restored)
         self.report.baseline_mb = await self.collected_rss()
+        self.report.baseline_trim_mb = await self.collected_rss(signal.SIGUSR2)
+        self.report.parts["baseline"] = harness.rss_parts(self.server.pid)
 
     async def _warm_game(self, script: Script) -> None:
         a = await connect(self.url, compression=None)
@@ -481,10 +509,11 @@ class Soak:
         await a.close()
         await b.close()
 
-    async def collected_rss(self) -> float:
-        """RSS (MB) of the server after a ``gc.collect()`` (SIGUSR1 to the wrapper)."""
+    async def collected_rss(self, sig: signal.Signals = signal.SIGUSR1) -> float:
+        """RSS (MB) of the server after a ``gc.collect()`` (SIGUSR1 to the wrapper; SIGUSR2:
+        ``malloc_trim``)."""
         assert self.server is not None
-        os.kill(self.server.pid, signal.SIGUSR1)
+        os.kill(self.server.pid, sig)
         await asyncio.sleep(0.5)
         return harness.sample(self.server.pid).rss_bytes / 2**20
 
@@ -559,7 +588,11 @@ class Soak:
         await self.start_server()
         per_game = [
             [
-                playout(GAMES[(t + r) % len(GAMES)], config.seed * 7919 + t * 31 + r, config.plies)
+                playout(
+                    config.games[(t + r) % len(config.games)],
+                    config.seed * 7919 + t * 31 + r,
+                    config.plies,
+                )
                 for r in range(config.rounds)
             ]
             for t in range(config.tables)
@@ -591,6 +624,8 @@ class Soak:
             await asyncio.gather(*peers, chaos, return_exceptions=True)
         await self.settle()
         self.report.after_mb = await self.collected_rss()
+        self.report.after_trim_mb = await self.collected_rss(signal.SIGUSR2)
+        self.report.parts["after"] = harness.rss_parts(self.server.pid)
         assert self.server is not None
         self.server.stop()
         self.report.seconds = time.monotonic() - began
@@ -644,7 +679,8 @@ class Soak:
                 self.violation(
                     "stored", f"{game_id}: stored status {meta.get('status')} after the end"
                 )
-            self.check_clocks(game_id, rows, client)
+            if self.config.timed:
+                self.check_clocks(game_id, rows, client)
         missing = set(seen) - {r[0] for r in db.execute("SELECT id FROM games")}
         for game_id in missing:
             self.violation("stored", f"{game_id}: seen by the clients but not stored")
@@ -718,6 +754,8 @@ def main(argv: list[str] | None = None) -> int:
     add("--restarts", type=int, default=defaults.restarts, help="server SIGKILL + restarts")
     add("--slow-readers", type=int, default=defaults.slow_readers, help="never-reading clients")
     add("--seed", type=int, default=defaults.seed)
+    add("--mix", default=",".join(GAMES), help="games the tables play, comma-separated")
+    add("--untimed", action="store_true", help="rooms without clocks")
     args = parser.parse_args(argv)
     harness.raise_fd_limit()
     config = SoakConfig(
@@ -729,6 +767,8 @@ def main(argv: list[str] | None = None) -> int:
         restarts=args.restarts,
         slow_readers=args.slow_readers,
         seed=args.seed,
+        games=tuple(g for g in args.mix.split(",") if g in GAMES) or GAMES,
+        timed=not args.untimed,
     )
     with tempfile.TemporaryDirectory() as tmp:
         report = asyncio.run(soak(config, Path(tmp) / "soak.db"))
