@@ -625,8 +625,8 @@ class Soak:
         await self.settle()
         self.report.after_mb = await self.collected_rss()
         self.report.after_trim_mb = await self.collected_rss(signal.SIGUSR2)
-        self.report.parts["after"] = harness.rss_parts(self.server.pid)
         assert self.server is not None
+        self.report.parts["after"] = harness.rss_parts(self.server.pid)
         self.server.stop()
         self.report.seconds = time.monotonic() - began
         self.check_database()
