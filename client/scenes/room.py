@@ -45,7 +45,7 @@ MOVE_ROWS, MOVE_COLUMNS = 6, 2
 PANEL_X = 800
 PANEL_W = 464
 GAME_NAMES = {"chess": "Chess", "draughts": "Draughts", "shuqi": "Number chess",
-              "hexgomoku": "Hex five-in-a-row", "custom": "Custom"}
+              "hexgomoku": "Hexagonal five-in-a-row", "custom": "Custom"}
 PROMOTIONS = [("Queen", "q"), ("Rook", "r"), ("Bishop", "b"), ("Knight", "n")]
 MOVE_EXAMPLES = {"chess": "/e2e4 or /Nf3", "draughts": "/32-28", "shuqi": "/13,8-10,5=6+3",
                  "hexgomoku": "/0,0", "custom": "/7,2-6,2"}

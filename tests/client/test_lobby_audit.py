@@ -43,7 +43,7 @@ def test_room_list_names_games_and_variants(ui: Any) -> None:
     rooms["rooms"][3]["variant"] = "russian"
     ui.message(rooms)
     games = [row[1] for row in lobby.rooms_view.rows]
-    assert games == ["Chess", "Hex five", "Number chess", "Russian draughts", "Chess"]
+    assert games == ["Chess", "Hex five", "Number chess", "Russian draughts", "Chess"]  # short
     assert game_label("custom", "xiangqi", welcome["games"]) == "Xiangqi"
     assert game_label("nonesuch", "odd", []) == "nonesuch (odd)"
     assert game_label(None, None, []) == "?"
