@@ -95,6 +95,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("stop", "Stop", pygame.K_t, "T", games=("shuqi",)),
     Action("report", "Report", pygame.K_p, "P", games=("shuqi",)),
     Action("timeout", "Claim time", pygame.K_c, "C"),
+    Action("sit", "Take seat", pygame.K_j, "J", seated=False),
     Action("result", "Result", pygame.K_g, "G", seated=False),
     Action("flip", "Flip board", pygame.K_f, "F", seated=False),
     Action("coords", "Coordinates", pygame.K_k, "K", seated=False),
@@ -242,6 +243,9 @@ class RoomScene(Scene):
             return False
         if action.name == "result":
             return m.status == "over"
+        if action.name == "sit":
+            return (not self.seated and m.status == "waiting"
+                    and any(not m.seats.get(seat) for seat in ("first", "second")))
         if not action.seated:
             return True
         if not self.seated:
@@ -337,7 +341,7 @@ class RoomScene(Scene):
         if self._buttons_key != key:
             self._buttons_key = key
             shown = [a for a in ACTIONS if (not a.games or self.model.game in a.games)
-                     and (self.seated or not a.seated)]
+                     and (self.seated or not a.seated) and not (self.seated and a.name == "sit")]
             cols = 4 if len(shown) <= 12 else 5
             gap = 8
             w, h = (PANEL_W - gap * (cols - 1)) // cols, 50
@@ -387,6 +391,9 @@ class RoomScene(Scene):
             self.layout_view()
         elif name == "coords":
             self.coordinates = not self.coordinates
+        elif name == "sit":
+            self.request({"type": "join", "role": "player"})
+            self.say("Taking the free seat…")
         elif name == "result":
             self.result_shown_for = ""
             self.close_result_panel()

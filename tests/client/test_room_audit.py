@@ -107,7 +107,8 @@ def test_abort_only_before_both_sides_moved(ui: Any) -> None:
 def test_spectator_has_only_view_actions(ui: Any) -> None:
     """A spectator gets flip, coordinates and leave; no game action is shown or sent by key."""
     room = open_room(ui, demo_room("chess", plies=4, you=None))
-    assert {b.action for b in room.buttons()} == {"flip", "coords", "leave", "result"}
+    assert {b.action for b in room.buttons()} == {"flip", "coords", "leave", "result", "sit"}
+    assert not button(room, "sit").enabled, "no free seat in a game on"
     for key in (pygame.K_r, pygame.K_d, pygame.K_c, pygame.K_a):
         ui.key(key)
     assert not [m for m in ui.app.sent if m["type"] in ("resign", "offer", "timeout", "abort")]
@@ -272,3 +273,15 @@ def test_result_panel_comes_back_after_closing(ui: Any) -> None:
     window = pygame.Rect(0, 0, 1280, 800)
     assert all(window.contains(b.rect) for b in room.buttons())
     assert len(room.buttons()) == 13
+
+
+def test_a_spectator_takes_a_free_seat(ui: Any) -> None:
+    """Watching a room that waits for a player, J (or Take seat) joins it as the player."""
+    snapshot = demo_room("hexgomoku", plies=0, you=None, room="SIT1")
+    snapshot.update(status="waiting")
+    snapshot["seats"]["second"] = None
+    room = open_room(ui, snapshot)
+    assert button(room, "sit").enabled
+    ui.key(pygame.K_j)
+    join = ui.sent("join")[-1]
+    assert (join["room"], join["role"]) == ("SIT1", "player")

@@ -1,0 +1,67 @@
+"""Watching first, then playing: a spectator takes the free seat from the room, against a real
+server, through the room's own key."""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pygame
+
+from client.app import App
+from client.config import Config
+from client.local import EmbeddedServer
+from client.scenes.connect import ConnectScene
+from client.scenes.lobby import LobbyScene
+from client.scenes.room import RoomScene
+
+
+def pump(apps: list[App], until: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Deliver every app's connection events until ``until()``."""
+    deadline = time.monotonic() + timeout
+    while not until():
+        assert time.monotonic() < deadline, "timed out waiting for the server"
+        for app in apps:
+            if app.connection is not None:
+                with contextlib.suppress(queue.Empty):
+                    app.dispatch_net(app.connection.inbox.get(timeout=0.02))
+            app.step(0.0)
+
+
+def connected(tmp_path: Path, name: str, url: str) -> App:
+    """An app connecting as ``name`` through its connect scene."""
+    app = App(Config(path=tmp_path / f"{name}.json"), headless=True)
+    scene = ConnectScene(app, url, name)
+    app.push(scene)
+    scene.submit()
+    return app
+
+
+def test_spectator_takes_the_free_seat(tmp_path: Path, embedded: EmbeddedServer) -> None:
+    """Ann opens a room; Ben watches it by code, presses J, and the game starts with him."""
+    ann, ben = connected(tmp_path, "Ann", embedded.url), connected(tmp_path, "Ben", embedded.url)
+    apps = [ann, ben]
+    try:
+        pump(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
+        ann.send({"type": "create", "game": "hexgomoku", "color": "first"})
+        pump(apps, lambda: bool(ann.find(RoomScene)))
+        code = ann.find(RoomScene)[-1].model.room
+        lobby = ben.top
+        assert isinstance(lobby, LobbyScene)
+        lobby.code.value = code
+        lobby.act("watch_code")
+        pump(apps, lambda: bool(ben.find(RoomScene)))
+        room = ben.find(RoomScene)[-1]
+        assert room.model.you is None and room.model.status == "waiting"
+        ben.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_j, mod=0, unicode="j"))
+        pump(apps, lambda: room.model.you == "second"
+             and ann.find(RoomScene)[-1].model.status == "playing")
+        assert room.model.status == "playing"
+        assert "sit" not in {b.action for b in room.buttons()}
+        assert {"resign", "draw"} <= {b.action for b in room.buttons()}
+    finally:
+        for app in apps:
+            app.disconnect()
