@@ -104,15 +104,17 @@ def embedded() -> Iterator[EmbeddedServer]:
     server.stop()
 
 
-def pump_until(app: App, done: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Deliver ``app``'s connection events (and draw frames) until ``done()``."""
+def pump_until(apps: App | list[App], done: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Deliver the apps' connection events (and draw frames) until ``done()``."""
+    group = apps if isinstance(apps, list) else [apps]
     deadline = time.monotonic() + timeout
     while not done():
         assert time.monotonic() < deadline, "timed out waiting for the server"
-        assert app.connection is not None, "not connected"
-        with contextlib.suppress(queue.Empty):
-            app.dispatch_net(app.connection.inbox.get(timeout=0.05))
-        app.step(0.0)
+        for app in group:
+            if app.connection is not None:
+                with contextlib.suppress(queue.Empty):
+                    app.dispatch_net(app.connection.inbox.get(timeout=0.05 / len(group)))
+            app.step(0.0)
 
 
 @pytest.fixture(name="pump_until")

@@ -3,9 +3,6 @@ server, through the room's own key."""
 
 from __future__ import annotations
 
-import contextlib
-import queue
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,18 +16,6 @@ from client.scenes.lobby import LobbyScene
 from client.scenes.room import RoomScene
 
 
-def pump(apps: list[App], until: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Deliver every app's connection events until ``until()``."""
-    deadline = time.monotonic() + timeout
-    while not until():
-        assert time.monotonic() < deadline, "timed out waiting for the server"
-        for app in apps:
-            if app.connection is not None:
-                with contextlib.suppress(queue.Empty):
-                    app.dispatch_net(app.connection.inbox.get(timeout=0.02))
-            app.step(0.0)
-
-
 def connected(tmp_path: Path, name: str, url: str) -> App:
     """An app connecting as ``name`` through its connect scene."""
     app = App(Config(path=tmp_path / f"{name}.json"), headless=True)
@@ -40,24 +25,26 @@ def connected(tmp_path: Path, name: str, url: str) -> App:
     return app
 
 
-def test_spectator_takes_the_free_seat(tmp_path: Path, embedded: EmbeddedServer) -> None:
+def test_spectator_takes_the_free_seat(
+    tmp_path: Path, embedded: EmbeddedServer, pump_until: Callable[..., None]
+) -> None:
     """Ann opens a room; Ben watches it by code, presses J, and the game starts with him."""
     ann, ben = connected(tmp_path, "Ann", embedded.url), connected(tmp_path, "Ben", embedded.url)
     apps = [ann, ben]
     try:
-        pump(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
+        pump_until(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
         ann.send({"type": "create", "game": "hexgomoku", "color": "first"})
-        pump(apps, lambda: bool(ann.find(RoomScene)))
+        pump_until(apps, lambda: bool(ann.find(RoomScene)))
         code = ann.find(RoomScene)[-1].model.room
         lobby = ben.top
         assert isinstance(lobby, LobbyScene)
         lobby.code.value = code
         lobby.act("watch_code")
-        pump(apps, lambda: bool(ben.find(RoomScene)))
+        pump_until(apps, lambda: bool(ben.find(RoomScene)))
         room = ben.find(RoomScene)[-1]
         assert room.model.you is None and room.model.status == "waiting"
         ben.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_j, mod=0, unicode="j"))
-        pump(apps, lambda: room.model.you == "second"
+        pump_until(apps, lambda: room.model.you == "second"
              and ann.find(RoomScene)[-1].model.status == "playing")
         assert room.model.status == "playing"
         assert "sit" not in {b.action for b in room.buttons()}
