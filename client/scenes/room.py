@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from client.annotations import CaptureTracker, check_squares, material_edge, sort_key
+from client.annotations import CaptureTracker, check_squares
 from client.boards import make_view
 from client.boards.base import BoardView, Marks
 from client.moves import MovePicker, Pick, display_moves, legal_shapes
@@ -21,12 +21,20 @@ from client.room_model import (
     OFFER_WORDS,
     REASON_WORDS,
     RoomModel,
-    clock_text,
     format_clock,
     reply_to,
 )
+from client.scenes import room_panel
 from client.scenes.base import Scene
 from client.scenes.dialogs import ChoiceDialog, ExpressionDialog
+from client.scenes.room_panel import (
+    MESSAGE_RECT,
+    MOVE_COLUMNS,
+    MOVE_ROWS,
+    MOVES_RECT,
+    PANEL_W,
+    PANEL_X,
+)
 from client.ui import draw, fonts, theme
 from client.ui.widgets import Button, TextField, pressed
 from protocol import limits
@@ -36,14 +44,6 @@ if TYPE_CHECKING:
     from client.net import NetEvent
 
 BOARD_RECT = pygame.Rect(16, 16, 768, 768)
-MOVES_RECT = pygame.Rect(800, 264, 464, 150)
-CHAT_RECT = pygame.Rect(800, 422, 464, 146)
-MESSAGE_RECT = pygame.Rect(800, 422, 464, 48)
-"""Messages go beside the board (over the top of the chat), never over the pieces."""
-MOVE_ROWS, MOVE_COLUMNS = 6, 2
-"""The move list shows this many lines of two moves per column."""
-PANEL_X = 800
-PANEL_W = 464
 GAME_NAMES = {"chess": "Chess", "draughts": "Draughts", "shuqi": "Number chess",
               "hexgomoku": "Hexagonal five-in-a-row", "custom": "Custom"}
 PROMOTIONS = [("Queen", "q"), ("Rook", "r"), ("Bishop", "b"), ("Knight", "n")]
@@ -678,7 +678,7 @@ class RoomScene(Scene):
             text = self.view_error or self.model.engine_error or "Waiting for the room…"
             draw.paragraph(surface, text, BOARD_RECT.inflate(-80, -300), 18, theme.MUTED)
         self.draw_offer(surface)
-        self.draw_panel(surface)
+        room_panel.draw_panel(self, surface)
         if self.message:
             self.draw_message(surface)
 
@@ -717,40 +717,6 @@ class RoomScene(Scene):
     def offer_rect() -> pygame.Rect:
         """Where an offer banner goes (top of the board)."""
         return pygame.Rect(BOARD_RECT.left + 24, BOARD_RECT.top + 20, BOARD_RECT.width - 48, 52)
-
-    def draw_panel(self, surface: pygame.Surface) -> None:
-        """Title, player cards with clocks, move list, chat and buttons."""
-        m = self.model
-        x = PANEL_X
-        title, variant = self.titles()
-        draw.text(surface, f"{title}{' · ' + variant if variant else ''}", (x, 18), 24,
-                  max_width=300)
-        cjk = theme.CJK_GAME_NAMES.get(m.game)
-        if cjk and fonts.has_cjk():
-            draw.text(surface, cjk, (x, 58), 14, theme.MUTED, "midleft", 200)
-        draw.text(surface, f"Room {m.room}{' · private' if m.private else ''}",
-                  (x + PANEL_W, 24), 15, theme.MUTED, "topright")
-        draw.text(surface, f"Clock: {clock_text(m.clock)}", (x + PANEL_W, 58), 14, theme.MUTED,
-                  "midright", PANEL_W - 220)
-        bottom = self.bottom_seat()
-        top = "second" if bottom == "first" else "first"
-        self.draw_player(surface, top, pygame.Rect(x, 74, PANEL_W, 72))
-        self.draw_player(surface, bottom, pygame.Rect(x, 154, PANEL_W, 72))
-        watching = f"{m.spectators} watching"
-        if self.app.rtt_ms is not None and not self.app.local_server:
-            watching += f" · ping {self.app.rtt_ms} ms"
-        draw.text(surface, watching, (x + PANEL_W, 244), 14, theme.MUTED, "midright")
-        draw.text(surface, self.status_line(), (x, 244), 17, self.status_color(), "midleft",
-                  PANEL_W - draw.text_extent(watching, 14, self.app.viewport()[0]) - 16)
-        self.draw_moves(surface, MOVES_RECT)
-        chat = CHAT_RECT.copy()
-        if self.message:  # the message sits at the chat's top; the chat keeps its newest lines
-            chat.top = MESSAGE_RECT.bottom + 6
-            chat.height = CHAT_RECT.bottom - chat.top
-        self.draw_chat(surface, chat)
-        self.chat_field.draw(surface)
-        for b in self._buttons:
-            b.draw(surface)
 
     def titles(self) -> tuple[str, str]:
         """The game's name and the variant's name (empty for the default variant)."""
@@ -793,114 +759,6 @@ class RoomScene(Scene):
             return theme.WARN
         return theme.GOOD if m.is_my_turn() else theme.TEXT
 
-    def draw_player(self, surface: pygame.Surface, seat: str, rect: pygame.Rect) -> None:
-        """A player card: colour, name, connection, score, and the clock."""
-        m = self.model
-        active = m.status == "playing" and m.turn == seat
-        draw.panel(surface, rect, theme.PANEL_HI if active else theme.PANEL,
-                   theme.ACCENT if active else theme.BORDER)
-        draw.stone(surface, (rect.left + 24, rect.centery), 11, seat, m.game)
-        info = m.seats.get(seat) or {}
-        name = m.name_of(seat)
-        if seat == m.you and not self.app.seat_connections:  # hot-seat: both seats are "you"
-            name += " (you)"
-        draw.text(surface, name, (rect.left + 46, rect.top + 14), 19, theme.TEXT,
-                  max_width=rect.width - 210)
-        details = []
-        if info:
-            connected = info.get("connected", True)
-            details.append("online" if connected else "away")
-            if info.get("bot"):
-                details.append("bot")
-        if m.scores and seat in m.scores:
-            details.append(f"score {m.scores[seat]}")
-        elif m.game == "shuqi" and m.state is not None and m.engine is not None:
-            with contextlib.suppress(Exception):
-                details.append(f"score {m.engine.scores(m.state)[seat]}")  # type: ignore[attr-defined]
-        dot = theme.GOOD if info and info.get("connected", True) else theme.FAINT
-        pygame.draw.circle(surface, dot, (rect.left + 50, rect.top + 50), 4)
-        detail_text = " · ".join(details) or "—"
-        draw.text(surface, detail_text, (rect.left + 60, rect.top + 50), 14,
-                  theme.MUTED, "midleft", rect.width - 220)
-        left = rect.left + 72 + draw.text_extent(detail_text, 14, self.app.viewport()[0])
-        self.draw_captured(surface, seat, pygame.Rect(left, rect.top + 38, rect.right - 150 - left,
-                                                      24))
-        now = self.now
-        remaining = m.remaining_ms(seat, now)
-        per_move_limit = m.clock.get("per_move") if isinstance(m.clock, dict) else None
-        if remaining is None and isinstance(per_move_limit, int) and per_move_limit > 0:
-            # Per-move clock only: the mover's clock shows what is left of this move.
-            remaining = m.move_ms(now) if active else per_move_limit * 1000
-        clock = format_clock(remaining) if m.clocks else "—"
-        low = remaining is not None and remaining < 10_000 and active
-        clock_rect = pygame.Rect(rect.right - 140, rect.top + 10, 128, rect.height - 20)
-        draw.panel(surface, clock_rect, theme.INPUT_BG if not active else (24, 36, 52),
-                   theme.BAD if low else (theme.ACCENT if active else theme.BORDER))
-        draw.text(surface, clock, clock_rect.center, 28, theme.BAD if low else theme.TEXT,
-                  "center")
-        per_move = m.move_ms(now)
-        limit = (m.clock.get("per_move") or 0) * 1000 if isinstance(m.clock, dict) else 0
-        if active and per_move is not None and isinstance(limit, int) and limit > 0:
-            frac = max(0.0, min(1.0, per_move / limit))
-            bar = pygame.Rect(clock_rect.left, clock_rect.bottom + 3, int(clock_rect.width * frac),
-                              3)
-            pygame.draw.rect(surface, theme.WARN if frac < 0.3 else theme.ACCENT, bar)
-
-    def draw_captured(self, surface: pygame.Surface, seat: str, rect: pygame.Rect) -> None:
-        """The pieces ``seat`` has captured (same kinds overlapping), then chess's material edge."""
-        view, m = self.view, self.model
-        codes = sorted(self.captures.captured.get(seat, []), key=lambda c: sort_key(m.game, c))
-        edge = material_edge(m.game, self.captures.pieces).get(seat)
-        if view is None or rect.width < 30 or not (codes or edge):
-            return
-        size = rect.height
-        groups: list[tuple[str, int]] = []
-        for code in codes:
-            if groups and groups[-1][0] == code:
-                groups[-1] = (code, groups[-1][1] + 1)
-            else:
-                groups.append((code, 1))
-        edge_w = fonts.text_width(f"+{edge}", 14) + 6 if edge else 0
-        step, gap = size * 0.6, size * 0.3
-        need = sum(size + (n - 1) * step for _, n in groups) + gap * max(0, len(groups) - 1)
-        room = max(1.0, rect.width - edge_w)
-        squeeze = min(1.0, room / need) if need else 1.0
-        x = float(rect.left)
-        for code, n in groups:
-            icon = view.piece_icon(code, size)
-            for _ in range(n):
-                if icon is not None:
-                    surface.blit(icon, icon.get_rect(midleft=(round(x), rect.centery)))
-                x += step * squeeze
-            x += (size - step + gap) * squeeze
-        if edge:
-            draw.text(surface, f"+{edge}", (round(x - gap * squeeze + 4), rect.centery), 14,
-                      theme.MUTED, "midleft")
-
-    def draw_moves(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
-        """The move list, two moves per line, scrolled to the end."""
-        draw.panel(surface, rect, theme.INPUT_BG)
-        moves = self._shown_moves
-        if not moves:
-            draw.text(surface, "No moves yet.", (rect.left + 12, rect.top + 10), 15, theme.FAINT)
-            return
-        lines = [(i // 2 + 1, moves[i], moves[i + 1] if i + 1 < len(moves) else "")
-                 for i in range(0, len(moves), 2)]
-        per_col, cols = MOVE_ROWS, MOVE_COLUMNS
-        end = len(lines) - self.move_scroll
-        shown = lines[max(0, end - per_col * cols):end]
-        col_w = rect.width // cols
-        for j, (n, a, b) in enumerate(shown):
-            cx = rect.left + 10 + (j // per_col) * col_w
-            cy = rect.top + 8 + (j % per_col) * 22
-            draw.text(surface, f"{n}.", (cx, cy), 14, theme.FAINT)
-            last_line = j == len(shown) - 1 and self.move_scroll == 0
-            draw.text(surface, a, (cx + 34, cy), 15,
-                      theme.ACCENT if last_line and not b else theme.TEXT, max_width=90)
-            if b:
-                draw.text(surface, b, (cx + 124, cy), 15,
-                          theme.ACCENT if last_line else theme.TEXT, max_width=col_w - 130)
-
     def shown_moves(self) -> list[str]:
         """The move list as displayed (SAN for chess), computed once per position."""
         key = (len(self.model.moves), self.model.start)
@@ -908,22 +766,6 @@ class RoomScene(Scene):
             self._shown_moves = display_moves(self.model.game, self.model.start, self.model.moves)
             self._shown_key = key
         return self._shown_moves
-
-    def draw_chat(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
-        """The last chat lines."""
-        draw.panel(surface, rect, theme.INPUT_BG)
-        lines: list[tuple[str, theme.Color]] = []
-        for line in self.model.chat[-12:]:
-            color = theme.MUTED if line.role == "spectator" else theme.TEXT
-            for part in fonts.wrap(f"{line.sender}: {line.text}", 14, rect.width - 20):
-                lines.append((part, color))
-        if not lines:
-            draw.text(surface, "No messages yet.", (rect.left + 10, rect.top + 8), 14,
-                      theme.FAINT)
-        visible = lines[-((rect.height - 8) // 19):]
-        for i, (text, color) in enumerate(visible):
-            draw.text(surface, text, (rect.left + 10, rect.top + 6 + i * 19), 14, color)
-
 
 def timed(clock: dict[str, Any]) -> bool:
     """Whether a room's clock setting runs (any positive initial time or per-move limit)."""
