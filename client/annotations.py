@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from client.boards.base import BoardView
-from engines.base import SIDES
+from engines.base import SIDES, BadPosition
 
 CHESS_ORDER = "qrbnp"
 """Captured chess pieces are listed queen first."""
@@ -35,6 +35,30 @@ def check_squares(game: str, position: str | None) -> tuple[str, ...]:
     if king is None or not board.is_check():
         return ()
     return (chess.square_name(king),)
+
+
+def threatened_captains(engine: Any, variant: str | None, position: str | None,
+                        captains: set[str]) -> tuple[str, ...]:
+    """Custom variants: which of ``captains`` (the side to move's captain squares, ``r,c``) the
+    opponent could take if it were its move, as the variant's own rules say (its "check").
+
+    The position string (``VARIANT;TURN;NEUTRALS;GRID``) is read back with the turn handed to
+    the opponent, and its legal moves are asked of the engine.
+    """
+    parts = position.split(";") if position else []
+    if len(parts) != 4 or parts[1] not in SIDES or not captains:
+        return ()
+    other = "second" if parts[1] == "first" else "first"
+    try:
+        state = engine.start(variant, position=";".join((parts[0], other, parts[2], parts[3])))
+        targets = {move.rsplit("-", 1)[-1].split("=")[0] for move in engine.legal_moves(state)}
+    except BadPosition as exc:
+        # Variants with the xiangqi module refuse a position whose side not to move has its
+        # captain attacked: handing the turn over refused for that reason is the check.
+        return tuple(sorted(captains)) if "captain attacked" in str(exc) else ()
+    except Exception:  # a position the engine will not take with the turn handed over
+        return ()
+    return tuple(sorted(captains & targets))
 
 
 def material_edge(game: str, pieces: dict[str, tuple[str | None, str]]) -> dict[str, int]:

@@ -80,6 +80,10 @@ class BoardView(abc.ABC):
         """
         return {}
 
+    def captains_of(self, state: Any, seat: str) -> set[str]:
+        """Points of ``seat``'s pieces whose capture loses the game (custom captains)."""
+        return set()
+
     def piece_icon(self, code: str, size: int) -> pygame.Surface | None:
         """A small picture of piece ``code`` about ``size`` px across (``None``: no icon)."""
         return None

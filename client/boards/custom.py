@@ -178,6 +178,12 @@ class CustomView(BoardView):
             out[f"{r},{c}"] = (owner, f"{type_id}{'*' if promoted else ''}")
         return out
 
+    def captains_of(self, state: Any, seat: str) -> set[str]:
+        """Squares of ``seat``'s captains in ``state``."""
+        return {f"{r},{c}" for (r, c), (type_id, _) in self.cells(state).items()
+                if self.pieces[type_id - 1].get("captain")
+                and SEATS.get(side_number(self.pieces[type_id - 1])) == seat}
+
     def piece_icon(self, code: str, size: int) -> pygame.Surface | None:
         core = code.rstrip("*")
         if not core.isdigit() or not 1 <= int(core) <= len(self.pieces):
@@ -233,6 +239,11 @@ class CustomView(BoardView):
         cells = self.cells(state)
         for square in cells:
             self._piece(surface, cells, square)
+        for point in marks.highlight:  # a captain in check (or taken): a red ring over it too
+            square = self._safe(point)
+            if square:
+                common.ring(surface, (*common.CHECK, 230), self._centre(*square),
+                            self.piece_radius() + cell * 0.08, max(2.0, cell * 0.06))
         for point in marks.targets:
             square = self._safe(point)
             if not square:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from client.annotations import CaptureTracker, check_squares
+from client.annotations import CaptureTracker, check_squares, threatened_captains
 from client.boards import make_view
 from client.boards.base import BoardView, Marks
 from client.moves import MovePicker, Pick, display_moves, legal_shapes
@@ -621,14 +621,19 @@ class RoomScene(Scene):
     # ---- drawing ------------------------------------------------------------------------------
 
     def check(self) -> tuple[str, ...]:
-        """The checked king's square while a chess game is on (computed once per position)."""
+        """The checked king's square while a chess game is on, or a custom game's threatened
+        captains (computed once per position)."""
         m = self.model
         key = (m.game, m.game_id, m.start, len(m.moves), m.status)
         if key != self._check[0]:
             found: tuple[str, ...] = ()
             if m.status != "over" and m.engine is not None and m.state is not None:
                 with contextlib.suppress(Exception):
-                    found = check_squares(m.game, m.engine.position(m.state))
+                    position = m.engine.position(m.state)
+                    found = check_squares(m.game, position)
+                    if m.game == "custom" and self.view is not None:
+                        found = threatened_captains(m.engine, m.variant, position,
+                                                    self.view.captains_of(m.state, m.turn))
             self._check = (key, found)
         return self._check[1]
 

@@ -7,7 +7,13 @@ from typing import Any
 import pygame
 
 import engines
-from client.annotations import CaptureTracker, check_squares, material_edge, taken
+from client.annotations import (
+    CaptureTracker,
+    check_squares,
+    material_edge,
+    taken,
+    threatened_captains,
+)
 from client.boards import make_view
 from client.demo import demo_room
 from client.scenes.room import RoomScene
@@ -165,3 +171,40 @@ def test_spectator_sees_captures_and_check(ui: Any) -> None:
     assert room.marks().highlight == ("e1",)
     assert room.captures.captured["second"] == ["P"]
     ui.shoot("room-chess-check-spectator")
+
+
+XIANGQI_CHECK = ["8,2-6,2", "3,8-10,8", "6,2-6,3", "3,2-3,1", "6,3-6,7", "3,1-3,4", "8,8-9,8",
+                 "4,1-5,1", "9,8-9,4", "1,8-3,9", "6,7-6,5"]
+"""Ends with red's cannon on 6,5 checking blue's general on 1,5 over the soldier on 4,5."""
+
+
+def test_custom_captain_in_check_is_found_both_ways() -> None:
+    """A threatened captain is found by the opponent's moves (guards), and through the engine's
+    refusal to hand over the turn with a captain attacked (xiangqi)."""
+    engine = engines.get("custom")
+    view = make_view("custom", "xiangqi", engine.variant_info("xiangqi"))
+    state = states("custom", XIANGQI_CHECK, "xiangqi")[-1]
+    assert state.turn == "second" and view.captains_of(state, "second") == {"1,5"}
+    assert threatened_captains(engine, "xiangqi", engine.position(state), {"1,5"}) == ("1,5",)
+    quiet = states("custom", XIANGQI_CHECK[:-1], "xiangqi")[-1]
+    assert threatened_captains(engine, "xiangqi", engine.position(quiet),
+                               view.captains_of(quiet, quiet.turn)) == ()
+    guards = ["6,4-5,3", "2,2-3,2", "5,1-4,1", "1,4-2,4", "5,6-4,6", "2,4-3,4", "5,3-5,4",
+              "2,5-3,5", "5,4-6,4", "3,2-4,2", "6,5-5,4", "2,1-3,1", "6,2-5,3", "1,3-2,4",
+              "5,3-4,4", "2,4-1,3", "6,4-5,3", "1,2-2,3", "5,4-4,3"]
+    history = states("custom", guards, "guards")
+    gview = make_view("custom", "guards", engine.variant_info("guards"))
+    before, after = history[-2], history[-1]
+    assert threatened_captains(engine, "guards", engine.position(after),
+                               gview.captains_of(after, after.turn)) == ("3,4",)
+    assert threatened_captains(engine, "guards", engine.position(before),
+                               gview.captains_of(before, before.turn)) == ()
+    assert threatened_captains(engine, "guards", "nonsense", {"1,1"}) == ()
+    assert threatened_captains(engine, "guards", engine.position(after), set()) == ()
+
+
+def test_room_highlights_a_custom_captain_in_check(ui: Any) -> None:
+    """In a custom room, the side to move's threatened captain glows like a checked king."""
+    room = room_after(ui, "custom", XIANGQI_CHECK, "xiangqi", you="second")
+    assert room.marks().highlight == ("1,5",)
+    ui.shoot("room-custom-check")
