@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 import engines
-from client.annotations import check_squares
+from client.annotations import check_squares, threatened_captains
 from client.boards import make_view
 from client.boards.base import BoardView, Marks
 from client.moves import display_moves, points_of
@@ -117,7 +117,7 @@ class ReplayScene(Scene):
         reason: str | None = None,
     ) -> None:
         super().__init__(app)
-        self.game = game
+        self.game, self.variant = game, variant
         self.moves = list(moves)
         self.names = dict(names or {})
         self.result, self.reason = result, reason
@@ -201,7 +201,8 @@ class ReplayScene(Scene):
             self.app.pop(self)
 
     def highlight(self) -> tuple[str, ...]:
-        """What to emphasise at the shown move: the winning line at the end, a checked king."""
+        """What to emphasise at the shown move: the winning line at the end, a checked king or
+        a custom game's threatened captain."""
         index = min(self.index, len(self.states) - 1)
         if index not in self._highlights:
             found: tuple[str, ...] = ()
@@ -210,7 +211,11 @@ class ReplayScene(Scene):
                 outcome = engine.outcome(state)
                 if outcome is not None:
                     found = tuple(outcome.highlight)
-                found = found or check_squares(self.game, engine.position(state))
+                position = engine.position(state)
+                found = found or check_squares(self.game, position)
+                if not found and self.game == "custom" and self.view is not None:
+                    found = threatened_captains(engine, self.variant, position,
+                                                self.view.captains_of(state, state.turn))
             self._highlights[index] = found
         return self._highlights[index]
 

@@ -208,3 +208,16 @@ def test_room_highlights_a_custom_captain_in_check(ui: Any) -> None:
     room = room_after(ui, "custom", XIANGQI_CHECK, "xiangqi", you="second")
     assert room.marks().highlight == ("1,5",)
     ui.shoot("room-custom-check")
+
+
+def test_replay_marks_a_custom_captain_in_check(ui: Any) -> None:
+    """Stepping through a custom game, the position with the general in check marks it."""
+    from client.scenes.replay import ReplayScene
+
+    engine = engines.get("custom")
+    scene = ReplayScene(ui.app, "custom", "xiangqi", None, XIANGQI_CHECK, {},
+                        variant_info=engine.variant_info("xiangqi"))
+    ui.app.push(scene)
+    assert scene.highlight() == ("1,5",)
+    ui.key(pygame.K_LEFT)
+    assert scene.highlight() == ()
