@@ -91,6 +91,15 @@ def read_start(text: str) -> tuple[str, str]:
     return ("record" if looks_like_record else "position"), value
 
 
+START_HINTS = {
+    "chess": "optional: FEN or PGN, or a file",
+    "draughts": "optional: PDN position (W:W31-50:B1-20) or PDN, or a file",
+    "shuqi": "optional: position (TURN;PLY;FIRST;SECOND) or a file",
+    "hexgomoku": "optional: position (TURN;BLACK;WHITE) or a file",
+    "custom": "optional: position string or JSON record, or a file",
+    "": "optional: start position or record, or a file",
+}
+"""The start-position field's hint for each game, in that game's own formats."""
 SHORT_GAME_NAMES = {"chess": "Chess", "draughts": "Draughts", "shuqi": "Number chess",
                     "hexgomoku": "Hex five", "custom": "Custom"}
 """Game names that fit the room list."""
@@ -183,6 +192,7 @@ class LobbyScene(Scene):
             (str(v.get("id")), str(v.get("name") or v.get("id")))
             for v in variants if isinstance(v, dict) and v.get("id") is not None
         ])
+        self.position.placeholder = START_HINTS.get(str(game.get("game", "")), START_HINTS[""])
         defaults = self.option_defaults()
         self.options.value = ""
         self.options.placeholder = " ".join(f"{k}={str(v).lower()}" for k, v in defaults.items())

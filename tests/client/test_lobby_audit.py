@@ -93,3 +93,20 @@ def test_pasted_multi_line_pgn_starts_a_room_on_a_real_server(
         assert position.split()[:4] == board.fen().split()[:4]
     finally:
         app.disconnect()
+
+
+def test_start_field_hint_follows_the_game(ui: Any) -> None:
+    """The start-position hint names the chosen game's own formats."""
+    ui.app.url, ui.app.address = "ws://h:8765/", "h"
+    ui.app.push(ConnectScene(ui.app, "h", "Alice"))
+    ui.message(demo_welcome())
+    lobby = ui.app.top
+    assert isinstance(lobby, LobbyScene)
+    hints = {}
+    for i, game in enumerate(ui.app.games):
+        lobby.game_index = i
+        lobby._refresh_game()
+        hints[game["game"]] = lobby.position.placeholder
+    assert "FEN" in hints["chess"] and "PDN" in hints["draughts"]
+    assert "FEN" not in hints["hexgomoku"] and "TURN;BLACK;WHITE" in hints["hexgomoku"]
+    assert "TURN;PLY" in hints["shuqi"]
