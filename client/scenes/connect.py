@@ -29,7 +29,8 @@ class ConnectScene(Scene):
         self.card.center = (cx, theme.LOGICAL_SIZE[1] // 2 + 40)
         left = self.card.left + 40
         width = self.card.width - 80
-        self.address = TextField(pygame.Rect(left, self.card.top + 150, width, 44), "Server",
+        self.address = TextField(pygame.Rect(left, self.card.top + 150, width, 44),
+                                 "Server  (host or host:port; wss:// for a secure one)",
                                  address or app.config.server,
                                  "host, host:port or ws://… (port 8765 by default)", 200)
         self.name = TextField(pygame.Rect(left, self.card.top + 230, width, 44), "Your name",
