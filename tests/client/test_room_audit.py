@@ -285,3 +285,31 @@ def test_a_spectator_takes_a_free_seat(ui: Any) -> None:
     ui.key(pygame.K_j)
     join = ui.sent("join")[-1]
     assert (join["room"], join["role"]) == ("SIT1", "player")
+
+
+def test_running_clock_redraws_as_it_counts_down(ui: Any) -> None:
+    """With no message arriving, the running clock's face changes as local time passes (a new
+    frame is drawn for it), down to tenths under ten seconds; the waiting clock stays put."""
+    from client.ui import draw
+
+    snapshot = demo_room("chess", plies=1, room="CLK1")
+    snapshot["clocks"].update(first=300_000, second=12_000, running="second")
+    room = open_room(ui, snapshot)
+
+    def faces() -> list[str]:
+        with draw.collect_text() as texts:
+            room.draw(ui.app.surface)
+        return [t.value for t in texts if t.size == 28]
+
+    assert faces() == ["0:12", "5:00"]  # opponent (second) on top, running
+    ui.app.step(0.0)
+    ui.clock.now += 1.0
+    assert ui.app.step(0.0), "a frame is drawn when the clock's face changes"
+    assert faces() == ["0:11", "5:00"]
+    ui.clock.now += 1.5
+    ui.app.step(0.0)
+    assert faces() == ["9.5", "5:00"]
+    ui.clock.now += 0.1
+    assert ui.app.step(0.0)
+    assert faces() == ["9.4", "5:00"]
+    assert not ui.app.step(0.0), "nothing to redraw while the face is the same"
