@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 import engines
-from client.annotations import check_squares, threatened_captains
+from client.annotations import CaptureTracker, check_squares, threatened_captains
 from client.boards import make_view
 from client.boards.base import BoardView, Marks
 from client.moves import display_moves, points_of
 from client.room_model import REASON_WORDS
+from client.scenes import room_panel
 from client.scenes.base import Scene
 from client.ui import draw, theme
 from client.ui.widgets import Button, pressed
@@ -155,6 +156,7 @@ class ReplayScene(Scene):
         ]
         self.coordinates = True
         self._highlights: dict[int, tuple[str, ...]] = {}
+        self.captures = CaptureTracker()
 
     @classmethod
     def from_record(cls, app: App, record: Mapping[str, Any]) -> ReplayScene:
@@ -219,6 +221,23 @@ class ReplayScene(Scene):
             self._highlights[index] = found
         return self._highlights[index]
 
+    def update(self, dt: float) -> None:
+        """Follow the captures up to the shown move."""
+        if self.view is not None and self.states:
+            shown = self.states[: min(self.index, len(self.states) - 1) + 1]
+            self.captures.update(self.view, (self.game,), shown)
+
+    def draw_captures(self, surface: pygame.Surface, names: dict[str, str]) -> None:
+        """What each side has captured up to the shown move (games with captures only)."""
+        if not self.captures.pieces or self.view is None:
+            return
+        for row, seat in enumerate(("first", "second")):
+            y = 162 + row * 30
+            draw.stone(surface, (810, y), 7, seat, self.game)
+            draw.text(surface, names[seat], (824, y), 14, theme.MUTED, "midleft", 110)
+            room_panel.draw_captured(surface, self.view, self.game, self.captures, seat,
+                                     pygame.Rect(944, y - 12, 320, 24))
+
     def draw(self, surface: pygame.Surface) -> None:
         """Board at the current move and the move list."""
         draw.panel(surface, BOARD_RECT)
@@ -240,7 +259,9 @@ class ReplayScene(Scene):
                       theme.MUTED, max_width=464)
         draw.text(surface, f"Move {self.index} of {len(self.moves)}", (800, 118), 18,
                   theme.ACCENT)
-        box = pygame.Rect(800, 148, 464, 476)
+        self.draw_captures(surface, {"first": first, "second": second})
+        box = pygame.Rect(800, 212, 464, 412) if self.captures.pieces else pygame.Rect(
+            800, 148, 464, 476)
         draw.panel(surface, box, theme.INPUT_BG)
         rows = (box.height - 12) // 22
         first_line = max(0, (self.index - 1) // 2 - rows + 3)

@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from client.annotations import material_edge, sort_key
+from client.annotations import CaptureTracker, material_edge, sort_key
 from client.room_model import clock_text, format_clock
 from client.ui import draw, fonts, theme
 
 if TYPE_CHECKING:
+    from client.boards.base import BoardView
     from client.scenes.room import RoomScene
 
 MOVES_RECT = pygame.Rect(800, 264, 464, 150)
@@ -91,8 +92,8 @@ def draw_player(room: RoomScene, surface: pygame.Surface, seat: str, rect: pygam
     draw.text(surface, detail_text, (rect.left + 60, rect.top + 50), 14,
               theme.MUTED, "midleft", rect.width - 220)
     left = rect.left + 72 + draw.text_extent(detail_text, 14, room.app.viewport()[0])
-    draw_captured(room, surface, seat, pygame.Rect(left, rect.top + 38, rect.right - 150 - left,
-                                                  24))
+    draw_captured(surface, room.view, m.game, room.captures, seat,
+                  pygame.Rect(left, rect.top + 38, rect.right - 150 - left, 24))
     now = room.now
     remaining = m.remaining_ms(seat, now)
     per_move_limit = m.clock.get("per_move") if isinstance(m.clock, dict) else None
@@ -115,11 +116,13 @@ def draw_player(room: RoomScene, surface: pygame.Surface, seat: str, rect: pygam
         pygame.draw.rect(surface, theme.WARN if frac < 0.3 else theme.ACCENT, bar)
 
 
-def draw_captured(room: RoomScene, surface: pygame.Surface, seat: str, rect: pygame.Rect) -> None:
-    """The pieces ``seat`` has captured (same kinds overlapping), then chess's material edge."""
-    view, m = room.view, room.model
-    codes = sorted(room.captures.captured.get(seat, []), key=lambda c: sort_key(m.game, c))
-    edge = material_edge(m.game, room.captures.pieces).get(seat)
+def draw_captured(surface: pygame.Surface, view: BoardView | None, game: str,
+                  captures: CaptureTracker, seat: str, rect: pygame.Rect) -> None:
+    """The pieces ``seat`` has captured (same kinds overlapping), then chess's material edge.
+
+    Shared by the room's player cards and the replay."""
+    codes = sorted(captures.captured.get(seat, []), key=lambda c: sort_key(game, c))
+    edge = material_edge(game, captures.pieces).get(seat)
     if view is None or rect.width < 30 or not (codes or edge):
         return
     size = rect.height

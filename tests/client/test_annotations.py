@@ -221,3 +221,21 @@ def test_replay_marks_a_custom_captain_in_check(ui: Any) -> None:
     assert scene.highlight() == ("1,5",)
     ui.key(pygame.K_LEFT)
     assert scene.highlight() == ()
+
+
+def test_replay_shows_what_each_side_took_so_far(ui: Any) -> None:
+    """Stepping back in a replay takes the captures back too."""
+    from client.scenes.replay import ReplayScene
+
+    scene = ReplayScene(ui.app, "chess", None, None, CHECK_LINE, {"first": "Ann", "second": "Ben"})
+    ui.app.push(scene)
+    ui.shoot("replay-chess-captures")
+    assert scene.captures.captured == {"first": ["p"], "second": ["P"]}
+    ui.key(pygame.K_LEFT)
+    ui.key(pygame.K_LEFT)
+    ui.key(pygame.K_LEFT)
+    ui.app.step(0.0)
+    assert scene.captures.captured == {"first": ["p"], "second": []}
+    ui.key(pygame.K_HOME)
+    ui.app.step(0.0)
+    assert scene.captures.captured == {"first": [], "second": []}
