@@ -155,15 +155,17 @@ class LobbyScene(Scene):
         self.create = Button(pygame.Rect(col2 + 16, 488, 376, 44), "Create room", "create",
                              "Ctrl+N", primary=True)
         self.code = TextField(pygame.Rect(col2 + 16, 606, 150, 40), "Room code", "", "code", 16)
-        self.join = Button(pygame.Rect(col2 + 178, 606, 104, 40), "Join", "join")
-        self.watch_code = Button(pygame.Rect(col2 + 290, 606, 102, 40), "Watch", "watch_code")
+        self.join = Button(pygame.Rect(col2 + 178, 606, 104, 40), "Join", "join", "Enter")
+        self.watch_code = Button(pygame.Rect(col2 + 290, 606, 102, 40), "Watch", "watch_code",
+                                 "Shift+Enter")
         self.rooms_view = ListView(pygame.Rect(836, 112, 420, 560), header=(
             "Room", "Game", "Players", "Clock", "Viewers"), widths=[50, 104, 114, 88, 52],
             empty_text="No open rooms yet.")
         self.watch_room = Button(pygame.Rect(836, 688, 200, 42), "Watch", "watch", "W")
         self.join_room = Button(pygame.Rect(1056, 688, 200, 42), "Join seat", "join_room", "J")
         self.cancel = Button(pygame.Rect(col2 + 236, 156, 140, 44), "Cancel", "cancel", "Esc")
-        self.leave_button = Button(pygame.Rect(1136, 14, 120, 34), "Disconnect", "disconnect")
+        self.leave_button = Button(pygame.Rect(1136, 10, 120, 42), "Disconnect", "disconnect",
+                                   "Ctrl+D")
         self.replay_source = TextField(pygame.Rect(col2 + 16, 700, 266, 40),
                                        "Replay a game: its id, or a record file (JSON, PGN)", "",
                                        "game id or file path", 1024)
@@ -286,7 +288,9 @@ class LobbyScene(Scene):
         ):
             self.act("replay")
         elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.code.focused:
-            self.act("join")
+            self.act("watch_code" if event.mod & pygame.KMOD_SHIFT else "join")
+        elif event.key == pygame.K_d and ctrl:
+            self.act("disconnect")
         elif event.key == pygame.K_ESCAPE:
             if typing:
                 for f in self.fields:

@@ -110,3 +110,23 @@ def test_start_field_hint_follows_the_game(ui: Any) -> None:
     assert "FEN" in hints["chess"] and "PDN" in hints["draughts"]
     assert "FEN" not in hints["hexgomoku"] and "TURN;BLACK;WHITE" in hints["hexgomoku"]
     assert "TURN;PLY" in hints["shuqi"]
+
+
+def test_join_watch_and_disconnect_have_keys(ui: Any) -> None:
+    """In the code field Enter joins and Shift+Enter watches; Ctrl+D disconnects."""
+    ui.app.url, ui.app.address = "ws://h:8765/", "h"
+    ui.app.push(ConnectScene(ui.app, "h", "Alice"))
+    ui.message(demo_welcome())
+    lobby = ui.app.top
+    assert isinstance(lobby, LobbyScene)
+    assert (lobby.join.hint, lobby.watch_code.hint) == ("Enter", "Shift+Enter")
+    lobby.code.value, lobby.code.focused = "AB12", True
+    ui.key(pygame.K_RETURN, mod=pygame.KMOD_SHIFT)
+    assert ui.sent("join")[-1] == {"type": "join", "room": "AB12", "role": "spectator",
+                                   "id": ui.sent("join")[-1]["id"]}
+    lobby.code.value, lobby.code.focused = "AB12", True
+    ui.key(pygame.K_RETURN)
+    assert ui.sent("join")[-1]["role"] == "player"
+    ui.shoot("lobby-keys")
+    ui.key(pygame.K_d, mod=pygame.KMOD_CTRL)
+    assert lobby not in ui.app.stack
