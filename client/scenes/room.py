@@ -267,9 +267,7 @@ class RoomScene(Scene):
     def handle_event(self, event: pygame.event.Event) -> None:
         """Board clicks, buttons, offer answers, chat and shortcuts."""
         if event.type == pygame.MOUSEWHEEL and MOVES_RECT.collidepoint(self.mouse):
-            lines = (len(self.model.moves) + 1) // 2
-            most = max(0, lines - MOVE_ROWS * MOVE_COLUMNS)
-            self.move_scroll = max(0, min(most, self.move_scroll + event.y * 2))
+            self.scroll_moves(event.y * 2)
             return
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
@@ -330,10 +328,19 @@ class RoomScene(Scene):
         if event.key == pygame.K_ESCAPE and self.picker.selected is not None:
             self.picker.clear()
             return
+        if event.key in (pygame.K_PAGEUP, pygame.K_PAGEDOWN):
+            self.scroll_moves(MOVE_ROWS if event.key == pygame.K_PAGEUP else -MOVE_ROWS)
+            return
         for action in ACTIONS:
             if event.key == action.key and self.available(action):
                 self.act(action.name)
                 return
+
+    def scroll_moves(self, lines: int) -> None:
+        """Scroll the move list back (positive) or forward by ``lines`` (wheel, PgUp/PgDn)."""
+        total = (len(self.model.moves) + 1) // 2
+        most = max(0, total - MOVE_ROWS * MOVE_COLUMNS)
+        self.move_scroll = max(0, min(most, self.move_scroll + lines))
 
     def buttons(self) -> list[Button]:
         """The action buttons in a grid under the chat (only the ones for this game)."""

@@ -548,3 +548,7 @@ def test_move_list_scrolls_back_with_the_wheel(ui: Any) -> None:
     assert room.move_scroll == 20 - 12
     ui.message(demo_room("shuqi", plies=41))
     assert room.move_scroll == 0
+    ui.key(pygame.K_PAGEUP)
+    assert room.move_scroll == 6, "PgUp scrolls back a column's worth of lines"
+    ui.key(pygame.K_PAGEDOWN)
+    assert room.move_scroll == 0
