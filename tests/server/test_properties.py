@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engines.base import SIDES
+from protocol.messages import CLIENT_TYPES
 from server.testing import HallDriver
 
 POINTS = ["0,0", "1,0", "2,0", "3,0", "4,0", "0,1", "1,1", "2,1", "3,1", "9,9", "x"]
@@ -141,25 +142,7 @@ FIELDS = [
 @given(
     messages=st.lists(
         st.tuples(
-            st.sampled_from(
-                [
-                    "hello",
-                    "create",
-                    "join",
-                    "leave",
-                    "list",
-                    "move",
-                    "abort",
-                    "stop",
-                    "resign",
-                    "report",
-                    "timeout",
-                    "offer",
-                    "answer",
-                    "chat",
-                    "ping",
-                ]
-            ),
+            st.sampled_from(CLIENT_TYPES),
             st.dictionaries(st.sampled_from(FIELDS), JUNK, max_size=4),
             st.booleans(),
         ),
