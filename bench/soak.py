@@ -228,6 +228,8 @@ class Peer:
             await ws.send(json.dumps({**data, "id": key}))
             return await asyncio.wait_for(asyncio.shield(future), timeout)
         except (ConnectionClosed, TimeoutError):
+            # let the reader see the close (and clear ``up``) before the caller tries again
+            await asyncio.sleep(0.05)
             return None
 
 
