@@ -67,6 +67,8 @@ log = logging.getLogger("boardhall.hall")
 CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 LOBBY = ""
 """Wake-up key of the lobby push (room codes are never empty)."""
+WAKES_SLACK = 64
+"""Stale timer entries tolerated before the heap is compacted."""
 LOBBY_INTERVAL_S = 0.5
 """Lobby watchers get at most two pushes per second."""
 LOBBY_MAX = 200
@@ -213,6 +215,18 @@ class Hall:
         if when is not None and self._pushed.get(room.code) != when:
             self._pushed[room.code] = when
             heapq.heappush(self._wakes, (when, room.code))
+            if len(self._wakes) > 2 * len(self._pushed) + WAKES_SLACK:
+                self._compact_wakes()
+
+    def _compact_wakes(self) -> None:
+        """Drop the entries of replaced deadlines (each timed move replaces its room's), so the
+        heap holds about one entry per room instead of one per move until its old deadline."""
+        self._wakes = [
+            (when, code)
+            for when, code in self._wakes
+            if code == LOBBY or self._pushed.get(code) == when
+        ]
+        heapq.heapify(self._wakes)
 
     def next_wake(self) -> float | None:
         """When :meth:`tick` should run next (``None``: nothing is due)."""

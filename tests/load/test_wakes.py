@@ -38,11 +38,6 @@ def _table(hall: Hall, first: int, second: int, now: float, clock: dict[str, int
     return code
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="server finding: Hall._schedule pushes a heap entry per changed deadline and the "
-    "replaced entry stays until its old deadline passes (one per timed move)",
-)
 def test_the_timer_heap_stays_bounded_while_timed_games_are_played() -> None:
     """2,000+ timed moves over 20 rooms leave at most a few entries per room in the heap."""
     hall = Hall(ServerConfig(messages_per_second=10**6))
