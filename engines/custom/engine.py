@@ -7,6 +7,7 @@ empty, otherwise a piece type id, with ``*`` after a promoted piece.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import threading
@@ -35,6 +36,12 @@ MAX_POSITION_CHARS = 4096
 
 def _side_number(side: Side) -> int:
     return 1 if side == "first" else 2
+
+
+@functools.cache
+def _cell_texts(codes: int) -> tuple[str, ...]:
+    """Position-string text of every cell code ``0..codes-1`` (``.``, ``N`` or ``N*``)."""
+    return tuple("." if not v else f"{v >> 1}{'*' if v & 1 else ''}" for v in range(codes))
 
 
 @dataclass(frozen=True)
@@ -325,6 +332,49 @@ class CustomEngine(Engine):
         state._memo["pairs"] = pairs
         return pairs
 
+    def _leaves_captain_safe(self, state: CustomState, move: tuple[int, int]) -> bool:
+        """Whether ``move`` (pseudo-legal) neither faces the generals nor leaves a captain
+        attacked; always true without the self-check rule."""
+        table = state.rules
+        if not table.variant.rules.self_check:
+            return True
+        side = _side_number(state.turn)
+        board = self._after(state, move)
+        if table.facing_generals(board) is not None:
+            return False
+        return not any(table.attacked(board, sq, 3 - side) for sq in table.captains(board, side))
+
+    def _is_legal(self, state: CustomState, pair: tuple[int, int]) -> bool:
+        """``pair in self._pairs(state)`` without building every move when not memoised."""
+        memo = state._memo.get("pairs")
+        if memo is not None:
+            return pair in memo
+        table = state.rules
+        code = state.board[pair[0]]
+        if not code:
+            return False
+        side = _side_number(state.turn)
+        owner = table.side_of[code]
+        neutrals = not table.variant.rules.neutral_limit or state.neutral[side - 1] < 2
+        if owner != side and (owner != 3 or not neutrals):
+            return False
+        if pair[1] not in table.targets(state.board, pair[0]):
+            return False
+        return self._leaves_captain_safe(state, pair)
+
+    def _has_move(self, state: CustomState) -> bool:
+        """Whether the side to move has any legal move (stops at the first one found)."""
+        memo = state._memo.get("pairs")
+        if memo is not None:
+            return bool(memo)
+        table = state.rules
+        side = _side_number(state.turn)
+        neutrals = not table.variant.rules.neutral_limit or state.neutral[side - 1] < 2
+        return any(
+            self._leaves_captain_safe(state, move)
+            for move in table.iter_moves(state.board, side, neutrals)
+        )
+
     def legal_moves(self, state: CustomState) -> list[str]:
         """Every legal move as ``r,c-r,c``; empty once the game is over."""
         if self.outcome(state) is not None:
@@ -350,7 +400,7 @@ class CustomEngine(Engine):
         if self.outcome(state) is not None:
             raise IllegalMove("the game is over")
         pair = (r1 * table.cols + c1, r2 * table.cols + c2)
-        if pair not in self._pairs(state):
+        if not self._is_legal(state, pair):
             raise IllegalMove(self._why_illegal(state, pair, move.strip()))
         return self._apply(state, pair)
 
@@ -408,26 +458,39 @@ class CustomEngine(Engine):
         """Captain captured / generals left facing, no legal move, or the ply limit."""
         if state.finished is not None:
             return state.finished
-        if not self._pairs(state):
+        memo = state._memo
+        if "outcome" in memo:
+            cached: Outcome | None = memo["outcome"]
+            return cached
+        result: Outcome | None = None
+        if not self._has_move(state):
             if state.rules.variant.rules.no_legal_move == "lose":
-                return Outcome(winner=other(state.turn), reason="no_moves")
-            return Outcome(winner=None, reason="no_moves")
-        if state.max_plies and state.ply >= state.max_plies:
-            return Outcome(winner=None, reason="move_limit")
-        return None
+                result = Outcome(winner=other(state.turn), reason="no_moves")
+            else:
+                result = Outcome(winner=None, reason="no_moves")
+        elif state.max_plies and state.ply >= state.max_plies:
+            result = Outcome(winner=None, reason="move_limit")
+        memo["outcome"] = result
+        return result
 
     def position(self, state: CustomState) -> str:
         """``VARIANT;TURN;N1,N2;ROWS``."""
+        memo = state._memo
+        cached = memo.get("position")
+        if cached is not None:
+            text: str = cached
+            return text
         table = state.rules
-        rows = []
-        for r in range(table.rows):
-            cells = []
-            for v in state.board[r * table.cols : (r + 1) * table.cols]:
-                cells.append("." if not v else f"{v >> 1}{'*' if v & 1 else ''}")
-            rows.append(",".join(cells))
-        return (
-            f"{state.variant};{state.turn};{state.neutral[0]},{state.neutral[1]};{'/'.join(rows)}"
+        board = state.board
+        cols = table.cols
+        cell = _cell_texts(len(table.side_of))
+        rows = "/".join(
+            ",".join([cell[v] for v in board[start : start + cols]])
+            for start in range(0, table.rows * cols, cols)
         )
+        text = f"{state.variant};{state.turn};{state.neutral[0]},{state.neutral[1]};{rows}"
+        memo["position"] = text
+        return text
 
     def perft(self, state: CustomState, depth: int) -> int:
         """Positions at exactly ``depth`` plies (finished positions have no moves)."""

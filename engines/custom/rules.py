@@ -16,7 +16,7 @@ are "facing".
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from engines.custom.definition import PieceType, Variant
@@ -308,6 +308,18 @@ class Compiled:
             for t in sorted(set(self.targets(board, sq))):
                 out.append((sq, t))
         return out
+
+    def iter_moves(self, board: Board, side: int, neutrals: bool) -> Iterator[tuple[int, int]]:
+        """The moves of :meth:`moves` lazily, unsorted and possibly repeated (for early exits)."""
+        side_of = self.side_of
+        for sq, v in enumerate(board):
+            if not v:
+                continue
+            s = side_of[v]
+            if s != side and (s != 3 or not neutrals):
+                continue
+            for t in self.targets(board, sq):
+                yield sq, t
 
     def attacked(self, board: Board, target: int, by_side: int) -> bool:
         """Whether a piece of ``by_side`` could move onto ``target`` now."""

@@ -556,3 +556,30 @@ def test_random_variants_play_and_round_trip(engine: CustomEngine) -> None:
                 again = engine.start(vid, position=engine.position(s))
                 assert engine.legal_moves(again) == engine.legal_moves(s)
     assert played == 40
+
+
+@pytest.mark.parametrize("vid", ["xiangqi", "stones", "guards"])
+def test_fast_paths_agree_with_the_full_move_list(engine: CustomEngine, vid: str) -> None:
+    """The early-exit legality and "has a move" checks of the hot path match the move list.
+
+    Every state is re-read from its position string so that nothing is memoised yet, and every
+    pair whose first square holds a piece is tried, legal or not (neither check memoises).
+    """
+    rng = random.Random(7)
+    for _ in range(2):
+        state = engine.start(vid, options={"max_plies": 60})
+        while engine.outcome(state) is None:
+            fresh = engine.start(vid, position=engine.position(state))
+            cold = engine.start(vid, position=engine.position(state))
+            full = set(engine._pairs(cold))
+            assert engine._has_move(fresh) == bool(full)
+            size = len(state.board)
+            for a in range(size):
+                if not fresh.board[a]:
+                    continue
+                for b in range(size):
+                    assert engine._is_legal(fresh, (a, b)) == ((a, b) in full), (a, b)
+            state = engine.play(state, rng.choice(engine.legal_moves(state)))
+        assert engine.outcome(state) == engine.outcome(
+            dataclasses.replace(state, _memo={})
+        )
