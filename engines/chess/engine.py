@@ -9,7 +9,7 @@ the part of the game python-chess walks back through to count repetitions, so it
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import InitVar, dataclass, field
 from typing import Any, ClassVar
 
 import chess
@@ -24,7 +24,7 @@ from engines.base import (
     other,
 )
 from engines.chess.notation import parse_move
-from engines.chess.position import STANDARD_FEN, read_fen
+from engines.chess.position import STANDARD_FEN, fen_of, read_fen
 from engines.chess.records import read_pgn, write_pgn
 
 REASONS: dict[chess.Termination, str] = {
@@ -56,7 +56,12 @@ def color_of(side: Side) -> chess.Color:
 
 @dataclass(frozen=True)
 class ChessState:
-    """A chess position with the history the draw rules need; an immutable, hashable value."""
+    """A chess position with the history the draw rules need; an immutable, hashable value.
+
+    Privately it also holds its python-chess board (``root`` + ``tail`` pushed) and the automatic
+    end of the game on it, both worked out once when the state is made and never changed after:
+    the engine only reads the board, or copies it before pushing a move.
+    """
 
     fen: str
     """FEN of the position (python-chess's normal form: en passant square only when legal)."""
@@ -68,6 +73,19 @@ class ChessState:
     """FEN after the last irreversible move (or the start)."""
     tail: tuple[str, ...] = ()
     """UCI moves from ``root`` to here, none of them irreversible."""
+    cache: InitVar[tuple[chess.Board, chess.Outcome | None] | None] = None
+    """The board of this state and ``game_over`` of it, when the maker has them (never shared)."""
+    _board: chess.Board = field(init=False, compare=False, hash=False, repr=False)
+    _ended: chess.Outcome | None = field(init=False, compare=False, hash=False, repr=False)
+
+    def __post_init__(self, cache: tuple[chess.Board, chess.Outcome | None] | None) -> None:
+        if cache is None:
+            board = chess.Board(self.root)
+            for uci in self.tail:
+                board.push(chess.Move.from_uci(uci))
+            cache = (board, game_over(board))
+        object.__setattr__(self, "_board", cache[0])
+        object.__setattr__(self, "_ended", cache[1])
 
     @property
     def turn(self) -> Side:
@@ -76,10 +94,7 @@ class ChessState:
 
     def board(self) -> chess.Board:
         """A fresh python-chess board of this state with its repetition history (a copy)."""
-        board = chess.Board(self.root)
-        for uci in self.tail:
-            board.push(chess.Move.from_uci(uci))
-        return board
+        return self._board.copy()
 
 
 def game_over(board: chess.Board) -> chess.Outcome | None:
@@ -142,36 +157,52 @@ class ChessEngine(Engine):
         return ChessState(fen=fen, ply=0, last_move=None, root=fen)
 
     def legal_moves(self, state: ChessState) -> list[str]:
-        board = state.board()
-        if game_over(board) is not None:
+        if state._ended is not None:
             return []
-        return [move.uci() for move in board.legal_moves]
+        return [move.uci() for move in state._board.legal_moves]
 
     def play(self, state: ChessState, move: str) -> ChessState:
-        board = state.board()
-        ended = game_over(board)
+        ended = state._ended
         if ended is not None:
             raise IllegalMove(f"the game is over ({REASONS[ended.termination]})")
-        return self._advance(state, board, parse_move(board, move))
+        board = state._board
+        return self._advance(state, board.copy(), parse_move(board, move), own=True)
 
     @staticmethod
-    def _advance(state: ChessState, board: chess.Board, move: chess.Move) -> ChessState:
-        """The state after the legal ``move``; ``board`` is ``state``'s board and gets the move."""
+    def _advance(
+        state: ChessState, board: chess.Board, move: chess.Move, own: bool = False
+    ) -> ChessState:
+        """The state after the legal ``move``; ``board`` is ``state``'s board and gets the move.
+
+        With ``own`` the new state keeps ``board`` itself (the caller gives it up), else a copy.
+        """
         irreversible = board.is_irreversible(move)
         board.push(move)
-        fen = board.fen()
+        fen = fen_of(board)
         uci = move.uci()
+        tail: tuple[str, ...] = ()
         if irreversible:
-            return ChessState(fen=fen, ply=state.ply + 1, last_move=uci, root=fen)
+            root = fen
+        else:
+            root, tail = state.root, (*state.tail, uci)
+        if not own:
+            board = board.copy(stack=len(tail))
+        elif irreversible:
+            board.clear_stack()
         return ChessState(
-            fen=fen, ply=state.ply + 1, last_move=uci, root=state.root, tail=(*state.tail, uci)
+            fen=fen,
+            ply=state.ply + 1,
+            last_move=uci,
+            root=root,
+            tail=tail,
+            cache=(board, game_over(board)),
         )
 
     def outcome(self, state: ChessState) -> Outcome | None:
-        board = state.board()
-        ended = game_over(board)
+        ended = state._ended
         if ended is None:
             return None
+        board = state._board
         winner = None if ended.winner is None else side_of(ended.winner)
         highlight: tuple[str, ...] = ()
         if ended.termination == chess.Termination.CHECKMATE:
@@ -185,7 +216,7 @@ class ChessEngine(Engine):
     def timeout_outcome(self, state: ChessState, loser: Side) -> Outcome:
         """``loser`` loses on time, but it is a draw when the other side cannot mate (FIDE 6.9)."""
         winner = other(loser)
-        if chess.Board(state.fen).has_insufficient_material(color_of(winner)):
+        if state._board.has_insufficient_material(color_of(winner)):
             return Outcome(winner=None, reason="timeout_vs_insufficient")
         return Outcome(winner=winner, reason="timeout")
 

@@ -29,43 +29,42 @@ def parse_move(board: chess.Board, text: str) -> chess.Move:
     >>> parse_move(chess.Board(), "Nf3").uci()
     'g1f3'
     """
-    fen = board.fen()
     move_text = text.strip()
     if len(move_text) > MAX_MOVE_TEXT:
         raise IllegalMove(f"{move_text[:MAX_MOVE_TEXT]!r}... is not a chess move: {_HELP}")
     if not move_text or move_text in _NULL_MOVES:
         raise IllegalMove(f"{move_text!r} is not a chess move: {_HELP}")
     if _UCI_RE.match(move_text):
-        return _parse_uci(board, move_text, fen)
-    return _parse_san(board, move_text, fen)
+        return _parse_uci(board, move_text)
+    return _parse_san(board, move_text)
 
 
-def _parse_uci(board: chess.Board, text: str, fen: str) -> chess.Move:
+def _parse_uci(board: chess.Board, text: str) -> chess.Move:
     if text[:2] == text[2:4]:
         raise IllegalMove(f"{text} is not a chess move: a piece must leave its square")
     try:
         move = board.parse_uci(text)
     except chess.IllegalMoveError:
         raise IllegalMove(
-            f"{text} is not legal here: {why_illegal(board, text)} (position {fen})"
+            f"{text} is not legal here: {why_illegal(board, text)} (position {board.fen()})"
         ) from None
     except ValueError:  # chess.InvalidMoveError
         raise IllegalMove(f"{text!r} is not a chess move: {_HELP}") from None
     return move
 
 
-def _parse_san(board: chess.Board, text: str, fen: str) -> chess.Move:
+def _parse_san(board: chess.Board, text: str) -> chess.Move:
     try:
         move = board.parse_san(text)
     except chess.AmbiguousMoveError:
         choices = ", ".join(sorted(m.uci() for m in san_candidates(board, text)))
         raise IllegalMove(
             f"{text} is ambiguous here: it fits {choices}; add the file or rank of the piece "
-            f"that moves, or send the UCI move (position {fen})"
+            f"that moves, or send the UCI move (position {board.fen()})"
         ) from None
     except chess.IllegalMoveError:
         raise IllegalMove(
-            f"{text} is not legal here: no legal move fits it (position {fen})"
+            f"{text} is not legal here: no legal move fits it (position {board.fen()})"
         ) from None
     except ValueError:  # chess.InvalidMoveError and anything else the SAN parser refuses
         raise IllegalMove(f"{text!r} is not a chess move: {_HELP}") from None

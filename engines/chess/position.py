@@ -67,3 +67,45 @@ def read_fen(fen: str) -> chess.Board:
     if problems:
         raise BadPosition(f"impossible chess position {text!r}: {'; '.join(problems)}")
     return board
+
+
+_PIECE_BITBOARDS = (
+    ("pawns", "P", "p"),
+    ("knights", "N", "n"),
+    ("bishops", "B", "b"),
+    ("rooks", "R", "r"),
+    ("queens", "Q", "q"),
+    ("kings", "K", "k"),
+)
+_RUNS = tuple(("1" * n, str(n)) for n in range(8, 1, -1))
+
+
+def fen_of(board: chess.Board) -> str:
+    """``board.fen()`` of a standard-chess board, several times faster.
+
+    python-chess builds the placement square by square (``piece_at`` 64 times); this reads the
+    twelve piece bitboards instead. Castling, en passant (only when legal) and the counters are
+    exactly python-chess's.
+
+    >>> fen_of(chess.Board()) == chess.STARTING_FEN
+    True
+    """
+    cells = ["1"] * 64
+    white = board.occupied_co[chess.WHITE]
+    black = board.occupied_co[chess.BLACK]
+    for name, upper, lower in _PIECE_BITBOARDS:
+        pieces: int = getattr(board, name)
+        for square in chess.scan_forward(pieces & white):
+            cells[square ^ 56] = upper
+        for square in chess.scan_forward(pieces & black):
+            cells[square ^ 56] = lower
+    placement = "/".join("".join(cells[start : start + 8]) for start in range(0, 64, 8))
+    for run, count in _RUNS:
+        placement = placement.replace(run, count)
+    castling = board.castling_xfen() if board.castling_rights else "-"
+    ep = board.ep_square if board.ep_square is not None and board.has_legal_en_passant() else None
+    return (
+        f"{placement} {'w' if board.turn == chess.WHITE else 'b'} {castling} "
+        f"{'-' if ep is None else chess.SQUARE_NAMES[ep]} "
+        f"{board.halfmove_clock} {board.fullmove_number}"
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import chess
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from engines import registry
 from engines.base import BadOption, BadPosition, IllegalMove, UnknownVariant
 from engines.chess import ENGINE, ChessState
+from engines.chess.position import fen_of
 
 START = chess.STARTING_FEN
 CASTLE_FEN = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
@@ -301,3 +303,44 @@ def test_timeout_outcome(fen: str, loser: str, winner: str | None, reason: str) 
     """The flagged side loses unless the other side has no mating material."""
     outcome = ENGINE.timeout_outcome(ENGINE.start(position=fen), loser)  # type: ignore[arg-type]
     assert (outcome.winner, outcome.reason) == (winner, reason)
+
+
+def test_fen_of_matches_python_chess_on_random_games() -> None:
+    """The fast FEN writer agrees with ``Board.fen()``: castling, legal en passant, counters."""
+    rng = random.Random(11)
+    seen_ep = False
+    for _ in range(20):
+        board = chess.Board()
+        while not board.is_game_over() and board.ply() < 200:
+            assert fen_of(board) == board.fen()
+            seen_ep = seen_ep or board.has_legal_en_passant()
+            board.push(rng.choice(list(board.legal_moves)))
+    assert seen_ep
+    for fen in (CASTLE_FEN, "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"):
+        board = chess.Board(fen)
+        assert fen_of(board) == board.fen() == fen
+
+
+def test_private_boards_are_never_shared_between_states() -> None:
+    """Two moves from one state, and a rebuilt copy, each see their own history."""
+    state = play_all(["Nf3", "Nf6", "Ng1"])
+    a = ENGINE.play(state, "Ng8")
+    b = ENGINE.play(state, "e6")
+    assert state.board().move_stack == [chess.Move.from_uci(u) for u in state.tail]
+    assert (a.tail, b.tail, b.root) == (("g1f3", "g8f6", "f3g1", "f6g8"), (), b.fen)
+    assert a.board().fen() == a.fen and b.board().fen() == b.fen
+    assert len(b.board().move_stack) == 0
+    rebuilt = dataclasses.replace(a)
+    assert rebuilt == a and rebuilt._board is not a._board
+    assert rebuilt.board().move_stack == a.board().move_stack
+    assert ENGINE.outcome(rebuilt) == ENGINE.outcome(a) is None
+
+
+def test_repetition_is_seen_through_the_kept_board() -> None:
+    """The third occurrence ends the game, as when the board was rebuilt from the record."""
+    shuffle = ["Nf3", "Nf6", "Ng1", "Ng8"]
+    state = play_all(shuffle * 2)
+    assert ENGINE.outcome(state) is not None
+    assert ENGINE.outcome(state) == ENGINE.outcome(dataclasses.replace(state))
+    assert ENGINE.outcome(state).reason == "repetition"  # type: ignore[union-attr]
+    assert ENGINE.legal_moves(state) == []
