@@ -29,7 +29,7 @@ from engines.base import (
     other,
 )
 from engines.draughts.board import Bitboard, Geometry, MoveGenerator, Rules
-from engines.draughts.fen import Setup, format_position, parse_position
+from engines.draughts.fen import Setup, parse_position
 from engines.draughts.notation import LegalMove, name_moves, parse_move
 
 
@@ -141,6 +141,33 @@ def _legal(variant: str, white: Bitboard, black: Bitboard, kings: Bitboard,
     return tuple(name_moves(raw))
 
 
+@lru_cache(maxsize=4096)
+def _position(variant: str, white: Bitboard, black: Bitboard, kings: Bitboard,
+              white_to_move: bool) -> str:
+    """The PDN FEN straight from the bitboards (the server writes one after every move)."""
+    square_of = GENERATORS[variant].geo.square_of
+    lists = []
+    for own in (white, black):
+        crowned = {square_of[b] for b in _bits(own & kings)}
+        items: list[str] = []
+        start = end = -2
+        for square in sorted(square_of[b] for b in _bits(own)):
+            if square not in crowned and square == end + 1 and start >= 0:
+                end = square
+                continue
+            if start >= 0:
+                items.append(str(start) if start == end else f"{start}-{end}")
+            if square in crowned:
+                items.append(f"K{square}")
+                start = end = -2
+            else:
+                start = end = square
+        if start >= 0:
+            items.append(str(start) if start == end else f"{start}-{end}")
+        lists.append(",".join(items))
+    return f"{'W' if white_to_move else 'B'}:W{lists[0]}:B{lists[1]}"
+
+
 def _bits(bb: Bitboard) -> list[int]:
     out = []
     while bb:
@@ -191,8 +218,9 @@ class DraughtsEngine(Engine):
         return DraughtsState(vid, white, black, kings, turn, history=(key,))
 
     def position(self, state: DraughtsState) -> str:
-        """The PDN FEN of ``state``."""
-        return format_position(self.setup(state))
+        """The PDN FEN of ``state`` (what ``format_position(self.setup(state))`` writes)."""
+        white_to_move = state.turn == "first"
+        return _position(state.variant, state.white, state.black, state.kings, white_to_move)
 
     def setup(self, state: DraughtsState) -> Setup:
         """The pieces of ``state`` as square numbers."""

@@ -12,6 +12,7 @@ from engines import registry
 from engines.__main__ import main as engines_cli
 from engines.base import BadPosition, IllegalMove, RecordInfo, UnknownVariant
 from engines.draughts import ENGINE, DraughtsState
+from engines.draughts.fen import format_position, parse_position
 
 DATA = Path(__file__).parent / "data" / "draughts_perft.txt"
 NORMAL_RUN_NODES = 200_000
@@ -571,3 +572,20 @@ def test_cli_perft(capsys: pytest.CaptureFixture[str]) -> None:
     assert engines_cli(["perft", "draughts", "2", "--divide"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "31-26: 9" and lines[-1] == "81"
+
+
+@pytest.mark.parametrize("variant", ["international", "russian"])
+def test_position_from_bitboards_matches_the_fen_writer(variant: str) -> None:
+    """The hot-path position string is exactly what the PDN FEN writer makes of the setup."""
+    rng = random.Random(5)
+    seen_king_and_range = False
+    for _ in range(6):
+        state = ENGINE.start(variant)
+        while ENGINE.outcome(state) is None and state.ply < 300:
+            text = ENGINE.position(state)
+            assert text == format_position(ENGINE.setup(state))
+            squares = 50 if variant == "international" else 32
+            assert format_position(parse_position(text, squares)) == text
+            seen_king_and_range = seen_king_and_range or ("K" in text and "-" in text)
+            state = ENGINE.play(state, rng.choice(ENGINE.legal_moves(state)))
+    assert seen_king_and_range
