@@ -118,6 +118,18 @@ class ShuqiBaseline:
             a.pop()
         return safe or moves
 
+    def _root_moves(self, a: ShuqiAdapter) -> list[Any]:
+        """Moves that keep the report rule; when the limit nears, those that empty the home camp
+        (pieces deep in the camp need several moves, so they start early enough)."""
+        moves = self._legal(a)
+        home = IN_HOME[SIDE_OF_BASE[a.base]]
+        left = a.home_limit - moves_made(a.base, a.ply)
+        if a.at_home(a.base) and left <= 2 * a.at_home(a.base) + 6:
+            leaving = [m for m in moves if home[m[1]] and not home[m[2]]]
+            stirring = [m for m in moves if home[m[1]]]
+            moves = leaving or stirring or moves
+        return moves
+
     def _search(self, a: ShuqiAdapter, depth: int, alpha: float, beta: float) -> float:
         if depth == 0:
             return self._value(a)
@@ -146,7 +158,7 @@ class ShuqiBaseline:
         if a.all_in_target(a.base) and a.product_sum(a.base) > a.product_sum(10 - a.base):
             return "stop", None
         best, choices = -math.inf, []
-        for m in self._legal(a):
+        for m in self._root_moves(a):
             a.push(m)
             score = -self._search(a, 1, -math.inf, math.inf)
             a.pop()
@@ -163,14 +175,7 @@ class LawfulRandom(ShuqiBaseline):
     def act(self, engine: Any, state: Any) -> tuple[str, str | None]:
         """A random lawful move; when the report limit nears, one that leaves the home camp."""
         a = ShuqiAdapter(state)
-        moves = self._legal(a)
-        home = IN_HOME[SIDE_OF_BASE[a.base]]
-        left = a.home_limit - moves_made(a.base, a.ply)
-        if a.at_home(a.base) and left <= 2 * a.at_home(a.base) + 6:
-            leaving = [m for m in moves if home[m[1]] and not home[m[2]]]
-            stirring = [m for m in moves if home[m[1]]]
-            moves = leaving or stirring or moves
-        return "move", a.notation(self.rng.choice(moves))
+        return "move", a.notation(self.rng.choice(self._root_moves(a)))
 
 
 def make_player(spec: str, game: str, seed: int) -> Any:
