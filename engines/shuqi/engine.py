@@ -68,6 +68,10 @@ class ShuqiState:
     max_plies: int = 400
     home_limit: int = 30
     board: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _can_move: list[bool] = field(
+        init=False, repr=False, compare=False, hash=False, default_factory=list
+    )
+    """Memo of whether the side to move has a move (empty until asked; private to this state)."""
 
     def __post_init__(self) -> None:
         cells = [EMPTY] * len(POINTS)
@@ -146,6 +150,72 @@ def _generate(
     return out
 
 
+def _any_move(board: tuple[int, ...], squares: tuple[int, ...], base: int) -> bool:
+    """Whether :func:`_generate` would find a move, stopping at the first one."""
+    for c in range(base, base + 10):
+        number = c - base
+        for ray in RAYS[squares[c]]:
+            if board[ray[0]] == EMPTY:
+                return True
+            spanned: list[int] = []
+            previous_full = False
+            for k, j in enumerate(ray):
+                cell = board[j]
+                if cell != EMPTY:
+                    spanned.append(cell % 10)
+                    previous_full = True
+                    continue
+                if previous_full:
+                    if len(spanned) == 1:
+                        if k == 1:
+                            return True
+                    elif _span_ok(tuple(sorted(spanned)), number):
+                        return True
+                previous_full = False
+    return False
+
+
+_RAY_PLACE: Final[dict[tuple[int, int], tuple[tuple[int, ...], int]]] = {
+    (i, j): (ray, k) for i, rays in enumerate(RAYS) for ray in rays for k, j in enumerate(ray)
+}
+"""``(from index, to index)`` -> the ray from ``from`` through ``to`` and ``to``'s place on it."""
+
+
+def _one_move(
+    board: tuple[int, ...], base: int, i: int, j: int
+) -> tuple[int, tuple[int, ...] | None] | None:
+    """``(piece code, sorted spanned numbers or None)`` when :func:`_generate` lists ``i``-``j``
+    for the side at ``base``, else ``None``: the same walk, along the one ray concerned."""
+    c = board[i]
+    place = _RAY_PLACE.get((i, j))
+    if c == EMPTY or not base <= c < base + 10 or place is None:
+        return None
+    ray, target = place
+    spanned: list[int] = []
+    previous_full = False
+    for k in range(target + 1):
+        cell = board[ray[k]]
+        if cell != EMPTY:
+            spanned.append(cell % 10)
+            previous_full = True
+            continue
+        if k == target:
+            if not spanned:
+                return (c, None) if k == 0 else None
+            if not previous_full:
+                return None
+            if len(spanned) == 1:
+                return (c, None) if k == 1 else None
+            numbers = tuple(sorted(spanned))
+            return (c, numbers) if _span_ok(numbers, c - base) else None
+        previous_full = False
+    return None
+
+
+_POINT_TEXT: Final = tuple(format_point(p) for p in POINTS)
+"""``format_point`` of every point index."""
+
+
 def _count_perft(
     board: list[int], squares: list[int], base: int, ply: int, limit: int, depth: int
 ) -> int:
@@ -221,8 +291,9 @@ class ShuqiEngine(Engine):
 
     def position(self, state: ShuqiState) -> str:
         """``TURN;PLY;FIRST;SECOND`` (RULES.md 3, "Notation")."""
-        first = " ".join(format_point(p) for p in state.first)
-        second = " ".join(format_point(p) for p in state.second)
+        squares = state.squares
+        first = " ".join([_POINT_TEXT[i] for i in squares[:10]])
+        second = " ".join([_POINT_TEXT[i] for i in squares[10:20]])
         return f"{state.turn};{state.ply};{first};{second}"
 
     # ---- moves --------------------------------------------------------------------------------
@@ -249,8 +320,7 @@ class ShuqiEngine(Engine):
             raise IllegalMove(f"a move is at most {MAX_MOVE_LENGTH} characters")
         if state.ply >= state.max_plies:
             raise IllegalMove("the game is over (move_limit)")
-        generated = _generate(state.board, state.squares, _base(state.turn))
-        if not generated:
+        if not self._can_move(state):
             raise IllegalMove("the game is over (no_moves)")
         match = _MOVE_RE.fullmatch(move)
         if match is None:
@@ -264,8 +334,7 @@ class ShuqiEngine(Engine):
             raise IllegalMove(f"{move!r}: {exc}") from exc
         expression = match.group(4) if match.group(3) else None
         text = f"{format_point(frm)}-{format_point(to)}"
-        listed = {(i, j): (c, numbers) for c, i, j, numbers in generated}
-        found = listed.get((INDEX[frm], INDEX[to]))
+        found = _one_move(state.board, _base(state.turn), INDEX[frm], INDEX[to])
         if found is None:
             # Not a legal (from, to): say why. _geometry refuses what no expression could save;
             # what passes it is a span no expression solves, so the mover's expression is wrong.
@@ -387,9 +456,17 @@ class ShuqiEngine(Engine):
         """``move_limit`` at ``max_plies``; ``no_moves`` when the side to move cannot move."""
         if state.ply >= state.max_plies:
             return Outcome(winner=None, reason="move_limit", scores=self.scores(state))
-        if not _generate(state.board, state.squares, _base(state.turn)):
+        if not self._can_move(state):
             return Outcome(winner=other(state.turn), reason="no_moves", scores=self.scores(state))
         return None
+
+    @staticmethod
+    def _can_move(state: ShuqiState) -> bool:
+        """Whether the side to move has a move (worked out once per state)."""
+        memo = state._can_move
+        if not memo:
+            memo.append(_any_move(state.board, state.squares, _base(state.turn)))
+        return memo[0]
 
     def claim(self, state: ShuqiState, kind: str, side: Side) -> Outcome:
         """Judge ``stop`` or ``report`` by ``side``; raises :class:`ClaimRefused` saying why."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
 
@@ -18,6 +19,7 @@ from engines.shuqi.board import (
     RIGHT_CAMP,
     Point,
 )
+from engines.shuqi.engine import _any_move, _base, _generate, _one_move
 
 START = (
     "first;0;14,7 11,4 11,8 11,6 11,10 12,9 12,7 12,5 13,6 13,8;"
@@ -485,15 +487,19 @@ def test_no_legal_move_loses(monkeypatch: pytest.MonkeyPatch) -> None:
 
     No valid position has this: blocking ten pieces needs every neighbour and every hop landing
     taken, at least 21 points (the packed camp below still hops), and there are only 20 pieces.
-    So the rule is checked by emptying the generator.
+    So the rule is checked by making the "has a move" check answer no (what an empty
+    generator would give).
     """
     packed = {n: p for n, p in enumerate([(10, 3), (10, 5), (10, 7), (10, 9), (10, 11)])}
     packed.update({5 + n: (9, y) for n, y in enumerate((2, 4, 6, 8, 10))})
     state = state_of(make(RIGHT, packed))
     moves = ENGINE.legal_moves(state)
     assert "11,10-9,12" in moves and not any(m.startswith("11,4-") for m in moves)
-    monkeypatch.setattr("engines.shuqi.engine._generate", lambda *args: [])
+    monkeypatch.setattr("engines.shuqi.engine._any_move", lambda *args: False)
+    state = dataclasses.replace(state)  # nothing memoised yet
     outcome = ENGINE.outcome(state)
+    with pytest.raises(IllegalMove, match="no_moves"):
+        ENGINE.play(state, "11,10-9,12")
     assert outcome is not None
     assert (outcome.winner, outcome.reason) == ("second", "no_moves")
     assert outcome.scores == {"first": 0, "second": 0}
@@ -569,3 +575,20 @@ def test_timeout_outcome_carries_the_scores() -> None:
     outcome = ENGINE.timeout_outcome(state, "first")
     assert (outcome.winner, outcome.reason) == ("second", "timeout")
     assert outcome.scores == {"first": 285, "second": 0}
+
+
+def test_one_move_and_any_move_agree_with_the_generator() -> None:
+    """The hot path's single-move check and early-exit "has a move" match ``_generate``
+    for every (from, to) pair of every position of a few random games."""
+    rng = random.Random(3)
+    size = len(POINTS)
+    for _ in range(3):
+        state = ENGINE.start()
+        while ENGINE.outcome(state) is None and state.ply < 120:
+            base = _base(state.turn)
+            listed = {(i, j): (c, n) for c, i, j, n in _generate(state.board, state.squares, base)}
+            assert _any_move(state.board, state.squares, base) == bool(listed)
+            for i in range(size):
+                for j in range(size):
+                    assert _one_move(state.board, base, i, j) == listed.get((i, j)), (i, j)
+            state = ENGINE.play(state, rng.choice(ENGINE.legal_moves(state)))
