@@ -36,6 +36,10 @@ POINTS: tuple[Point, ...] = tuple(
 """All 169 board points, row by row (r ascending), q ascending within a row."""
 
 POINT_SET = frozenset(POINTS)
+_ORDER: dict[Point, int] = {p: i for i, p in enumerate(POINTS)}
+"""Board order of every point (for sorting a side's stones)."""
+_TEXT: dict[Point, str] = {p: f"{p[0]},{p[1]}" for p in POINTS}
+"""Notation of every point."""
 MAX_POINT_TEXT = 16
 _POINT_RE = re.compile(r"^\s*(-?\d{1,2})\s*,\s*(-?\d{1,2})\s*$")
 
@@ -192,7 +196,8 @@ class HexGomoku(Engine):
         """Every empty point, in board order; none once the game is over."""
         if state.result is not None:
             return []
-        return [format_point(p) for p in POINTS if p not in state.black and p not in state.white]
+        taken = state.black | state.white
+        return [_TEXT[p] for p in POINTS if p not in taken]
 
     def play(self, state: HexState, move: str) -> HexState:
         """Place the side to move's stone on ``move`` (``q,r``)."""
@@ -223,8 +228,9 @@ class HexGomoku(Engine):
 
     def position(self, state: HexState) -> str:
         """``TURN;BLACK;WHITE`` with stones in board order."""
-        black = " ".join(format_point(p) for p in POINTS if p in state.black)
-        white = " ".join(format_point(p) for p in POINTS if p in state.white)
+        order, text = _ORDER.__getitem__, _TEXT.__getitem__
+        black = " ".join(map(text, sorted(state.black, key=order)))
+        white = " ".join(map(text, sorted(state.white, key=order)))
         return f"{state.turn};{black};{white}"
 
     def perft(self, state: HexState, depth: int) -> int:

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import contextlib
+import random
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engines import BadOption, BadPosition, IllegalMove, get
-from engines.hexgomoku import DIRECTIONS, POINTS, HexState, on_board, winning_line
+from engines.hexgomoku import (
+    DIRECTIONS,
+    POINTS,
+    HexState,
+    format_point,
+    on_board,
+    winning_line,
+)
 
 GAME = get("hexgomoku")
 
@@ -227,3 +235,17 @@ def test_no_string_crashes_the_parsers(text: str) -> None:
         GAME.play(GAME.start(), text)
     with contextlib.suppress(BadPosition):
         GAME.start(position=text)
+
+
+def test_position_and_moves_are_in_board_order_on_random_games() -> None:
+    """The sorted/table-driven position and move list equal a plain scan of the 169 points."""
+    rng = random.Random(9)
+    for _ in range(4):
+        state = GAME.start()
+        while GAME.outcome(state) is None:
+            black = " ".join(format_point(p) for p in POINTS if p in state.black)
+            white = " ".join(format_point(p) for p in POINTS if p in state.white)
+            assert GAME.position(state) == f"{state.turn};{black};{white}"
+            empty = [format_point(p) for p in POINTS if state.owner(p) is None]
+            assert GAME.legal_moves(state) == empty
+            state = GAME.play(state, rng.choice(empty))
