@@ -166,29 +166,23 @@ class ChessEngine(Engine):
         if ended is not None:
             raise IllegalMove(f"the game is over ({REASONS[ended.termination]})")
         board = state._board
-        return self._advance(state, board.copy(), parse_move(board, move), own=True)
+        return self._advance(state, board.copy(), parse_move(board, move))
 
     @staticmethod
-    def _advance(
-        state: ChessState, board: chess.Board, move: chess.Move, own: bool = False
-    ) -> ChessState:
-        """The state after the legal ``move``; ``board`` is ``state``'s board and gets the move.
-
-        With ``own`` the new state keeps ``board`` itself (the caller gives it up), else a copy.
-        """
+    def _advance(state: ChessState, board: chess.Board, move: chess.Move) -> ChessState:
+        """The state after the legal ``move``; ``board`` is a private copy of ``state``'s board:
+        it gets the move and belongs to the new state from then on."""
         irreversible = board.is_irreversible(move)
         board.push(move)
         fen = fen_of(board)
         uci = move.uci()
+        root = state.root
         tail: tuple[str, ...] = ()
         if irreversible:
             root = fen
-        else:
-            root, tail = state.root, (*state.tail, uci)
-        if not own:
-            board = board.copy(stack=len(tail))
-        elif irreversible:
             board.clear_stack()
+        else:
+            tail = (*state.tail, uci)
         return ChessState(
             fen=fen,
             ply=state.ply + 1,
@@ -246,11 +240,26 @@ class ChessEngine(Engine):
         if words and words[0].count("/") == 7:
             return self.start(variant, position=stripped)
         board, moves = read_pgn(stripped)
-        start_fen = board.fen()
-        state = ChessState(fen=start_fen, ply=0, last_move=None, root=start_fen)
+        # Only the final state is made: a long record (thousands of reversible moves) must not
+        # copy its growing history once per move.
+        root = fen_of(board)
+        tail: list[str] = []
         for move in moves:
-            state = self._advance(state, board, move)
-        return state
+            irreversible = board.is_irreversible(move)
+            board.push(move)
+            if irreversible:
+                root, tail = fen_of(board), []
+            else:
+                tail.append(move.uci())
+        final = board.copy(stack=len(tail))
+        return ChessState(
+            fen=fen_of(final),
+            ply=len(moves),
+            last_move=moves[-1].uci() if moves else None,
+            root=root,
+            tail=tuple(tail),
+            cache=(final, game_over(final)),
+        )
 
     def perft(self, state: ChessState, depth: int) -> int:
         """Positions at exactly ``depth`` plies, by push/pop on one python-chess board."""

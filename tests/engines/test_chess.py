@@ -344,3 +344,20 @@ def test_repetition_is_seen_through_the_kept_board() -> None:
     assert ENGINE.outcome(state) == ENGINE.outcome(dataclasses.replace(state))
     assert ENGINE.outcome(state).reason == "repetition"  # type: ignore[union-attr]
     assert ENGINE.legal_moves(state) == []
+
+
+def test_from_record_builds_the_same_state_as_playing_the_moves() -> None:
+    """A PGN replayed at once gives the state (root, tail, history) that playing its moves gives."""
+    rng = random.Random(4)
+    for _ in range(5):
+        state = ENGINE.start()
+        sans: list[str] = []
+        while ENGINE.outcome(state) is None and state.ply < 160:
+            uci = rng.choice(ENGINE.legal_moves(state))
+            sans.append(ENGINE.san(state, uci))
+            state = ENGINE.play(state, uci)
+        numbered = [f"{i // 2 + 1}. {san}" if i % 2 == 0 else san for i, san in enumerate(sans)]
+        replayed = ENGINE.from_record(" ".join(numbered) + " *")
+        assert replayed == state and replayed.tail == state.tail
+        assert replayed.board().move_stack == state.board().move_stack
+        assert ENGINE.outcome(replayed) == ENGINE.outcome(state)
