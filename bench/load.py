@@ -457,7 +457,7 @@ def run_target(
         time.sleep(max(0.0, start - time.monotonic()))
         before = harness.sample(pid) if pid else None
         spy = None
-        if profile and name == "full" and pid:
+        if profile and name == phases[0][0] and pid:
             spy = subprocess.Popen(
                 [
                     "py-spy",
@@ -539,7 +539,7 @@ def build_parser() -> argparse.ArgumentParser:
     add("--server-args", default="", help="extra boardhall-server flags, e.g. '--sync normal'")
     add("--no-echo", action="store_true", help="skip the echo server comparison")
     add("--uvloop", action="store_true", help="server, echo and clients on uvloop")
-    add("--profile", default=None, help="py-spy output file for the full phase (.svg or .json)")
+    add("--profile", default=None, help="py-spy output file for the first phase (.svg or .json)")
     add("--seed", type=int, default=1, help="seed of the scripted games")
     add("--mix", default=",".join(GAMES), help="games to play, comma-separated (default all five)")
     add("--json", default=None, help="also write the figures to this JSON file")
