@@ -15,6 +15,7 @@ import concurrent.futures
 import itertools
 import json
 import logging
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -31,6 +32,8 @@ from engines.search.levels import level_info
 
 log = logging.getLogger("boardhall.bot")
 
+TOKEN_VARIABLE = "BOARDHALL_BOT_TOKEN"
+"""Set by the server for a bot it starts: the token of the seat it plays (server/bot_launcher)."""
 BOT_CLIENT = "bot boardhall"
 """``hello.client``: the server marks identities whose client starts with ``bot`` as bots."""
 IDLE_EXIT_SECONDS = 600.0
@@ -141,7 +144,11 @@ class BotClient:
         name = self.options.name or f"Bot L{level}"
         async with connect(self.options.url, open_timeout=10, max_size=None) as ws:
             self.ws = ws
-            await self.send(type="hello", name=name[:32], protocol=1, client=BOT_CLIENT)
+            hello: dict[str, Any] = {"name": name[:32], "protocol": 1, "client": BOT_CLIENT}
+            token = os.environ.get(TOKEN_VARIABLE) if self.options.room else None
+            if token:  # a bot the server started: its seat's identity
+                hello["token"] = token
+            await self.send(type="hello", **hello)
             reader = asyncio.ensure_future(self._read())
             idle = asyncio.ensure_future(self._watch_idle())
             done = asyncio.ensure_future(self._done.wait())

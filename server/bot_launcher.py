@@ -7,7 +7,12 @@ any player, so its thinking never blocks the server's event loop.
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
+
+TOKEN_VARIABLE = "BOARDHALL_BOT_TOKEN"
+"""The environment variable that hands a bot process its seat's token (never the command line,
+which other users of the machine can read)."""
 
 
 def bot_command(url: str, room: str, game: str, variant: str | None, level: int) -> list[str]:
@@ -21,7 +26,7 @@ def bot_command(url: str, room: str, game: str, variant: str | None, level: int)
 
 
 async def launch_bot(
-    url: str, room: str, game: str, variant: str | None, level: int
+    url: str, room: str, game: str, variant: str | None, level: int, token: str | None = None
 ) -> asyncio.subprocess.Process:
     """Start a bot process that joins ``room`` on the server at ``url`` and plays there.
 
@@ -31,12 +36,14 @@ async def launch_bot(
         game: the game id.
         variant: the variant id, or ``None`` for the default.
         level: 1-8.
+        token: the secret token of the bot's seat (the server made that identity for the bot).
 
     Returns:
         The running process; it exits when the room has no more games for it.
     """
     return await asyncio.create_subprocess_exec(
         *bot_command(url, room, game, variant, level),
+        env={**os.environ, TOKEN_VARIABLE: token} if token else None,
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.DEVNULL,
     )
