@@ -11,7 +11,7 @@ import functools
 import os
 import re
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
@@ -319,18 +319,50 @@ class CustomEngine(Engine):
         table = state.rules
         pairs = self._pseudo(state)
         if table.variant.rules.self_check:
-            side = _side_number(state.turn)
-            kept = []
-            for move in pairs:
-                board = self._after(state, move)
-                if table.facing_generals(board) is not None:
-                    continue
-                if any(table.attacked(board, sq, 3 - side) for sq in table.captains(board, side)):
-                    continue
-                kept.append(move)
-            pairs = kept
+            safe = self._safety(state)
+            pairs = [move for move in pairs if safe(move)]
         state._memo["pairs"] = pairs
         return pairs
+
+    def _safety(self, state: CustomState) -> Callable[[tuple[int, int]], bool]:
+        """A test equal to :meth:`_leaves_captain_safe` for the moves of ``state``, faster when
+        asked for many moves: the board is scanned for captains, enemies and generals once.
+
+        A move only empties its first square and fills its second, and promotion never changes
+        a piece's side, captain flag or role, so after the move the captains are among the old
+        ones plus the second square, the attackers are the old enemies less a captured one, and
+        the generals are the old ones moved or captured.
+        """
+        table = state.rules
+        side_of, captain, role = table.side_of, table.captain, table.role
+        side = _side_number(state.turn)
+        enemy = 3 - side
+        board = state.board
+        captains = [sq for sq, v in enumerate(board) if v and captain[v] and side_of[v] == side]
+        enemies = [sq for sq, v in enumerate(board) if v and side_of[v] == enemy]
+        generals = (
+            [sq for sq, v in enumerate(board) if v and role[v] == "general"]
+            if table.xiangqi
+            else []
+        )
+
+        def safe(move: tuple[int, int]) -> bool:
+            a, b = move
+            after = self._after(state, move)
+            if generals:
+                moved = sorted(b if sq == a else sq for sq in generals if sq != b)
+                if table.facing_among(after, moved) is not None:
+                    return False
+            attackers = [sq for sq in enemies if sq != b]
+            for sq in {b if sq == a else sq for sq in captains} | {b}:
+                v = after[sq]
+                if v and captain[v] and side_of[v] == side and table.attacked_from(
+                    after, sq, attackers
+                ):
+                    return False
+            return True
+
+        return safe
 
     def _leaves_captain_safe(self, state: CustomState, move: tuple[int, int]) -> bool:
         """Whether ``move`` (pseudo-legal) neither faces the generals nor leaves a captain

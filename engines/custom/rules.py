@@ -334,6 +334,14 @@ class Compiled:
                 return True
         return False
 
+    def attacked_from(self, board: Board, target: int, squares: Sequence[int]) -> bool:
+        """:meth:`attacked` when ``squares`` are exactly the squares of the attacking side."""
+        for sq in squares:
+            v = board[sq]
+            if target in self.reach(v)[sq] and target in self.targets(board, sq):
+                return True
+        return False
+
     def reach(self, code: int) -> list[frozenset[int]]:
         """Per square, every square a piece ``code`` could ever move to (built on first use)."""
         table = self._reach_tables.get(code)
@@ -347,6 +355,19 @@ class Compiled:
         if not self.xiangqi:
             return None
         generals = [sq for sq, v in enumerate(board) if v and self.role[v] == "general"]
+        cols = self.cols
+        for a in generals:
+            for b in generals:
+                if (
+                    a < b
+                    and a % cols == b % cols
+                    and self.side_of[board[a]] != self.side_of[board[b]]
+                ) and all(not board[s] for s in range(a + cols, b, cols)):
+                    return a, b
+        return None
+
+    def facing_among(self, board: Board, generals: Sequence[int]) -> tuple[int, int] | None:
+        """:meth:`facing_generals` when ``generals`` are, ascending, the generals' squares."""
         cols = self.cols
         for a in generals:
             for b in generals:

@@ -558,6 +558,24 @@ def test_random_variants_play_and_round_trip(engine: CustomEngine) -> None:
     assert played == 40
 
 
+def reference_pairs(engine: CustomEngine, state: CustomState) -> set[tuple[int, int]]:
+    """The legal moves by the rules' plain definition: every board scanned afresh per move."""
+    table = state.rules
+    pairs = engine._pseudo(state)
+    if not table.variant.rules.self_check:
+        return set(pairs)
+    side = 1 if state.turn == "first" else 2
+    kept = set()
+    for move in pairs:
+        board = engine._after(state, move)
+        if table.facing_generals(board) is not None:
+            continue
+        if any(table.attacked(board, sq, 3 - side) for sq in table.captains(board, side)):
+            continue
+        kept.add(move)
+    return kept
+
+
 @pytest.mark.parametrize("vid", ["xiangqi", "stones", "guards"])
 def test_fast_paths_agree_with_the_full_move_list(engine: CustomEngine, vid: str) -> None:
     """The early-exit legality and "has a move" checks of the hot path match the move list.
@@ -572,6 +590,7 @@ def test_fast_paths_agree_with_the_full_move_list(engine: CustomEngine, vid: str
             fresh = engine.start(vid, position=engine.position(state))
             cold = engine.start(vid, position=engine.position(state))
             full = set(engine._pairs(cold))
+            assert full == reference_pairs(engine, cold)
             assert engine._has_move(fresh) == bool(full)
             size = len(state.board)
             for a in range(size):
@@ -583,3 +602,21 @@ def test_fast_paths_agree_with_the_full_move_list(engine: CustomEngine, vid: str
         assert engine.outcome(state) == engine.outcome(
             dataclasses.replace(state, _memo={})
         )
+
+
+def test_xiangqi_moves_match_the_plain_self_check_filter_on_long_games(
+    engine: CustomEngine,
+) -> None:
+    """Checks, pins, facing generals and captures in longer games: the one-scan safety test
+    keeps exactly the moves the plain definition keeps."""
+    rng = random.Random(21)
+    checks = 0
+    for _ in range(6):
+        state = engine.start("xiangqi", options={"max_plies": 150})
+        while engine.outcome(state) is None:
+            legal = set(engine._pairs(state))
+            reference = reference_pairs(engine, state)
+            assert legal == reference
+            checks += len(engine._pseudo(state)) - len(reference)
+            state = engine.play(state, rng.choice(engine.legal_moves(state)))
+    assert checks > 0  # some pseudo-legal moves were refused
