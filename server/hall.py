@@ -484,7 +484,7 @@ class Hall:
             identity.name = name
         if not name and message.token is None:
             identity.name = "Player"
-        identity.bot = (message.client or "").lower().startswith("bot")
+        identity.bot = identity.bot or (message.client or "").lower().startswith("bot")
         out.writes.append(SaveIdentity(identity.player, identity.token_hash, identity.name))
         identity.conn = session.conn
         session.identity = identity
@@ -688,12 +688,31 @@ class Hall:
         side: Side = self.rng.choice(SIDES) if message.color == "random" else message.color
         self._seat(room, side, identity, now)
         if level is not None:
+            bot, token = self._bot_identity(f"Computer L{level}")
+            self._seat(room, other(side), bot, now)
             room.bot_seat, room.bot_level = other(side), level
-            out.bots.append(LaunchBot(room.code, engine.game, variant, level))
+            out.bots.append(LaunchBot(room.code, engine.game, variant, level, token))
+            room.begin(now, out)  # the first-move deadline aborts it if the bot never comes
         out.key = room.code
         out.writes.append(SaveGame(room.meta()))
         out.send((session.conn,), room.view(side, now, message.id))
         self._after_room(room, out)
+
+    def _bot_identity(self, name: str, player: str | None = None) -> tuple[Identity, str]:
+        """A server-made bot identity (new, or ``player`` with a fresh token) and its token.
+
+        The token lives only in memory and goes to the bot process the server starts, so nobody
+        else can sit in a bot's seat, whatever its ``hello.client`` says."""
+        token = self.token_factory()
+        if player is None:
+            player = "p" + self._new_id(11, lambda c: "p" + c in self.identities)
+        old = self.identities.get(player)
+        if old is not None:
+            self.by_token.pop(old.token_hash, None)
+        identity = Identity(player, hash_token(token), name, bot=True)
+        self.identities[player] = identity
+        self.by_token[identity.token_hash] = player
+        return identity, token
 
     def _bot_level(self, opponent: str | None) -> int | None:
         if opponent is None:
@@ -737,15 +756,6 @@ class Hall:
                 session.spectating.add(room.code)
             else:
                 if room.seat_of(identity.player) is None:
-                    self._bot_takes_over(room, identity, now, out)
-                    bot_seat = room.bot_seat
-                    free = [s for s in SIDES if room.seats[s] is None]
-                    if bot_seat in free and not identity.bot:
-                        free.remove(bot_seat)
-                        if not free:
-                            raise ProtocolError(
-                                ErrorCode.ROOM_FULL, f"room {room.code} waits for its bot"
-                            )
                     self._check_room_quota(identity.player)
                 room.join_player(
                     session.conn,
@@ -796,19 +806,6 @@ class Hall:
             ),
         )
 
-    def _bot_takes_over(self, room: Room, identity: Identity, now: float, out: Outputs) -> None:
-        """A bot joining a room whose bot seat is held by an absent bot takes that seat."""
-        side = room.bot_seat
-        seat = room.seats[side] if side else None
-        if not identity.bot or side is None or seat is None or seat.connected or not seat.bot:
-            return
-        self.player_rooms.get(seat.player, set()).discard(room.code)
-        self._forget_if_idle(seat.player)
-        seat.player, seat.name = identity.player, identity.name
-        self.player_rooms.setdefault(identity.player, set()).add(room.code)
-        room.returned(identity.player, now, out)
-        room.snapshots(now, out)  # the seat has a new player id
-
     def bot_launches(self) -> list[LaunchBot]:
         """Bots to start again for unfinished rooms whose bot is not connected (after a restart)."""
         found = []
@@ -816,7 +813,8 @@ class Hall:
             side, level = room.bot_seat, room.bot_level
             seat = room.seats[side] if side else None
             if room.status != "over" and level and seat is not None and not seat.connected:
-                found.append(LaunchBot(room.code, room.game, room.variant, level))
+                _, token = self._bot_identity(seat.name, seat.player)
+                found.append(LaunchBot(room.code, room.game, room.variant, level, token))
         return found
 
     def _match(

@@ -303,7 +303,9 @@ class BoardhallServer:
         try:
             from server.bot_launcher import launch_bot  # type: ignore[import-not-found,unused-ignore]
 
-            process = await launch_bot(self.url, bot.room, bot.game, bot.variant, bot.level)
+            process = await launch_bot(
+                self.url, bot.room, bot.game, bot.variant, bot.level, bot.token or None
+            )
             self._bots.append(process)
         except Exception:
             log.exception("could not start a bot for room %s", bot.room)

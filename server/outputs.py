@@ -62,6 +62,8 @@ class LaunchBot:
     game: str
     variant: str | None
     level: int
+    token: str = ""
+    """The secret token of the bot's seat: only that process may play it."""
 
 
 @dataclass

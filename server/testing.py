@@ -38,7 +38,7 @@ from protocol import decode_server, encode
 from server.config import ServerConfig
 from server.hall import Hall
 from server.net import BoardhallServer, running_server
-from server.outputs import Outputs
+from server.outputs import LaunchBot, Outputs
 
 __all__ = ["BoardhallServer", "HallDriver", "ServerProcess", "WireClient", "running_server"]
 
@@ -159,11 +159,14 @@ class HallDriver:
         self.inbox: dict[int, list[dict[str, Any]]] = {}
         self.closed: dict[int, int] = {}
         self.writes: list[Any] = []
+        self.bots: list[LaunchBot] = []
+        """Bot processes the hall asked for (with their seats' tokens)."""
         self._next = 0
         self._ids = 0
 
     def _collect(self, out: Outputs) -> None:
         self.writes.extend(out.writes)
+        self.bots.extend(out.bots)
         for recipients, message in out.sends:
             data = json.loads(encode(message))
             for conn in recipients:

@@ -299,7 +299,8 @@ def test_the_bot_seat_follows_a_swap_and_a_rematch() -> None:
     a = d.player("ann")
     room = d.request(a, type="create", game="hexgomoku", color="first", opponent="bot:1")
     code = room["room"]
-    bot = d.player("bot", client="bot/1")
+    (launch,) = d.bots
+    bot = d.player("bot", client="bot/1", token=launch.token)
     assert d.request(bot, type="join", room=code)["you"] == "second"
     d.request(a, type="offer", room=code, kind="swap")
     d.request(bot, type="answer", room=code, kind="swap", accept=True)
@@ -311,6 +312,31 @@ def test_the_bot_seat_follows_a_swap_and_a_rematch() -> None:
     assert new["room"] != code and new["you"] == "second"
     assert d.hall.rooms[new["room"]].bot_seat == "second"
     assert d.hall.rooms[new["room"]].bot_level == 1
+
+
+def test_nobody_but_the_started_bot_sits_in_a_bot_seat() -> None:
+    """Calling oneself a bot gains nothing: the bot's seat belongs to the identity whose token
+    the server gave the process it started, also after a restart mints a new one."""
+    d = HallDriver()
+    a = d.player("ann")
+    code = d.request(a, type="create", game="hexgomoku", color="first", opponent="bot:2")["room"]
+    seats = d.hall.rooms[code].seats
+    assert seats["second"] is not None and seats["second"].bot and not seats["second"].connected
+    impostor = d.player("mallory", client="bot boardhall")
+    reply = d.request(impostor, type="join", room=code)
+    assert (reply["type"], reply["code"]) == ("error", "room_full")
+    with pytest.raises(AssertionError):  # a guessed token is refused at hello
+        d.player("mallory", token="not-the-bots-token")
+    (launch,) = d.bots
+    bot = d.player("Computer", client="bot boardhall", token=launch.token)
+    assert d.request(bot, type="join", room=code)["you"] == "second"
+    d.drop(bot)
+    (relaunch,) = d.hall.bot_launches()
+    assert relaunch.room == code and relaunch.token != launch.token
+    with pytest.raises(AssertionError):  # the old token died with the relaunch
+        d.player("stale", token=launch.token)
+    again = d.player("Computer", client="bot boardhall", token=relaunch.token)
+    assert d.request(again, type="join", room=code)["you"] == "second"
 
 
 # ---- the server's own timers over real sockets ------------------------------------------------

@@ -97,7 +97,8 @@ async def test_bot_game_survives_a_restart(tmp_path: Path) -> None:
         ann = await WireClient.connect(proc.url, "ann")
         room = await ann.request(type="create", game="hexgomoku", color="first", opponent="bot:1")
         code = room["room"]
-        await ann.expect("room", status="playing", timeout=30)
+        assert room["status"] == "playing" and room["seats"]["second"]["bot"]
+        await ann.expect("presence", room=code, seat="second", connected=True, timeout=30)
         await ann.request(type="move", room=code, ply=0, move="0,0")
         await ann.expect("moved", ply=1, timeout=30)
         token = ann.welcome["token"]

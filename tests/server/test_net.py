@@ -171,8 +171,8 @@ async def test_play_the_computer(client: Factory) -> None:
     ann = await client("ann")
     room = await ann.request(type="create", game="hexgomoku", color="first", opponent="bot:1")
     assert room["type"] == "room", room
-    started = await ann.expect("room", status="playing", timeout=30)
-    assert started["seats"]["second"]["bot"] is True
+    assert room["status"] == "playing" and room["seats"]["second"]["bot"] is True
+    await ann.expect("presence", room=room["room"], seat="second", connected=True, timeout=30)
     await ann.request(type="move", room=room["room"], ply=0, move="0,0")
     reply = await ann.expect("moved", ply=1, timeout=30)
     assert reply["by"] == "second"
