@@ -110,6 +110,7 @@ class ShuqiState:
 # ---- move generation on raw tuples/lists (shared by legal_moves and the fast perft) -----------
 
 RawMove = tuple[int, int, int, tuple[int, ...] | None]
+"""``(piece code, from index, to index, sorted spanned numbers or None)``: a move before naming."""
 """``(piece code, from index, to index, sorted spanned numbers or None for a step/hop)``."""
 
 
@@ -118,7 +119,7 @@ def _span_ok(numbers: tuple[int, ...], target: int) -> bool:
     return can_solve(numbers, target)
 
 
-def _generate(
+def generate_moves(
     board: tuple[int, ...] | list[int], squares: tuple[int, ...] | list[int], base: int
 ) -> list[RawMove]:
     """Every legal move of the side whose codes start at ``base`` (0 or 10)."""
@@ -151,7 +152,7 @@ def _generate(
 
 
 def _any_move(board: tuple[int, ...], squares: tuple[int, ...], base: int) -> bool:
-    """Whether :func:`_generate` would find a move, stopping at the first one."""
+    """Whether :func:`generate_moves` would find a move, stopping at the first one."""
     for c in range(base, base + 10):
         number = c - base
         for ray in RAYS[squares[c]]:
@@ -184,8 +185,8 @@ _RAY_PLACE: Final[dict[tuple[int, int], tuple[tuple[int, ...], int]]] = {
 def _one_move(
     board: tuple[int, ...], base: int, i: int, j: int
 ) -> tuple[int, tuple[int, ...] | None] | None:
-    """``(piece code, sorted spanned numbers or None)`` when :func:`_generate` lists ``i``-``j``
-    for the side at ``base``, else ``None``: the same walk, along the one ray concerned."""
+    """``(piece code, sorted spanned numbers or None)`` when :func:`generate_moves` lists
+    ``i``-``j`` for the side at ``base``, else ``None``: the same walk, along the one ray."""
     c = board[i]
     place = _RAY_PLACE.get((i, j))
     if c == EMPTY or not base <= c < base + 10 or place is None:
@@ -221,7 +222,7 @@ def _count_perft(
 ) -> int:
     if ply >= limit:
         return 0
-    moves = _generate(board, squares, base)
+    moves = generate_moves(board, squares, base)
     if depth == 1:
         return len(moves)
     total = 0
@@ -303,11 +304,11 @@ class ShuqiEngine(Engine):
         if state.ply >= state.max_plies:
             return []
         out = []
-        for c, i, j, numbers in _generate(state.board, state.squares, _base(state.turn)):
+        for c, i, j, numbers in generate_moves(state.board, state.squares, _base(state.turn)):
             text = f"{format_point(POINTS[i])}-{format_point(POINTS[j])}"
             if numbers is not None:
                 expression = solve(numbers, c % 10)
-                assert expression is not None  # _generate keeps only solvable spans
+                assert expression is not None  # generate_moves keeps only solvable spans
                 text += "=" + expression
             out.append(text)
         return out
@@ -339,7 +340,7 @@ class ShuqiEngine(Engine):
             # Not a legal (from, to): say why. _geometry refuses what no expression could save;
             # what passes it is a span no expression solves, so the mover's expression is wrong.
             c, numbers = self._geometry(state, frm, to)
-            assert numbers is not None, "a step or hop that _generate missed"
+            assert numbers is not None, "a step or hop that generate_moves missed"
             _check_span(text, numbers, c % 10, expression)
             raise IllegalMove(f"{text}: not a legal move")  # unreachable: checked expression
         c, numbers = found

@@ -19,7 +19,7 @@ from engines.shuqi.board import (
     RIGHT_CAMP,
     Point,
 )
-from engines.shuqi.engine import _any_move, _base, _generate, _one_move
+from engines.shuqi.engine import _any_move, _base, _one_move, generate_moves
 
 START = (
     "first;0;14,7 11,4 11,8 11,6 11,10 12,9 12,7 12,5 13,6 13,8;"
@@ -578,7 +578,7 @@ def test_timeout_outcome_carries_the_scores() -> None:
 
 
 def test_one_move_and_any_move_agree_with_the_generator() -> None:
-    """The hot path's single-move check and early-exit "has a move" match ``_generate``
+    """The hot path's single-move check and early-exit "has a move" match ``generate_moves``
     for every (from, to) pair of every position of a few random games."""
     rng = random.Random(3)
     size = len(POINTS)
@@ -586,7 +586,8 @@ def test_one_move_and_any_move_agree_with_the_generator() -> None:
         state = ENGINE.start()
         while ENGINE.outcome(state) is None and state.ply < 120:
             base = _base(state.turn)
-            listed = {(i, j): (c, n) for c, i, j, n in _generate(state.board, state.squares, base)}
+            raw = generate_moves(state.board, state.squares, base)
+            listed = {(i, j): (c, n) for c, i, j, n in raw}
             assert _any_move(state.board, state.squares, base) == bool(listed)
             for i in range(size):
                 for j in range(size):

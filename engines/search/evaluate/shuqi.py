@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Hashable
-from functools import cache
 from typing import cast
 
 from engines.base import ClaimRefused, Engine, Side
@@ -27,18 +26,16 @@ from engines.shuqi.board import (
     INDEX,
     NEIGHBOURS,
     POINTS,
-    RAYS,
     TARGET_CAMP,
     format_point,
 )
-from engines.shuqi.engine import ShuqiState
-from engines.shuqi.solver import can_solve, solve
+from engines.shuqi.engine import RawMove, ShuqiState
+from engines.shuqi.engine import generate_moves as generate
+from engines.shuqi.solver import solve
 
 EMPTY = -1
 STOP = ("stop",)
 """The pseudo-move that calls stop."""
-RawMove = tuple[int, int, int, tuple[int, ...] | None]
-"""(piece code, from index, to index, sorted spanned numbers or None)."""
 
 _Z = ZobristTable(seed=64064)
 _PIECE_KEYS = tuple(tuple(_Z[(c, i)] for i in range(len(POINTS))) for c in range(20))
@@ -92,41 +89,6 @@ TARGET_POINT: dict[int, tuple[int, ...]] = {
 COST = tuple(6 + 3 * n for n in range(10))
 """Weight of one step of distance for piece n (heavier numbers score more)."""
 IN_TARGET = {base: tuple(n >= 0 for n in CAMP_NUMBER[SIDE_OF_BASE[base]]) for base in (0, 10)}
-
-
-@cache
-def _span_ok(numbers: tuple[int, ...], target: int) -> bool:
-    return can_solve(numbers, target)
-
-
-def generate(cells: list[int], squares: list[int], base: int) -> list[RawMove]:
-    """Steps, hops and solvable spans of the side whose piece codes start at ``base``."""
-    out: list[RawMove] = []
-    for c in range(base, base + 10):
-        start = squares[c]
-        number = c - base
-        for ray in RAYS[start]:
-            spanned: list[int] = []
-            previous_full = False
-            for k, j in enumerate(ray):
-                cell = cells[j]
-                if cell != EMPTY:
-                    spanned.append(cell % 10)
-                    previous_full = True
-                    continue
-                if not spanned:
-                    if k == 0:
-                        out.append((c, start, j, None))
-                elif previous_full:
-                    if len(spanned) == 1:
-                        if k == 1:
-                            out.append((c, start, j, None))
-                    else:
-                        numbers = tuple(sorted(spanned))
-                        if _span_ok(numbers, number):
-                            out.append((c, start, j, numbers))
-                previous_full = False
-    return out
 
 
 def moves_made(base: int, ply: int) -> int:
