@@ -6,10 +6,15 @@ Finishes in well under a minute with the defaults on one core.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
 import argparse
-import random
 import time
 
+from bench.api_speed import play_speed
 from engines.chess import ENGINE
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -32,30 +37,6 @@ def perft_row(name: str, fen: str | None, depth: int) -> None:
         print(f"{name:9} depth {d}: {nodes:>9} {mark:3}  {elapsed:7.3f} s  {rate:>10,.0f} nodes/s")
 
 
-def play_speed(plies: int, seed: int) -> None:
-    """Random games through the public API: time per play(), outcome() and legal_moves()."""
-    rng = random.Random(seed)
-    played = 0
-    spent = {"play": 0.0, "outcome": 0.0, "legal_moves": 0.0}
-    state = ENGINE.start()
-    while played < plies:
-        began = time.perf_counter()
-        moves = ENGINE.legal_moves(state)
-        spent["legal_moves"] += time.perf_counter() - began
-        if not moves:
-            state = ENGINE.start()
-            continue
-        began = time.perf_counter()
-        state = ENGINE.play(state, rng.choice(moves))
-        spent["play"] += time.perf_counter() - began
-        began = time.perf_counter()
-        ENGINE.outcome(state)
-        spent["outcome"] += time.perf_counter() - began
-        played += 1
-    for name, seconds in spent.items():
-        print(f"{name:12} {seconds / plies * 1e6:8.1f} us per call ({plies} random plies)")
-
-
 def main() -> None:
     """Print the figures."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -66,7 +47,7 @@ def main() -> None:
     args = parser.parse_args()
     perft_row("start", None, args.depth_start)
     perft_row("kiwipete", KIWIPETE, args.depth_kiwipete)
-    play_speed(args.plies, args.seed)
+    play_speed(ENGINE, args.plies, args.seed, None)
 
 
 if __name__ == "__main__":

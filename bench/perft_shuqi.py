@@ -6,10 +6,16 @@ Finishes in well under a minute with the defaults on one core.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
 import argparse
 import random
 import time
 
+from bench.api_speed import play_speed
 from engines.shuqi import ENGINE, ShuqiState, solve
 from engines.shuqi.solver import _solve, values
 
@@ -55,28 +61,6 @@ def solver_speed(count: int, seed: int) -> None:
         )
 
 
-def play_speed(plies: int, seed: int) -> None:
-    """Random games through the public API: time per legal_moves(), play() and outcome()."""
-    rng = random.Random(seed)
-    spent = {"legal_moves": 0.0, "play": 0.0, "outcome": 0.0}
-    state = ENGINE.start(options={"max_plies": 400})
-    for _ in range(plies):
-        began = time.perf_counter()
-        moves = ENGINE.legal_moves(state)
-        spent["legal_moves"] += time.perf_counter() - began
-        if not moves:
-            state = ENGINE.start()
-            continue
-        began = time.perf_counter()
-        state = ENGINE.play(state, rng.choice(moves))
-        spent["play"] += time.perf_counter() - began
-        began = time.perf_counter()
-        ENGINE.outcome(state)
-        spent["outcome"] += time.perf_counter() - began
-    for name, seconds in spent.items():
-        print(f"{name:12} {seconds / plies * 1e6:8.1f} us per call ({plies} random plies)")
-
-
 def main() -> None:
     """Print the figures."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -89,7 +73,7 @@ def main() -> None:
     perft_rows("start", ENGINE.start(), args.depth)
     perft_rows("mid", random_state(40, args.seed), args.mid_depth)
     solver_speed(args.spans, args.seed)
-    play_speed(args.plies, args.seed)
+    play_speed(ENGINE, args.plies, args.seed, {"max_plies": 400})
 
 
 if __name__ == "__main__":

@@ -355,16 +355,7 @@ class Compiled:
         if not self.xiangqi:
             return None
         generals = [sq for sq, v in enumerate(board) if v and self.role[v] == "general"]
-        cols = self.cols
-        for a in generals:
-            for b in generals:
-                if (
-                    a < b
-                    and a % cols == b % cols
-                    and self.side_of[board[a]] != self.side_of[board[b]]
-                ) and all(not board[s] for s in range(a + cols, b, cols)):
-                    return a, b
-        return None
+        return self.facing_among(board, generals)
 
     def facing_among(self, board: Board, generals: Sequence[int]) -> tuple[int, int] | None:
         """:meth:`facing_generals` when ``generals`` are, ascending, the generals' squares."""
