@@ -29,41 +29,22 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from bench.scripts import Script, playout
-from protocol import CLIENT_TYPES, ProtocolError, decode_client, decode_server, limits
+from protocol import (
+    CLIENT_FIELDS,
+    CLIENT_TYPES,
+    ProtocolError,
+    decode_client,
+    decode_server,
+    limits,
+)
 from server.config import ServerConfig
 from server.net import BoardhallServer
 from server.testing import WireClient
 
 T = TypeVar("T")
 
-FIELDS: dict[str, tuple[str, ...]] = {
-    "hello": ("name", "protocol", "token", "client"),
-    "create": (
-        "game",
-        "variant",
-        "clock",
-        "options",
-        "position",
-        "record",
-        "color",
-        "private",
-        "opponent",
-    ),
-    "join": ("room", "game", "variant", "clock", "options", "role"),
-    "leave": ("room",),
-    "list": ("game", "watch"),
-    "move": ("room", "ply", "move"),
-    "abort": ("room",),
-    "stop": ("room",),
-    "resign": ("room",),
-    "report": ("room", "reason"),
-    "timeout": ("room",),
-    "offer": ("room", "kind"),
-    "answer": ("room", "kind", "accept"),
-    "chat": ("room", "text"),
-    "ping": ("t",),
-}
-"""Every field of every client message type."""
+FIELDS = CLIENT_FIELDS
+"""Every field of every client message type (from the protocol's models)."""
 ALL_FIELDS = tuple(sorted({f for fields in FIELDS.values() for f in fields}))
 
 

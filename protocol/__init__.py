@@ -11,6 +11,7 @@ from protocol import limits
 from protocol.codec import decode_client, decode_server, encode, explain, to_data
 from protocol.errors import ERROR_ORDER, ErrorCode, ProtocolError
 from protocol.messages import (
+    CLIENT_FIELDS,
     CLIENT_TYPES,
     RESULT_REASONS,
     Abort,
@@ -69,6 +70,7 @@ from protocol.records import (
 from protocol.version import CURRENT_VERSION, KNOWN_VERSIONS, is_known
 
 __all__ = [
+    "CLIENT_FIELDS",
     "CLIENT_TYPES",
     "CURRENT_VERSION",
     "ERROR_ORDER",

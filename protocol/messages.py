@@ -8,7 +8,7 @@ client) models describe what the server sends; clients validate them with
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -532,21 +532,16 @@ ServerMessage = Annotated[
 server_message_adapter: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 """Validates a decoded JSON object into a :data:`ServerMessage`."""
 
-CLIENT_TYPES: tuple[str, ...] = (
-    "hello",
-    "create",
-    "join",
-    "leave",
-    "list",
-    "move",
-    "abort",
-    "stop",
-    "resign",
-    "report",
-    "timeout",
-    "offer",
-    "answer",
-    "chat",
-    "ping",
-)
+CLIENT_MODELS: tuple[type[Inbound], ...] = get_args(get_args(ClientMessage)[0])
+"""The model of every client message, in DESIGN.md's order."""
+
+CLIENT_FIELDS: dict[str, tuple[str, ...]] = {
+    get_args(model.model_fields["type"].annotation)[0]: tuple(
+        name for name in model.model_fields if name not in ("type", "id")
+    )
+    for model in CLIENT_MODELS
+}
+"""Every client message type with its fields (besides ``type`` and ``id``), from the models."""
+
+CLIENT_TYPES: tuple[str, ...] = tuple(CLIENT_FIELDS)
 """Every client message type."""

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engines.base import SIDES
-from protocol.messages import CLIENT_TYPES
+from protocol.messages import CLIENT_FIELDS, CLIENT_TYPES
 from server.testing import HallDriver
 
 POINTS = ["0,0", "1,0", "2,0", "3,0", "4,0", "0,1", "1,1", "2,1", "3,1", "9,9", "x"]
@@ -111,31 +111,7 @@ JUNK = st.one_of(
     st.lists(st.integers(), max_size=3),
     st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
 )
-FIELDS = [
-    "room",
-    "ply",
-    "move",
-    "game",
-    "variant",
-    "clock",
-    "options",
-    "position",
-    "record",
-    "color",
-    "private",
-    "opponent",
-    "role",
-    "watch",
-    "kind",
-    "accept",
-    "text",
-    "reason",
-    "t",
-    "name",
-    "protocol",
-    "token",
-    "client",
-]
+FIELDS = sorted({name for names in CLIENT_FIELDS.values() for name in names})
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
