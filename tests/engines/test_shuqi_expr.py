@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
-from functools import cache
 
 import pytest
 from hypothesis import given, settings
@@ -13,6 +12,7 @@ from hypothesis import strategies as st
 from engines.shuqi import ExpressionError, evaluate, solve
 from engines.shuqi.expr import MAX_DEPTH
 from engines.shuqi.solver import values
+from tests.engines.shuqi_oracle import reachable
 
 
 @pytest.mark.parametrize(
@@ -84,25 +84,6 @@ def test_evaluate_never_crashes(text: str) -> None:
 # ---- the solver ---------------------------------------------------------------------------------
 
 
-@cache
-def brute(numbers: tuple[int, ...]) -> frozenset[Fraction]:
-    """Every value of every expression tree over ``numbers`` (independent of the solver)."""
-    if len(numbers) == 1:
-        return frozenset({Fraction(numbers[0])})
-    found: set[Fraction] = set()
-    n = len(numbers)
-    for size in range(1, n):
-        for chosen in itertools.combinations(range(n), size):
-            left = tuple(sorted(numbers[i] for i in chosen))
-            right = tuple(sorted(numbers[i] for i in range(n) if i not in chosen))
-            for a in brute(left):
-                for b in brute(right):
-                    found.update((a + b, a - b, a * b))
-                    if b:
-                        found.add(a / b)
-    return frozenset(found)
-
-
 def check(numbers: list[int], target: int, expression: str | None) -> None:
     """``expression`` uses exactly ``numbers`` and is worth ``target``."""
     assert expression is not None
@@ -132,7 +113,7 @@ def test_solver_known_cases() -> None:
 def test_solver_agrees_with_brute_force_on_every_small_multiset(size: int) -> None:
     """For every multiset of 2 or 3 digits and every target 0-9: found exactly when possible."""
     for numbers in itertools.combinations_with_replacement(range(10), size):
-        possible = brute(numbers)
+        possible = reachable(numbers)
         for target in range(10):
             expression = solve(numbers, target)
             if Fraction(target) in possible:
@@ -146,7 +127,7 @@ def test_solver_agrees_with_brute_force_on_every_small_multiset(size: int) -> No
 def test_solver_agrees_with_brute_force_on_larger_spans(numbers: list[int], target: int) -> None:
     """4 and 5 numbers: the split search above 4 finds every reachable target."""
     expression = solve(numbers, target)
-    if Fraction(target) in brute(tuple(sorted(numbers))):
+    if Fraction(target) in reachable(tuple(sorted(numbers))):
         check(numbers, target, expression)
     else:
         assert expression is None

@@ -4,38 +4,19 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
-from functools import cache
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engines import BadPosition, ClaimRefused, IllegalMove, Outcome
 from engines.shuqi import ENGINE, ShuqiState, evaluate
+from tests.engines.shuqi_oracle import reachable
 
 Point = tuple[int, int]
 BOARD = [
     (x, y) for y in range(15) for x in range(15) if (x + y) % 2 and abs(x - 7) + abs(y - 7) <= 7
 ]
 SIX = [(1, 1), (-1, -1), (1, -1), (-1, 1), (0, 2), (0, -2)]
-
-
-@cache
-def reachable(numbers: tuple[int, ...]) -> frozenset[Fraction]:
-    """Every value the numbers make, each used once (brute force over all splits)."""
-    if len(numbers) == 1:
-        return frozenset({Fraction(numbers[0])})
-    out: set[Fraction] = set()
-    n = len(numbers)
-    for size in range(1, n):
-        for chosen in itertools.combinations(range(n), size):
-            left = tuple(sorted(numbers[i] for i in chosen))
-            right = tuple(sorted(numbers[i] for i in range(n) if i not in chosen))
-            for a in reachable(left):
-                for b in reachable(right):
-                    out.update((a + b, a - b, a * b))
-                    if b:
-                        out.add(a / b)
-    return frozenset(out)
 
 
 def naive_moves(occupied: dict[Point, tuple[str, int]], turn: str) -> set[tuple[Point, Point]]:
