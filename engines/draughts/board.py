@@ -21,6 +21,17 @@ from typing import NamedTuple
 Bitboard = int
 """A set of squares as an int, one bit per square of the compact layout."""
 
+
+def bits(bb: Bitboard) -> list[int]:
+    """The indices of the set bits of ``bb``, lowest first."""
+    out = []
+    while bb:
+        low = bb & -bb
+        out.append(low.bit_length() - 1)
+        bb ^= low
+    return out
+
+
 # Directions: 0 up-left, 1 up-right, 2 down-left, 3 down-right ("up" is towards square 1).
 # The reverse of direction d is 3 - d.
 DIRECTIONS: tuple[tuple[int, int], ...] = ((-1, -1), (1, -1), (-1, 1), (1, 1))
@@ -322,8 +333,9 @@ class MoveGenerator:
 
     # ---- perft -----------------------------------------------------------------------------------
 
-    def perft(self, white_bb: Bitboard, black_bb: Bitboard, kings: Bitboard, white: bool,
-              depth: int) -> int:
+    def perft(
+        self, white_bb: Bitboard, black_bb: Bitboard, kings: Bitboard, white: bool, depth: int
+    ) -> int:
         """Count the positions ``depth`` plies ahead (movement rules only, no draw rules)."""
         if depth <= 0:
             return 1

@@ -28,7 +28,7 @@ from engines.base import (
     VariantInfo,
     other,
 )
-from engines.draughts.board import Bitboard, Geometry, MoveGenerator, Rules
+from engines.draughts.board import Bitboard, Geometry, MoveGenerator, Rules, bits
 from engines.draughts.fen import Setup, parse_position
 from engines.draughts.notation import LegalMove, name_moves, parse_move
 
@@ -122,8 +122,9 @@ class DraughtsState:
 
 
 @lru_cache(maxsize=4096)
-def _legal(variant: str, white: Bitboard, black: Bitboard, kings: Bitboard,
-           white_to_move: bool) -> tuple[LegalMove, ...]:
+def _legal(
+    variant: str, white: Bitboard, black: Bitboard, kings: Bitboard, white_to_move: bool
+) -> tuple[LegalMove, ...]:
     gen = GENERATORS[variant]
     geo = gen.geo
     sq = geo.square_of
@@ -133,7 +134,7 @@ def _legal(variant: str, white: Bitboard, black: Bitboard, kings: Bitboard,
     if caps:
         for (f, t, cap), entries in caps.items():
             paths = sorted({tuple(sq[b] for b in path) for _, path in entries})
-            captured = tuple(sorted(sq[b] for b in _bits(cap)))
+            captured = tuple(sorted(sq[b] for b in bits(cap)))
             raw.append((sq[f], sq[t], captured, tuple(paths), (f, t, cap, entries[0][0])))
     else:
         for f, t, cap, promotes in gen.quiet_moves(own, opp, kings, white_to_move):
@@ -142,16 +143,17 @@ def _legal(variant: str, white: Bitboard, black: Bitboard, kings: Bitboard,
 
 
 @lru_cache(maxsize=4096)
-def _position(variant: str, white: Bitboard, black: Bitboard, kings: Bitboard,
-              white_to_move: bool) -> str:
+def _position(
+    variant: str, white: Bitboard, black: Bitboard, kings: Bitboard, white_to_move: bool
+) -> str:
     """The PDN FEN straight from the bitboards (the server writes one after every move)."""
     square_of = GENERATORS[variant].geo.square_of
     lists = []
     for own in (white, black):
-        crowned = {square_of[b] for b in _bits(own & kings)}
+        crowned = {square_of[b] for b in bits(own & kings)}
         items: list[str] = []
         start = end = -2
-        for square in sorted(square_of[b] for b in _bits(own)):
+        for square in sorted(square_of[b] for b in bits(own)):
             if square not in crowned and square == end + 1 and start >= 0:
                 end = square
                 continue
@@ -168,17 +170,8 @@ def _position(variant: str, white: Bitboard, black: Bitboard, kings: Bitboard,
     return f"{'W' if white_to_move else 'B'}:W{lists[0]}:B{lists[1]}"
 
 
-def _bits(bb: Bitboard) -> list[int]:
-    out = []
-    while bb:
-        low = bb & -bb
-        out.append(low.bit_length() - 1)
-        bb ^= low
-    return out
-
-
 def _squares(geo: Geometry, bb: Bitboard) -> frozenset[int]:
-    return frozenset(geo.square_of[b] for b in _bits(bb))
+    return frozenset(geo.square_of[b] for b in bits(bb))
 
 
 class DraughtsEngine(Engine):
@@ -204,8 +197,9 @@ class DraughtsEngine(Engine):
         vid = self.resolve_variant(variant)
         self.validate_options(options)
         spec = VARIANTS[vid]
-        setup = parse_position(spec.start if position is None else position,
-                               GENERATORS[vid].geo.squares)
+        setup = parse_position(
+            spec.start if position is None else position, GENERATORS[vid].geo.squares
+        )
         geo = GENERATORS[vid].geo
         bit = geo.bit_of
         white = sum(1 << bit[s] for s in setup.white_men | setup.white_kings)
@@ -279,7 +273,13 @@ class DraughtsEngine(Engine):
         material_changed = bool(cap) or (promotes and not king_move)
         key = (white, black, kings, state.turn != "first")
         return DraughtsState(
-            state.variant, white, black, kings, other(state.turn), state.ply + 1, move.text,
+            state.variant,
+            white,
+            black,
+            kings,
+            other(state.turn),
+            state.ply + 1,
+            move.text,
             kings_plies=state.kings_plies + 1 if reversible else 0,
             material_plies=0 if material_changed else state.material_plies + 1,
             history=(*state.history, key) if reversible else (key,),

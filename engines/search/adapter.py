@@ -81,6 +81,18 @@ def outcome_score(winner: Side | None, to_move: Side, ply: int) -> int:
     return MATE - ply if winner == to_move else -(MATE - ply)
 
 
+class NoCaptures:
+    """Mixin for adapters of games without captures: nothing for quiescence to search."""
+
+    def noisy_moves(self) -> list[Hashable]:
+        """No captures in this game."""
+        return []
+
+    def is_noisy(self, move: Hashable) -> bool:
+        """No captures in this game."""
+        return False
+
+
 class EngineAdapter:
     """A :class:`SearchAdapter` over any engine's public interface.
 

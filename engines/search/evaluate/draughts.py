@@ -8,6 +8,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 
 from engines.base import Engine
+from engines.draughts.board import bits
 from engines.draughts.engine import GENERATORS, DraughtsEngine, DraughtsState
 from engines.draughts.notation import LegalMove
 from engines.search.adapter import MATE, ZobristTable
@@ -75,15 +76,6 @@ def _tables(variant: str) -> Tables:
 TABLES: dict[str, Tables] = {variant: _tables(variant) for variant in GENERATORS}
 
 
-def _bits(bb: int) -> list[int]:
-    out = []
-    while bb:
-        low = bb & -bb
-        out.append(low.bit_length() - 1)
-        bb ^= low
-    return out
-
-
 def evaluate_bitboards(variant: str, white: int, black: int, kings: int) -> int:
     """The evaluation in units of 1/100 man from White's view."""
     t = TABLES[variant]
@@ -96,7 +88,7 @@ def evaluate_bitboards(variant: str, white: int, black: int, kings: int) -> int:
         men = own & ~kings
         side = KING * (own & kings).bit_count() + MAN * men.bit_count()
         advance, cone, behind = t.advance[colour], t.cone[colour], t.behind[colour]
-        for bit in _bits(men):
+        for bit in bits(men):
             adv = advance[bit]
             side += adv * (6 if endgame else 2)
             if not cone[bit] & opp and not opp_kings:
@@ -113,7 +105,7 @@ def evaluate_bitboards(variant: str, white: int, black: int, kings: int) -> int:
 def _key(state: DraughtsState) -> int:
     key = _Z["black to move"] if state.turn == "second" else 0
     for name, bb in (("w", state.white), ("b", state.black), ("k", state.kings)):
-        for bit in _bits(bb):
+        for bit in bits(bb):
             key ^= _Z[(name, bit)]
     return key
 
@@ -164,7 +156,7 @@ class DraughtsAdapter:
             ("b", old.black, new.black),
             ("k", old.kings, new.kings),
         ):
-            for bit in _bits(a ^ b):
+            for bit in bits(a ^ b):
                 key ^= _Z[(name, bit)]
         self.stack.append(new)
         self.keys.append(key)

@@ -16,7 +16,7 @@ from collections.abc import Hashable
 
 from engines.base import Engine
 from engines.hexgomoku import DIRECTIONS, POINTS, HexState, format_point
-from engines.search.adapter import MATE, ZobristTable
+from engines.search.adapter import MATE, NoCaptures, ZobristTable
 
 INDEX = {p: i for i, p in enumerate(POINTS)}
 CENTRE = INDEX[(0, 0)]
@@ -63,7 +63,7 @@ _ZOBRIST = ZobristTable(seed=169)
 _KEYS = tuple((_ZOBRIST[(i, 1)], _ZOBRIST[(i, 2)]) for i in range(len(POINTS)))
 
 
-class HexAdapter:
+class HexAdapter(NoCaptures):
     """A mutable hexgomoku position for the searcher; moves are point indices."""
 
     has_captures = False
@@ -193,14 +193,6 @@ class HexAdapter:
         if not found:
             found = [i for i in range(len(POINTS)) if not cells[i]]
         return found
-
-    def noisy_moves(self) -> list[Hashable]:
-        """No captures in this game."""
-        return []
-
-    def is_noisy(self, move: Hashable) -> bool:
-        """No captures in this game."""
-        return False
 
     def order_hint(self, move: Hashable) -> int:
         """Attack plus defence value of the windows through the point."""

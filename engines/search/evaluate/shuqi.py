@@ -19,7 +19,7 @@ from collections.abc import Hashable
 from typing import cast
 
 from engines.base import ClaimRefused, Engine, Side
-from engines.search.adapter import MATE, ZobristTable
+from engines.search.adapter import MATE, NoCaptures, ZobristTable
 from engines.shuqi.board import (
     CAMP_NUMBER,
     IN_HOME,
@@ -96,7 +96,7 @@ def moves_made(base: int, ply: int) -> int:
     return (ply + 1) // 2 if base == 0 else ply // 2
 
 
-class ShuqiAdapter:
+class ShuqiAdapter(NoCaptures):
     """A mutable number chess position for the searcher."""
 
     has_captures = False
@@ -155,14 +155,6 @@ class ShuqiAdapter:
         if self.all_in_target(self.base):
             found.insert(0, STOP)
         return found
-
-    def noisy_moves(self) -> list[Hashable]:
-        """No captures in this game."""
-        return []
-
-    def is_noisy(self, move: Hashable) -> bool:
-        """No captures in this game."""
-        return False
 
     def order_hint(self, move: Hashable) -> int:
         """Stop first, then the moves that gain the most weighted distance."""
