@@ -33,6 +33,7 @@ from protocol.messages import MessageId
 from server.clock import GameClock, LagPolicy, TimeControl
 from server.config import ServerConfig
 from server.outputs import ConnId, Outputs, SaveGame, SaveMove, TruncateMoves
+from server.stateline import StateLine
 
 log = logging.getLogger("boardhall.room")
 
@@ -50,7 +51,7 @@ class Seat:
     away_since: float | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MoveNote:
     """What is recorded with each accepted move."""
 
@@ -93,7 +94,7 @@ class Room:
         self.options = options
         self.max_plies = max_plies
         self.start = engine.position(state)
-        self.states: list[Any] = [state]
+        self.states = StateLine(engine, state)
         self.moves: list[str] = []
         self.notes: list[MoveNote] = []
         self.control = control
@@ -517,7 +518,7 @@ class Room:
             self._flag(timing.late, now, out)
             raise _refuse(ErrorCode.GAME_OVER, "your time ran out before the move arrived")
         canonical = new_state.last_move or text
-        self.states.append(new_state)
+        self.states.append(new_state, canonical)
         self.moves.append(canonical)
         note = MoveNote(side, timing.clock_ms, timing.lag_ms, self.wall(now))
         self.notes.append(note)
@@ -770,7 +771,7 @@ class Room:
 
     def _undo(self, offerer: Side, now: float, out: Outputs) -> None:
         keep = max(i for i, note in enumerate(self.notes) if note.by == offerer)
-        del self.states[keep + 1 :]
+        self.states.truncate(keep + 1)
         del self.moves[keep:]
         del self.notes[keep:]
         del self.history[keep + 1 :]
@@ -817,8 +818,9 @@ class Room:
         """Rebuild the game from stored moves (crash recovery); raises EngineError if corrupt."""
         for row in moves:
             new_state = self.engine.play(self.state, row["move"])
-            self.states.append(new_state)
-            self.moves.append(new_state.last_move or row["move"])
+            canonical = new_state.last_move or row["move"]
+            self.states.append(new_state, canonical)
+            self.moves.append(canonical)
             by: Side = row["by"]
             self.notes.append(MoveNote(by, row.get("clock_ms"), row.get("lag_ms", 0), row["at"]))
             self.clock.has_moved[by] = True
