@@ -106,7 +106,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--ping-interval",
         type=float,
         default=10.0,
-        help="seconds between server pings (they measure lag)",
+        help="seconds between server pings (they measure lag; a connection silent for twice "
+        "this, at least 20 s, is closed); 0 sends none",
     )
     add(
         "--uvloop",

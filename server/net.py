@@ -25,6 +25,7 @@ from urllib.parse import parse_qs, urlsplit
 import websockets
 from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
 from websockets.datastructures import Headers
+from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
 
 import engines
@@ -39,6 +40,7 @@ from protocol import (
 )
 from server.config import ServerConfig
 from server.hall import Hall, hash_token
+from server.keepalive import Keepalive
 from server.metrics import Metrics
 from server.outputs import ConnId, LaunchBot, Outputs
 from server.records import export
@@ -72,7 +74,9 @@ class BoardhallServer:
         db: SQLite file path (``":memory:"`` for a throwaway server).
         config: limits and delays.
         ssl_context: serve ``wss://`` with this context.
-        ping_interval: seconds between server pings (round trips feed lag compensation).
+        ping_interval: seconds between server pings (round trips feed lag compensation); a
+            connection that leaves one unanswered for ``ping_timeout`` seconds (by default
+            ``max(20, 2 * ping_interval)``) is closed with 1011. ``None`` or 0 sends no pings.
         variants: a directory of custom variant files to load at start.
         durable: SQLite ``synchronous=FULL`` (survives power loss) rather than ``NORMAL``
             (survives a killed process; faster commits).
@@ -85,9 +89,10 @@ class BoardhallServer:
         db: str | Path = ":memory:",
         config: ServerConfig | None = None,
         ssl_context: ssl.SSLContext | None = None,
-        ping_interval: float = 10.0,
+        ping_interval: float | None = 10.0,
         variants: str | Path | None = None,
         durable: bool = True,
+        ping_timeout: float | None = None,
     ) -> None:
         bots = importlib.util.find_spec("server.bot_launcher") is not None
         base = config or ServerConfig()
@@ -98,6 +103,12 @@ class BoardhallServer:
         self.requested_port = port
         self.ssl_context = ssl_context
         self.ping_interval = ping_interval
+        self.keepalive: Keepalive[ConnId] | None = (
+            Keepalive(ping_interval, ping_timeout or max(20.0, ping_interval * 2))
+            if ping_interval
+            else None
+        )
+        self._keepalive_timer: asyncio.TimerHandle | None = None
         self.hall = Hall(self.config)
         self.storage = AsyncStorage(db, durable)
         self.metrics = Metrics()
@@ -153,12 +164,14 @@ class BoardhallServer:
             process_request=self._http,
             max_size=limits.FRAME_BYTES,
             ssl=self.ssl_context,
-            ping_interval=self.ping_interval,
-            ping_timeout=max(20.0, self.ping_interval * 2),
+            ping_interval=None,  # one sweep pings everyone: see server/keepalive.py
+            ping_timeout=None,
             compression=None,
         )
         self.hall.restart_clocks(loop.time())
         self._arm()
+        if self.keepalive is not None:
+            self._keepalive_timer = loop.call_later(self.keepalive.tick, self._sweep_keepalive)
         for bot in self.hall.bot_launches():
             self._spawn(self._launch_bot(bot))
         log.info("listening", extra={"fields": {"url": self.url}})
@@ -167,6 +180,8 @@ class BoardhallServer:
         """Close every connection, wait for pending writes, stop bots."""
         if self._timer is not None:
             self._timer.cancel()
+        if self._keepalive_timer is not None:
+            self._keepalive_timer.cancel()
         if self._server is not None:
             self._server.close()
             await self._server.wait_closed()
@@ -197,6 +212,8 @@ class BoardhallServer:
         address = ws.remote_address[0] if ws.remote_address else "?"
         log.debug("connected", extra={"fields": {"conn": conn, "address": str(address)}})
         self._emit(self.hall.connect(conn, str(address), loop.time()))
+        if self.keepalive is not None:
+            self.keepalive.add(conn, loop.time())
         try:
             async for frame in ws:
                 self.metrics.messages_total += 1
@@ -220,11 +237,16 @@ class BoardhallServer:
                 lag_ms = int((ws.latency or 0.0) * 500)
                 out = self.hall.handle(conn, message, loop.time(), lag_ms, prepared)
                 self._emit(out, started if out.moves else None)
+                # this coroutine waits for the next frame for as long as the client likes: it
+                # must not keep this one's messages alive meanwhile (garbage collector load)
+                del frame, message, prepared, out
         except websockets.ConnectionClosed:
             pass
         finally:
             log.debug("disconnected", extra={"fields": {"conn": conn, "code": ws.close_code}})
             self.connections.pop(conn, None)
+            if self.keepalive is not None:
+                self.keepalive.remove(conn)
             self._emit(self.hall.disconnect(conn, loop.time()))
 
     async def _load_identity(self, token: str) -> None:
@@ -332,6 +354,33 @@ class BoardhallServer:
                 self._emit(out)
         finally:
             self._arm()
+
+    # ---- keepalive ---------------------------------------------------------------------------
+
+    def _sweep_keepalive(self) -> None:
+        assert self.keepalive is not None
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        for conn in self.keepalive.silent(now):
+            ws = self.connections.get(conn)
+            if ws is not None:
+                log.info("keepalive ping timeout", extra={"fields": {"conn": conn}})
+                self._spawn(ws.close(CloseCode.INTERNAL_ERROR, "keepalive ping timeout"))
+        for conn in self.keepalive.due(now):
+            ws = self.connections.get(conn)
+            if ws is not None:
+                self._spawn(self._ping(conn, ws))
+        self._keepalive_timer = loop.call_later(self.keepalive.tick, self._sweep_keepalive)
+
+    async def _ping(self, conn: ConnId, ws: ServerConnection) -> None:
+        """One ping; its pong updates ``ws.latency`` (lag compensation) and the keepalive."""
+        try:
+            pong = await ws.ping()
+            await pong
+        except websockets.ConnectionClosed:
+            return
+        if self.keepalive is not None:
+            self.keepalive.answered(conn, asyncio.get_running_loop().time())
 
     # ---- plain HTTP --------------------------------------------------------------------------
 

@@ -1,0 +1,142 @@
+"""Server pings: the sans-I/O schedule with an injected clock, then the real thing on a socket."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import os
+import struct
+
+import pytest
+from websockets.asyncio.client import connect
+
+from server.keepalive import Keepalive
+from server.net import running_server
+
+
+def test_each_connection_is_due_one_interval_after_it_came() -> None:
+    keep: Keepalive[str] = Keepalive(interval=10.0, timeout=20.0)
+    keep.add("a", now=0.0)
+    keep.add("b", now=4.0)
+    assert keep.due(9.9) == []
+    assert keep.due(10.0) == ["a"]
+    assert keep.due(13.0) == []  # a's ping is still out; b is not due yet
+    assert keep.due(14.0) == ["b"]
+
+
+def test_an_answered_ping_schedules_the_next_from_when_it_went_out() -> None:
+    keep: Keepalive[str] = Keepalive(interval=10.0, timeout=20.0)
+    keep.add("a", now=0.0)
+    assert keep.due(10.0) == ["a"]
+    keep.answered("a", now=10.2)
+    assert keep.due(19.9) == []
+    assert keep.due(20.0) == ["a"]
+    keep.answered("a", now=35.0)  # a pong later than an interval: the next ping goes at once
+    assert keep.due(35.0) == ["a"]
+
+
+def test_a_ping_unanswered_past_the_timeout_makes_the_connection_silent_once() -> None:
+    keep: Keepalive[str] = Keepalive(interval=10.0, timeout=20.0)
+    keep.add("a", now=0.0)
+    keep.add("b", now=0.0)
+    assert sorted(map(str, keep.due(10.0))) == ["a", "b"]
+    keep.answered("b", now=10.1)
+    assert keep.silent(30.0) == []
+    assert keep.silent(30.1) == ["a"]
+    assert keep.silent(100.0) == []  # forgotten after it was reported
+    assert len(keep) == 1
+    assert keep.due(100.0) == ["b"]
+
+
+def test_pings_out_are_reported_silent_oldest_first() -> None:
+    keep: Keepalive[int] = Keepalive(interval=1.0, timeout=5.0)
+    for conn in range(5):
+        keep.add(conn, now=conn * 0.5)
+    sent = [keep.due(t) for t in (1.0, 2.0, 3.0)]
+    assert sent == [[0], [1, 2], [3, 4]]
+    keep.answered(1, now=2.1)
+    assert keep.silent(7.5) == [0, 2]
+    assert keep.silent(8.5) == [3, 4]
+
+
+def test_removed_and_unknown_connections_are_ignored() -> None:
+    keep: Keepalive[str] = Keepalive(interval=1.0, timeout=2.0)
+    keep.add("a", now=0.0)
+    keep.remove("a")
+    keep.remove("never")
+    keep.answered("never", now=1.0)
+    assert keep.due(5.0) == [] and keep.silent(50.0) == [] and len(keep) == 0
+
+
+def test_the_sweep_is_frequent_enough_for_both_limits() -> None:
+    assert Keepalive(10.0, 20.0).tick == 0.1
+    assert Keepalive(0.2, 0.4).tick == pytest.approx(0.05)
+    with pytest.raises(ValueError, match="must be positive"):
+        Keepalive(0.0, 1.0)
+
+
+async def _raw_websocket(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A WebSocket client by hand that never answers anything (the handshake only)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    key = base64.b64encode(os.urandom(16)).decode()
+    writer.write(
+        (
+            "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
+    await writer.drain()
+    head = await reader.readuntil(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 101")
+    return reader, writer
+
+
+async def _frame(reader: asyncio.StreamReader) -> tuple[int, bytes]:
+    first, second = await reader.readexactly(2)
+    size = second & 0x7F
+    if size == 126:
+        (size,) = struct.unpack("!H", await reader.readexactly(2))
+    return first & 0x0F, await reader.readexactly(size)
+
+
+async def test_a_peer_that_never_answers_pings_is_closed_with_1011() -> None:
+    async with running_server(port=0, ping_interval=0.05, ping_timeout=0.3) as server:
+        reader, writer = await _raw_websocket(server.port)
+        opcodes = []
+        while True:
+            opcode, payload = await asyncio.wait_for(_frame(reader), 10)
+            opcodes.append(opcode)
+            if opcode == 0x8:
+                break
+        assert opcodes[0] == 0x9  # a ping came first, and was left unanswered
+        assert struct.unpack("!H", payload[:2])[0] == 1011
+        assert b"keepalive ping timeout" in payload
+        writer.close()
+
+
+async def test_a_peer_that_answers_stays_and_its_round_trip_is_measured() -> None:
+    async with running_server(port=0, ping_interval=0.05, ping_timeout=0.3) as server:
+        async with connect(f"ws://127.0.0.1:{server.port}") as ws:
+            (conn_ws,) = server.connections.values()
+            for _ in range(500):  # wait for the first answered ping, at most ~5 s
+                if conn_ws.latency > 0:
+                    break
+                await asyncio.sleep(0.01)
+            assert conn_ws.latency > 0
+            assert server.keepalive is not None and len(server.keepalive) == 1
+            await ws.send('{"type": "hello", "name": "ann", "protocol": 1}')
+            assert '"welcome"' in await asyncio.wait_for(ws.recv(), 5)
+        # the client closed: the server forgets it
+        for _ in range(500):
+            if not server.connections:
+                break
+            await asyncio.sleep(0.01)
+        assert len(server.keepalive) == 0
+
+
+async def test_no_pings_when_the_interval_is_none() -> None:
+    async with running_server(port=0, ping_interval=None) as server:
+        assert server.keepalive is None
+        async with connect(f"ws://127.0.0.1:{server.port}") as ws:
+            await ws.send('{"type": "hello", "name": "ann", "protocol": 1}')
+            assert '"welcome"' in await asyncio.wait_for(ws.recv(), 5)
