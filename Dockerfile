@@ -13,7 +13,7 @@ COPY protocol ./protocol
 COPY engines ./engines
 COPY server ./server
 COPY client ./client
-RUN pip install . \
+RUN pip install ".[speed]" \
     && useradd --system --home /data --shell /usr/sbin/nologin boardhall \
     && mkdir -p /data && chown boardhall /data
 

@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import gc
 import logging
 import signal
 import ssl
 import sys
+from collections.abc import Callable, Coroutine
 from pathlib import Path
+from typing import Any
 
+from server import gcpolicy
 from server.config import ServerConfig
 from server.logs import setup_logging
 from server.net import BoardhallServer
@@ -110,9 +112,11 @@ def build_parser() -> argparse.ArgumentParser:
         "this, at least 20 s, is closed); 0 sends none",
     )
     add(
-        "--uvloop",
-        action="store_true",
-        help="run on uvloop (install the 'speed' extra: pip install 'boardhall[speed]')",
+        "--loop",
+        default="auto",
+        choices=["auto", "uvloop", "asyncio"],
+        help="event loop: uvloop is faster (the 'speed' extra: pip install 'boardhall[speed]'); "
+        "auto uses it when it is installed",
     )
     return parser
 
@@ -148,6 +152,7 @@ async def run(args: argparse.Namespace) -> None:
         args.sync == "full",
     )
     await server.start()
+    collector = asyncio.ensure_future(gcpolicy.collect_periodically())
     print(
         f"boardhall-server listening on {server.url} (bound to {args.host}:{server.port}, "
         f"db {args.db})",
@@ -160,38 +165,33 @@ async def run(args: argparse.Namespace) -> None:
             loop.add_signal_handler(sig, stop.set)
     await stop.wait()
     log.info("stopping")
+    collector.cancel()
     await server.stop()
 
 
-GC_THRESHOLDS = (50_000, 50, 1_000)
-"""The collector runs on every 50,000 net allocations instead of 700: a busy hall allocates a
-few hundred objects per move, and the default made full collections over every room's states
-stall moves (steady 1,000 moves/s: p99 707 -> 123 ms in bench/load.py)."""
-
-
-def tune_gc() -> None:
-    """Fewer, larger garbage collections, with start-up objects kept out of them."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
+def loop_runner(choice: str) -> Callable[[Coroutine[Any, Any, None]], None] | None:
+    """``asyncio.run`` or ``uvloop.run`` for ``--loop`` (``None``: uvloop asked for, missing)."""
+    if choice == "asyncio":
+        return asyncio.run
+    try:
+        import uvloop
+    except ImportError:
+        return None if choice == "uvloop" else asyncio.run
+    return uvloop.run
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``boardhall-server``."""
     args = build_parser().parse_args(argv)
-    tune_gc()
     if bool(args.tls_cert) != bool(args.tls_key):
         print("boardhall-server: --tls-cert and --tls-key go together", file=sys.stderr)
         return 2
     setup_logging(args.log_level)
-    runner = asyncio.run
-    if args.uvloop:
-        try:
-            import uvloop
-        except ImportError:
-            print("boardhall-server: --uvloop needs uvloop (the 'speed' extra)", file=sys.stderr)
-            return 2
-        runner = uvloop.run
+    runner = loop_runner(args.loop)
+    if runner is None:
+        print("boardhall-server: --loop uvloop needs uvloop (the 'speed' extra)", file=sys.stderr)
+        return 2
+    gcpolicy.tune()
     try:
         runner(run(args))
     except KeyboardInterrupt:
