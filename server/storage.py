@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import queue
 import sqlite3
 import threading
@@ -19,6 +20,8 @@ from typing import Any, TypeVar, cast
 from server.outputs import SaveGame, SaveIdentity, SaveMove, StorageOp, TruncateMoves
 
 T = TypeVar("T")
+
+log = logging.getLogger("boardhall.storage")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS identities (
@@ -56,14 +59,21 @@ CREATE TABLE IF NOT EXISTS moves (
 
 
 class Storage:
-    """One SQLite database file (blocking; use from a single thread)."""
+    """One SQLite database file (blocking; use from a single thread).
 
-    def __init__(self, path: str | Path, durable: bool = True) -> None:
+    With ``checkpoints=False`` this connection never copies the write-ahead log back into the
+    database itself (a :class:`Checkpointer` must), so no commit waits for that copy and its
+    syncs.
+    """
+
+    def __init__(self, path: str | Path, durable: bool = True, checkpoints: bool = True) -> None:
         self.path = str(path)
         self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self.db.row_factory = sqlite3.Row
         if self.path != ":memory:":
             self.db.execute("PRAGMA journal_mode=WAL")
+            if not checkpoints:
+                self.db.execute("PRAGMA wal_autocheckpoint=0")
         self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
         self.db.executescript(SCHEMA)
 
@@ -175,6 +185,59 @@ class Storage:
         return [json.loads(r[0]) for r in rows]
 
 
+class Checkpointer:
+    """Copies the write-ahead log back into the database on its own thread and connection.
+
+    SQLite normally does this inside whichever commit makes the log pass 1,000 pages, and that
+    commit (with every move queued behind it) then waits for the copy and two syncs. Here a
+    passive checkpoint runs every ``every`` seconds beside the writer, never blocking it. A
+    passive checkpoint cannot rewind the log while commits keep coming, so once the log passes
+    ``restart_frames`` a restarting checkpoint briefly holds the writer back and rewinds it.
+    """
+
+    def __init__(self, path: str, every: float = 0.25, restart_frames: int = 16_384) -> None:
+        self.path = path
+        self.every = every
+        self.restart_frames = restart_frames
+        self.runs = 0
+        self.restarts = 0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Open a connection and start checkpointing."""
+        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        db.execute("PRAGMA busy_timeout=5000")
+        self._thread = threading.Thread(target=self._work, args=(db,), name="checkpoint")
+        self._thread.daemon = True
+        self._thread.start()
+
+    def _work(self, db: sqlite3.Connection) -> None:
+        try:
+            while not self._stop.wait(self.every):
+                self.checkpoint(db)
+        finally:
+            db.close()
+
+    def checkpoint(self, db: sqlite3.Connection) -> None:
+        """One passive checkpoint, and a restarting one if the log has grown past the limit."""
+        try:
+            _, frames, _ = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            self.runs += 1
+            if frames > self.restart_frames:
+                db.execute("PRAGMA wal_checkpoint(RESTART)").fetchall()
+                self.restarts += 1
+        except sqlite3.Error:
+            log.exception("checkpoint failed (the next one will try again)")
+
+    def stop(self) -> None:
+        """Stop and wait for the thread (the last connection to close checkpoints the rest)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+
 class AsyncStorage:
     """:class:`Storage` on its own thread, awaited from the event loop.
 
@@ -189,12 +252,19 @@ class AsyncStorage:
         self._queue: queue.Queue[_Job | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._storage: Storage | None = None
+        self.checkpointer: Checkpointer | None = None
 
     async def open(self) -> None:
-        """Start the storage thread and open the database on it."""
+        """Start the storage thread, open the database on it, start checkpointing beside it."""
         self._thread = threading.Thread(target=self._work, name="storage", daemon=True)
         self._thread.start()
-        self._storage = await self.run(lambda: Storage(self._path, durable=self._durable))
+        on_disk = str(self._path) != ":memory:"
+        self._storage = await self.run(
+            lambda: Storage(self._path, durable=self._durable, checkpoints=not on_disk)
+        )
+        if on_disk:
+            self.checkpointer = Checkpointer(str(self._path))
+            self.checkpointer.start()
 
     def _work(self) -> None:
         held: _Job | None = None
@@ -267,6 +337,9 @@ class AsyncStorage:
         """Finish pending work and close the database."""
         if self._thread is None:
             return
+        if self.checkpointer is not None:
+            await asyncio.get_running_loop().run_in_executor(None, self.checkpointer.stop)
+            self.checkpointer = None
         if self._storage is not None:
             storage = self._storage
             await self.run(storage.close)

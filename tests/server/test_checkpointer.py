@@ -1,0 +1,84 @@
+"""SQLite's write-ahead log is copied back on the checkpoint thread, never inside a commit."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from server.outputs import SaveMove
+from server.storage import AsyncStorage, Checkpointer, Storage
+
+
+def _moves(storage: Storage, first: int, count: int) -> None:
+    for ply in range(first, first + count):
+        storage.apply(
+            [SaveMove("g1", ply, "0,0", "first", None, 0, "2026-11-22T00:00:00Z", {"first": 1})]
+        )
+
+
+def _frames(path: Path) -> tuple[int, int]:
+    """``(frames in the log, frames copied back)`` without copying anything."""
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA busy_timeout=1000")
+        _, frames, copied = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    return frames, copied
+
+
+def test_commits_leave_the_log_alone_until_the_checkpointer_runs(tmp_path: Path) -> None:
+    path = tmp_path / "hall.db"
+    storage = Storage(path, checkpoints=False)
+    _moves(storage, 0, 1500)  # more than the 1,000 pages SQLite would checkpoint at
+    assert storage.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
+    log_bytes = (tmp_path / "hall.db-wal").stat().st_size
+    assert log_bytes > 1000 * 4096
+
+    checkpointer = Checkpointer(str(path), restart_frames=100)
+    with sqlite3.connect(path, isolation_level=None) as db:
+        checkpointer.checkpoint(db)
+    assert (checkpointer.runs, checkpointer.restarts) == (1, 1)
+    _moves(storage, 1500, 3)  # the log was rewound: these go to its start
+    frames, _ = _frames(path)
+    assert frames < 20
+    assert len(storage.moves("g1")) == 1503
+    storage.close()
+
+
+def test_a_failed_checkpoint_is_logged_and_the_next_one_tries_again(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "hall.db"
+    Storage(path).close()
+    checkpointer = Checkpointer(str(path))
+    db = sqlite3.connect(path)
+    db.close()
+    with caplog.at_level(logging.ERROR, logger="boardhall.storage"):
+        checkpointer.checkpoint(db)  # a closed connection: sqlite3.ProgrammingError
+    assert "checkpoint failed" in caplog.text
+    assert checkpointer.runs == 0
+
+
+async def test_async_storage_checkpoints_files_on_a_thread_and_stops_it(tmp_path: Path) -> None:
+    path = tmp_path / "hall.db"
+    store = AsyncStorage(path)
+    await store.open()
+    checkpointer = store.checkpointer
+    assert checkpointer is not None and checkpointer._thread is not None
+    thread = checkpointer._thread
+    assert thread.is_alive()
+    storage = store.storage
+    await store.run(lambda: _moves(storage, 0, 50))
+    await store.close()
+    assert not thread.is_alive() and store.checkpointer is None
+    reopened = Storage(path)
+    assert [m["ply"] for m in reopened.moves("g1")] == list(range(50))
+    reopened.close()
+
+
+async def test_an_in_memory_database_has_no_checkpointer() -> None:
+    store = AsyncStorage(":memory:")
+    await store.open()
+    assert store.checkpointer is None
+    await store.close()
