@@ -1,11 +1,10 @@
 """``boardhall-server`` with bench hooks: SIGUSR1 runs ``gc.collect()``, SIGUSR2 runs glibc's
-``malloc_trim(0)`` (free memory back to the system), optional uvloop. With
+``malloc_trim(0)`` (free memory back to the system). With
 ``BENCH_TRACEMALLOC=FILE`` every SIGUSR1 after the first writes the Python allocations that grew
 since the first to FILE.
 
-Run exactly like ``boardhall-server`` (same flags). With ``BENCH_UVLOOP=1`` in the environment
-the server runs on uvloop (the ``speed`` extra), so its effect can be measured without editing
-the server. The soak compares the server's memory before and after the clients come and go.
+Run exactly like ``boardhall-server`` (same flags, e.g. ``--loop asyncio``). The soak compares
+the server's memory before and after the clients come and go.
 """
 
 from __future__ import annotations
@@ -52,10 +51,4 @@ if __name__ == "__main__":
         tracemalloc.start(12)
     signal.signal(signal.SIGUSR1, _collect)
     signal.signal(signal.SIGUSR2, _trim)
-    if os.environ.get("BENCH_UVLOOP") == "1":
-        import asyncio
-
-        import uvloop
-
-        asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
     sys.exit(main())

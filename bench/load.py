@@ -24,6 +24,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import importlib.util
 import json
 import math
 import multiprocessing
@@ -44,6 +45,8 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from bench import harness
 from bench.scripts import GAMES, Script, library
+
+UVLOOP = importlib.util.find_spec("uvloop") is not None
 
 CLOCKS: tuple[dict[str, int] | None, ...] = (
     None,
@@ -351,10 +354,11 @@ class Worker:
         began = time.monotonic()
         await self.setup()
         setup_s = time.monotonic() - began
-        # the thousands of connections made above live to the end: keep them out of every
-        # later collection, so this process's own pauses do not count as server latency
+        # this process's own collections must not count as server latency: the connections
+        # made above live to the end, and the run is short enough to leave the collector off
         gc.collect()
         gc.freeze()
+        gc.disable()
         gc.callbacks.append(self.counters.watch_gc)
         ready.put({"ready": setup_s})
         await loop.run_in_executor(None, go.wait)
@@ -453,7 +457,7 @@ def run_target(
             phases=phases,
             total_tables=tables,
             first_table=p * 100_000,
-            uvloop=args.uvloop,
+            uvloop=args.client_uvloop,
         )
         child = context.Process(
             target=_worker_main, args=(plan, queue, go, start_value), daemon=True
@@ -533,9 +537,18 @@ def run_target(
     return figures, setup
 
 
+def _ratios(b: PhaseFigures, e: PhaseFigures) -> dict[str, float]:
+    """boardhall / echo for frames/s, p99 and frames per CPU-second (0 where the echo has 0)."""
+    return {
+        "frames": b.frames_s / e.frames_s if e.frames_s else 0.0,
+        "p99": b.p99_ms / e.p99_ms if e.p99_ms else 0.0,
+        "frames_per_cpu": b.frames_per_cpu_s / e.frames_per_cpu_s if e.frames_per_cpu_s else 0.0,
+    }
+
+
 def _print(label: str, name: str, f: PhaseFigures) -> None:
     print(
-        f"  {label:9} {name:5} moves/s {f.moves_s:9.1f}  frames/s {f.frames_s:9.1f}  "
+        f"  {label:11} {name:5} moves/s {f.moves_s:9.1f}  frames/s {f.frames_s:9.1f}  "
         f"p50 {f.p50_ms:7.1f} ms  p99 {f.p99_ms:7.1f} ms  cpu {f.cpu_pct:5.1f}%  "
         f"rss {f.rss_mb:7.1f} MB  frames/cpu-s {f.frames_per_cpu_s:8.0f}  "
         f"clients' cpu {f.client_cpu_pct:5.1f}% (longest gc {f.client_gc_max_ms:.0f} ms)  "
@@ -557,7 +570,18 @@ def build_parser() -> argparse.ArgumentParser:
     add("--url", default=None, help="target a running server instead of starting one")
     add("--server-args", default="", help="extra boardhall-server flags, e.g. '--sync normal'")
     add("--no-echo", action="store_true", help="skip the echo server comparison")
-    add("--uvloop", action="store_true", help="server, echo and clients on uvloop")
+    add(
+        "--loop",
+        default="auto",
+        choices=["auto", "asyncio", "uvloop"],
+        help="the server's --loop (auto: uvloop when installed, as boardhall-server does)",
+    )
+    add(
+        "--echo-loops",
+        default="asyncio,uvloop" if UVLOOP else "asyncio",
+        help="loops to run the echo on, each measured and compared (default: both if installed)",
+    )
+    add("--client-uvloop", action="store_true", help="client processes on uvloop")
     add("--profile", default=None, help="py-spy output file for the first phase (.svg or .json)")
     add("--seed", type=int, default=1, help="seed of the scripted games")
     add("--mix", default=",".join(GAMES), help="games to play, comma-separated (default all five)")
@@ -586,7 +610,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"boardhall load: {args.games} games ({', '.join(mix)}), {args.spectators} spectators, "
         f"{connections} connections, phases {args.phases} ({args.duration:g} s each, rate phase "
-        f"{args.rate:g} moves/s), {args.procs} client process(es), uvloop={args.uvloop}, "
+        f"{args.rate:g} moves/s), {args.procs} client process(es), server loop {args.loop}, "
+        f"client uvloop {args.client_uvloop}, "
         f"server flags {args.server_args or '-'}, "
         f"nofile {limit}, cpus {os.cpu_count()}, load average {os.getloadavg()[0]:.1f}"
     )
@@ -599,11 +624,15 @@ def main(argv: list[str] | None = None) -> int:
             server = harness.boardhall(
                 Path(tmp) / "load.db",
                 # a long setup must not abort the first rooms before their first move
-                extra=["--abort-after", "86400", *shlex.split(args.server_args)],
+                extra=[
+                    "--abort-after",
+                    "86400",
+                    "--loop",
+                    args.loop,
+                    *shlex.split(args.server_args),
+                ],
                 wrapper=True,
             )
-            if args.uvloop:
-                server.env = {"BENCH_UVLOOP": "1"}
             server.start()
             url, pid = server.url, server.pid
         try:
@@ -621,29 +650,26 @@ def main(argv: list[str] | None = None) -> int:
         report["boardhall"] = {k: vars(v) for k, v in figures.items()}
         report["boardhall_peak_mb"] = peak
         if not args.no_echo and not args.url:
-            echo = harness.echo(args.uvloop).start()
-            try:
-                echoed, _ = run_target(echo.url, echo.pid, True, args, scripts, clocks, spectators)
-            finally:
-                echo.stop()
-            for name, f in echoed.items():
-                _print("echo", name, f)
-            report["echo"] = {k: vars(v) for k, v in echoed.items()}
-            for name in figures:
-                b, e = figures[name], echoed[name]
-                frames = b.frames_s / e.frames_s if e.frames_s else 0.0
-                p99 = b.p99_ms / e.p99_ms if e.p99_ms else 0.0
-                per_cpu = b.frames_per_cpu_s / e.frames_per_cpu_s if e.frames_per_cpu_s else 0.0
-                print(
-                    f"  ratio {name:5} frames/s boardhall/echo {frames:.2f}  "
-                    f"p99 boardhall/echo {p99:.2f}  frames per cpu-second boardhall/echo "
-                    f"{per_cpu:.2f}"
-                )
-                report.setdefault("ratios", {})[name] = {
-                    "frames": frames,
-                    "p99": p99,
-                    "frames_per_cpu": per_cpu,
-                }
+            for loop in [x for x in args.echo_loops.split(",") if x]:
+                label = "echo" if loop == "asyncio" else f"echo-{loop}"
+                echo = harness.echo(loop == "uvloop").start()
+                try:
+                    echoed, _ = run_target(
+                        echo.url, echo.pid, True, args, scripts, clocks, spectators
+                    )
+                finally:
+                    echo.stop()
+                for name, f in echoed.items():
+                    _print(label, name, f)
+                report[label] = {k: vars(v) for k, v in echoed.items()}
+                for name in figures:
+                    ratios = _ratios(figures[name], echoed[name])
+                    print(
+                        f"  ratio {name:5} boardhall/{label}: frames/s {ratios['frames']:.2f}  "
+                        f"p99 {ratios['p99']:.2f}  frames per cpu-second "
+                        f"{ratios['frames_per_cpu']:.2f}"
+                    )
+                    report.setdefault("ratios", {}).setdefault(label, {})[name] = ratios
     print(
         f"  wall time {time.monotonic() - began:.0f} s, load average now "
         f"{os.getloadavg()[0]:.1f} (the machine's 2 cores are shared)"
