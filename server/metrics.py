@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import bisect
+import itertools
 from collections import Counter
 from collections.abc import Callable
 
@@ -17,7 +19,8 @@ class Metrics:
         self.moves_total = 0
         self.messages_total = 0
         self.errors: Counter[str] = Counter()
-        self.latency_buckets = [0] * len(BUCKETS_S)
+        self.latency_buckets = [0] * (len(BUCKETS_S) + 1)
+        """Moves per bucket, not cumulative (the last is over every bound)."""
         self.latency_count = 0
         self.latency_sum = 0.0
 
@@ -25,9 +28,7 @@ class Metrics:
         """Record how long handling one move took (until its broadcast was written)."""
         self.latency_count += 1
         self.latency_sum += seconds
-        for i, bound in enumerate(BUCKETS_S):
-            if seconds <= bound:
-                self.latency_buckets[i] += 1
+        self.latency_buckets[bisect.bisect_left(BUCKETS_S, seconds)] += 1
 
     def render(self, connections: int, rooms_by_game: dict[str, int], seeks: int) -> str:
         """The Prometheus text exposition."""
@@ -62,7 +63,8 @@ class Metrics:
             "# HELP boardhall_move_seconds Time from receiving a move to sending it out.",
             "# TYPE boardhall_move_seconds histogram",
         ]
-        for bound, count in zip(BUCKETS_S, self.latency_buckets, strict=True):
+        cumulative = itertools.accumulate(self.latency_buckets)
+        for bound, count in zip(BUCKETS_S, cumulative, strict=False):
             lines.append(f'boardhall_move_seconds_bucket{{le="{bound}"}} {count}')
         lines += [
             f'boardhall_move_seconds_bucket{{le="+Inf"}} {self.latency_count}',

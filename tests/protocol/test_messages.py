@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import BaseModel
 
 from protocol import (
     ERROR_ORDER,
@@ -33,6 +34,7 @@ from protocol import (
     encode,
     limits,
 )
+from protocol.codec import to_data
 from protocol.messages import CLIENT_TYPES
 
 DESIGN = Path(os.environ["BOARDHALL_SHARED"], "DESIGN.md")
@@ -135,6 +137,23 @@ def test_server_message_round_trip(message: object) -> None:
     """Every server message survives encode then decode unchanged."""
     text = encode(message)  # type: ignore[arg-type]
     assert decode_server(text) == message
+
+
+@pytest.mark.parametrize("message", SERVER_SAMPLES, ids=lambda m: m.type)
+def test_encode_writes_exactly_the_compact_json_of_to_data(message: BaseModel) -> None:
+    """pydantic's serializer gives the same text as ``json.dumps`` of :func:`to_data`."""
+    expected = json.dumps(to_data(message), ensure_ascii=False, separators=(",", ":"))
+    assert encode(message) == expected
+
+
+def test_encode_keeps_unicode_and_escapes_what_json_must() -> None:
+    line = ChatLine.model_validate(
+        {"room": "ab12", "from": "棋手", "role": "first", "text": 'say "hi"\n\t\u2028 象'}
+    )
+    text = encode(line)
+    assert "棋手" in text and "象" in text
+    assert text == json.dumps(to_data(line), ensure_ascii=False, separators=(",", ":"))
+    assert json.loads(text)["text"] == 'say "hi"\n\t\u2028 象'
 
 
 def test_re_left_out_when_absent_and_chat_uses_from() -> None:
