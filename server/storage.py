@@ -58,6 +58,9 @@ CREATE TABLE IF NOT EXISTS moves (
 """
 
 
+INSERT_MOVE = "INSERT OR REPLACE INTO moves VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+
+
 class Storage:
     """One SQLite database file (blocking; use from a single thread).
 
@@ -86,10 +89,10 @@ class Storage:
         db = self.db
         db.execute("BEGIN")
         try:
+            moves: list[tuple[Any, ...]] = []
             for op in ops:
                 if isinstance(op, SaveMove):
-                    db.execute(
-                        "INSERT OR REPLACE INTO moves VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    moves.append(
                         (
                             op.game_id,
                             op.ply,
@@ -99,9 +102,11 @@ class Storage:
                             op.lag_ms,
                             op.at,
                             json.dumps(op.clocks),
-                        ),
+                        )
                     )
-                elif isinstance(op, SaveGame):
+                    continue
+                self._save_moves(moves)
+                if isinstance(op, SaveGame):
                     meta = op.meta
                     seats = meta.get("seats") or {}
                     db.execute(
@@ -129,10 +134,17 @@ class Storage:
                         "DO UPDATE SET name = excluded.name",
                         (op.player, op.token_hash, op.name),
                     )
+            self._save_moves(moves)
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
             raise
+
+    def _save_moves(self, rows: list[tuple[Any, ...]]) -> None:
+        """Insert the moves gathered so far in one call (and empty the list)."""
+        if rows:
+            self.db.executemany(INSERT_MOVE, rows)
+            rows.clear()
 
     def identity(self, token_hash: str) -> tuple[str, str, str] | None:
         """``(player, token_hash, name)`` of a token hash, if known."""
@@ -310,8 +322,12 @@ class AsyncStorage:
             self._storage.apply(op for job in batch for op in job.ops or ())
         except BaseException as exc:
             error = exc
+        # one wake-up of each event loop for the whole batch, not one per write
+        by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Future[Any]]] = {}
         for job in batch:
-            job.loop.call_soon_threadsafe(_settle, job.future, None, error)
+            by_loop.setdefault(job.loop, []).append(job.future)
+        for loop, futures in by_loop.items():
+            loop.call_soon_threadsafe(_settle_all, futures, error)
 
     async def run(self, fn: Callable[[], T]) -> T:
         """Run ``fn`` on the storage thread."""
@@ -354,6 +370,11 @@ class _Job:
     future: asyncio.Future[Any]
     ops: list[StorageOp] | None
     fn: Callable[[], Any] | None
+
+
+def _settle_all(futures: list[asyncio.Future[Any]], error: BaseException | None) -> None:
+    for future in futures:
+        _settle(future, None, error)
 
 
 def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sqlite3
 from pathlib import Path
 
 import pytest
 
-from server.outputs import SaveMove
+from server.outputs import SaveMove, TruncateMoves
 from server.storage import AsyncStorage, Checkpointer, Storage
 
 
@@ -81,4 +82,31 @@ async def test_an_in_memory_database_has_no_checkpointer() -> None:
     store = AsyncStorage(":memory:")
     await store.open()
     assert store.checkpointer is None
+    await store.close()
+
+
+def test_a_batch_keeps_its_order_around_a_truncation(tmp_path: Path) -> None:
+    """Runs of moves are inserted together, but never across an undo's truncation."""
+    storage = Storage(tmp_path / "hall.db")
+
+    def move(ply: int, text: str) -> SaveMove:
+        return SaveMove("g1", ply, text, "first", None, 0, "2026-11-22T00:00:00Z", {"first": 1})
+
+    storage.apply([move(0, "a"), move(1, "b"), move(2, "c"), TruncateMoves("g1", 1), move(1, "B")])
+    assert [(m["ply"], m["move"]) for m in storage.moves("g1")] == [(0, "a"), (1, "B")]
+    storage.close()
+
+
+async def test_every_write_of_a_group_commit_is_settled(tmp_path: Path) -> None:
+    store = AsyncStorage(tmp_path / "hall.db")
+    await store.open()
+    futures = [
+        store.submit(
+            [SaveMove("g2", ply, "x", "first", None, 0, "2026-11-22T00:00:00Z", {"first": 1})]
+        )
+        for ply in range(20)
+    ]
+    await asyncio.gather(*futures)
+    storage = store.storage
+    assert len(await store.run(lambda: storage.moves("g2"))) == 20
     await store.close()
