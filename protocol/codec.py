@@ -55,6 +55,10 @@ def _finite_float(text: str) -> float:
     return value
 
 
+_DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite_float)
+"""Made once: ``json.loads`` with these hooks builds a new decoder on every call."""
+
+
 def _message_id(data: dict[str, Any]) -> str | int | None:
     value = data.get("id")
     if isinstance(value, bool):
@@ -109,7 +113,7 @@ def decode_client(text: str | bytes) -> ClientMessage:
             ErrorCode.BAD_MESSAGE, f"not JSON: nested deeper than {limits.NESTING_DEPTH} levels"
         )
     try:
-        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+        data = _DECODER.decode(text)
     except RecursionError as exc:
         raise ProtocolError(ErrorCode.BAD_MESSAGE, "not JSON: nested too deeply") from exc
     except ValueError as exc:
