@@ -1,5 +1,6 @@
 """``boardhall-server`` with bench hooks: SIGUSR1 runs ``gc.collect()``, SIGUSR2 runs glibc's
-``malloc_trim(0)`` (free memory back to the system). With
+``malloc_trim(0)`` (free memory back to the system). With ``BENCH_MALLOCSTATS=FILE`` every
+SIGUSR1 appends ``sys._debugmallocstats()`` (pymalloc arenas and pools) to FILE. With
 ``BENCH_TRACEMALLOC=FILE`` every SIGUSR1 after the first writes the Python allocations that grew
 since the first to FILE.
 
@@ -15,6 +16,7 @@ import gc
 import os
 import signal
 import sys
+import time
 import tracemalloc
 from pathlib import Path
 from types import FrameType
@@ -28,6 +30,9 @@ _SNAPSHOTS: list[tracemalloc.Snapshot] = []
 
 def _collect(signum: int, frame: FrameType | None) -> None:
     gc.collect()
+    allocator_report = os.environ.get("BENCH_MALLOCSTATS")
+    if allocator_report:
+        _append_malloc_stats(allocator_report)
     report = os.environ.get("BENCH_TRACEMALLOC")
     if not report or not tracemalloc.is_tracing():
         return
@@ -39,6 +44,21 @@ def _collect(signum: int, frame: FrameType | None) -> None:
             for stat in stats[:25]:
                 out.write(f"{stat.size_diff / 1e3:.1f} KB in {stat.count_diff} blocks\n")
                 out.write("\n".join(stat.traceback.format()[-8:]) + "\n")
+
+
+def _append_malloc_stats(path: str) -> None:
+    """Append CPython's allocator statistics (``sys._debugmallocstats``, C stderr) to ``path``."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with open(path, "a") as out:
+        out.write(f"--- {os.getpid()} {time.time():.0f}\n")
+        out.flush()
+        os.dup2(out.fileno(), 2)
+        try:
+            sys._debugmallocstats()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
 
 
 def _trim(signum: int, frame: FrameType | None) -> None:
