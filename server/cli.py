@@ -155,7 +155,7 @@ async def run(args: argparse.Namespace) -> None:
     collector = asyncio.ensure_future(gcpolicy.collect_periodically())
     print(
         f"boardhall-server listening on {server.url} (bound to {args.host}:{server.port}, "
-        f"db {args.db})",
+        f"db {args.db}, loop {loop_name()})",
         flush=True,
     )
     stop = asyncio.Event()
@@ -167,6 +167,12 @@ async def run(args: argparse.Namespace) -> None:
     log.info("stopping")
     collector.cancel()
     await server.stop()
+
+
+def loop_name() -> str:
+    """``uvloop`` or ``asyncio``: the event loop this server runs on."""
+    module = type(asyncio.get_running_loop()).__module__
+    return "uvloop" if module.startswith("uvloop") else "asyncio"
 
 
 def loop_runner(choice: str) -> Callable[[Coroutine[Any, Any, None]], None] | None:

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from server.cli import build_parser, loop_runner, main
+from server.cli import build_parser, loop_name, loop_runner, main
 
 
 def test_auto_is_the_default_and_uses_uvloop_when_installed() -> None:
@@ -33,3 +33,13 @@ def test_an_unknown_loop_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
         build_parser().parse_args(["--loop", "trio"])
     assert exited.value.code == 2
     assert "invalid choice: 'trio'" in capsys.readouterr().err
+
+
+def test_the_loop_in_use_is_named() -> None:
+    assert asyncio.run(_name()) == "asyncio"
+    uvloop = pytest.importorskip("uvloop")
+    assert uvloop.run(_name()) == "uvloop"
+
+
+async def _name() -> str:
+    return loop_name()
