@@ -152,7 +152,7 @@ async def run(args: argparse.Namespace) -> None:
         args.sync == "full",
     )
     await server.start()
-    collector = asyncio.ensure_future(gcpolicy.collect_periodically())
+    collector = asyncio.ensure_future(gcpolicy.run_collector())
     print(
         f"boardhall-server listening on {server.url} (bound to {args.host}:{server.port}, "
         f"db {args.db}, loop {loop_name()})",

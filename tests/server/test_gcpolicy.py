@@ -1,4 +1,4 @@
-"""The server's garbage-collection policy."""
+"""The server's garbage-collection policy: collections on a clock, from the event loop."""
 
 from __future__ import annotations
 
@@ -12,50 +12,87 @@ import pytest
 from server import gcpolicy
 
 
-@pytest.fixture
-def restore_gc() -> Iterator[None]:
-    before = gc.get_threshold()
-    yield
-    gc.unfreeze()
-    gc.set_threshold(*before)
+class Node:
+    other: object
 
 
-def test_tune_freezes_what_exists_and_sets_the_thresholds(restore_gc: None) -> None:
-    gcpolicy.tune()
-    assert gc.get_threshold() == gcpolicy.THRESHOLDS
-    assert gc.get_freeze_count() > 0
-    young, _, old = gcpolicy.THRESHOLDS
-    assert young >= 1_000 and old >= 100_000  # CPython never starts a full collection itself
-
-
-def test_a_full_collection_frees_old_cycles() -> None:
-    class Node:
-        other: object
-
+def _cycle() -> tuple[Node, weakref.ref[Node]]:
     a, b = Node(), Node()
     a.other, b.other = b, a
-    gc.collect()  # promote the cycle to the old generation
-    alive = weakref.ref(a)
-    del a, b
-    took = gcpolicy.collect_fully()
+    return a, weakref.ref(a)
+
+
+@pytest.fixture
+def restore_gc() -> Iterator[None]:
+    enabled = gc.isenabled()
+    yield
+    gc.unfreeze()
+    if enabled:
+        gc.enable()
+
+
+def test_tune_turns_automatic_collection_off(restore_gc: None) -> None:
+    gcpolicy.tune()
+    assert not gc.isenabled()
+
+
+def test_promote_moves_young_objects_to_the_old_generation_without_collecting(
+    restore_gc: None,
+) -> None:
+    gc.disable()
+    node, alive = _cycle()
+    assert any(o is node for o in gc.get_objects(0))
+    del node
+    gcpolicy.promote()
+    assert alive() is not None  # not collected: the cycle was moved, not walked
+    assert any(o is alive() for o in gc.get_objects(2))
+    assert gc.get_freeze_count() == 0
+    gcpolicy.collect_fully()
     assert alive() is None
-    assert took >= 0.0
 
 
-async def test_full_collections_come_on_schedule(monkeypatch: pytest.MonkeyPatch) -> None:
-    ran = asyncio.Event()
-    calls: list[int] = []
+async def test_the_collector_runs_young_collections_promotions_and_full_ones(
+    restore_gc: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gc.disable()
+    seen: list[str] = []
+    enough = asyncio.Event()
+    real_collect = gc.collect
 
-    def fake() -> float:
-        calls.append(1)
-        if len(calls) == 3:
-            ran.set()
+    def collect(generation: int = 2) -> int:
+        seen.append(f"gen{generation}")
+        return real_collect(generation)
+
+    def promote() -> None:
+        seen.append("promote")
+
+    def full() -> float:
+        seen.append("full")
+        if seen.count("full") == 2:
+            enough.set()
         return 0.0
 
-    monkeypatch.setattr(gcpolicy, "collect_fully", fake)
-    task = asyncio.ensure_future(gcpolicy.collect_periodically(every=0.01))
-    await asyncio.wait_for(ran.wait(), 10)
+    monkeypatch.setattr(gcpolicy.gc, "collect", collect)
+    monkeypatch.setattr(gcpolicy, "promote", promote)
+    monkeypatch.setattr(gcpolicy, "collect_fully", full)
+    task = asyncio.ensure_future(
+        gcpolicy.run_collector(young_every=0.001, promote_every=0.01, full_every=0.1)
+    )
+    await asyncio.wait_for(enough.wait(), 10)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    assert len(calls) >= 3
+    assert seen.count("gen0") > seen.count("promote") > seen.count("full") >= 2
+    assert "gen2" not in seen and "gen1" not in seen  # full ones go through collect_fully
+
+
+def test_a_cycle_that_dies_young_is_freed_by_the_next_young_collection(
+    restore_gc: None,
+) -> None:
+    gc.disable()
+    gc.collect()
+    node, alive = _cycle()
+    del node
+    assert alive() is not None
+    gc.collect(0)
+    assert alive() is None
