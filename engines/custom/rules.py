@@ -297,17 +297,7 @@ class Compiled:
 
     def moves(self, board: Board, side: int, neutrals: bool) -> list[tuple[int, int]]:
         """Pseudo-legal moves ``(from, to)`` of ``side``; ``neutrals``: may it move neutrals."""
-        out: list[tuple[int, int]] = []
-        side_of = self.side_of
-        for sq, v in enumerate(board):
-            if not v:
-                continue
-            s = side_of[v]
-            if s != side and (s != 3 or not neutrals):
-                continue
-            for t in sorted(set(self.targets(board, sq))):
-                out.append((sq, t))
-        return out
+        return sorted(set(self.iter_moves(board, side, neutrals)))
 
     def iter_moves(self, board: Board, side: int, neutrals: bool) -> Iterator[tuple[int, int]]:
         """The moves of :meth:`moves` lazily, unsorted and possibly repeated (for early exits)."""

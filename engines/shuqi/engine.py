@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, ClassVar, Final
@@ -123,7 +123,18 @@ def generate_moves(
     board: tuple[int, ...] | list[int], squares: tuple[int, ...] | list[int], base: int
 ) -> list[RawMove]:
     """Every legal move of the side whose codes start at ``base`` (0 or 10)."""
-    out: list[RawMove] = []
+    return list(_iter_moves(board, squares, base))
+
+
+def _any_move(board: tuple[int, ...], squares: tuple[int, ...], base: int) -> bool:
+    """Whether :func:`generate_moves` would find a move, stopping at the first one."""
+    return next(_iter_moves(board, squares, base), None) is not None
+
+
+def _iter_moves(
+    board: tuple[int, ...] | list[int], squares: tuple[int, ...] | list[int], base: int
+) -> Iterator[RawMove]:
+    """The moves of :func:`generate_moves`, one at a time (steps, hops, then spans, per ray)."""
     for c in range(base, base + 10):
         start = squares[c]
         number = c - base
@@ -138,42 +149,16 @@ def generate_moves(
                     continue
                 if not spanned:
                     if k == 0:
-                        out.append((c, start, j, None))
+                        yield (c, start, j, None)
                 elif previous_full:
                     if len(spanned) == 1:
                         if k == 1:
-                            out.append((c, start, j, None))
+                            yield (c, start, j, None)
                     else:
                         numbers = tuple(sorted(spanned))
                         if _span_ok(numbers, number):
-                            out.append((c, start, j, numbers))
+                            yield (c, start, j, numbers)
                 previous_full = False
-    return out
-
-
-def _any_move(board: tuple[int, ...], squares: tuple[int, ...], base: int) -> bool:
-    """Whether :func:`generate_moves` would find a move, stopping at the first one."""
-    for c in range(base, base + 10):
-        number = c - base
-        for ray in RAYS[squares[c]]:
-            if board[ray[0]] == EMPTY:
-                return True
-            spanned: list[int] = []
-            previous_full = False
-            for k, j in enumerate(ray):
-                cell = board[j]
-                if cell != EMPTY:
-                    spanned.append(cell % 10)
-                    previous_full = True
-                    continue
-                if previous_full:
-                    if len(spanned) == 1:
-                        if k == 1:
-                            return True
-                    elif _span_ok(tuple(sorted(spanned)), number):
-                        return True
-                previous_full = False
-    return False
 
 
 _RAY_PLACE: Final[dict[tuple[int, int], tuple[tuple[int, ...], int]]] = {

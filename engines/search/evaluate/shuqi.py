@@ -15,7 +15,7 @@ pieces still at home as the report limit nears; and the product-sum difference.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from typing import cast
 
 from engines.base import ClaimRefused, Engine, Side
@@ -42,31 +42,12 @@ _PIECE_KEYS = tuple(tuple(_Z[(c, i)] for i in range(len(POINTS))) for c in range
 _TURN_KEY = _Z["second to move"]
 
 
-def _distances() -> tuple[tuple[int, ...], ...]:
-    table = []
-    for start in range(len(POINTS)):
-        dist = [-1] * len(POINTS)
-        dist[start] = 0
-        queue = deque([start])
-        while queue:
-            i = queue.popleft()
-            for j in NEIGHBOURS[i]:
-                if dist[j] < 0:
-                    dist[j] = dist[i] + 1
-                    queue.append(j)
-        table.append(tuple(dist))
-    return tuple(table)
-
-
-DIST = _distances()
-"""Lattice step distance between two point indices."""
-SIDE_OF_BASE: dict[int, Side] = {0: "first", 10: "second"}
-
-
-def _exit_steps(side: Side) -> tuple[int, ...]:
-    home = IN_HOME[side]
-    dist = [0 if not home[i] else -1 for i in range(len(POINTS))]
-    queue = deque(i for i in range(len(POINTS)) if not home[i])
+def _steps_from(sources: Iterable[int]) -> tuple[int, ...]:
+    """Lattice steps from each point to the nearest of ``sources`` (breadth-first)."""
+    dist = [-1] * len(POINTS)
+    queue = deque(sources)
+    for i in queue:
+        dist[i] = 0
     while queue:
         i = queue.popleft()
         for j in NEIGHBOURS[i]:
@@ -74,6 +55,16 @@ def _exit_steps(side: Side) -> tuple[int, ...]:
                 dist[j] = dist[i] + 1
                 queue.append(j)
     return tuple(dist)
+
+
+DIST = tuple(_steps_from([start]) for start in range(len(POINTS)))
+"""Lattice step distance between two point indices."""
+SIDE_OF_BASE: dict[int, Side] = {0: "first", 10: "second"}
+
+
+def _exit_steps(side: Side) -> tuple[int, ...]:
+    home = IN_HOME[side]
+    return _steps_from(i for i in range(len(POINTS)) if not home[i])
 
 
 EXIT_STEPS: dict[int, tuple[int, ...]] = {0: _exit_steps("first"), 10: _exit_steps("second")}
