@@ -60,17 +60,26 @@ class UI:
 
         self.app.dispatch_net(NetEvent("message", data=dict(message)))
 
+    def open_lobby(self) -> Any:
+        """Connect as Alice to 192.168.1.20 and receive ``welcome``; returns the lobby scene."""
+        from client.demo import demo_welcome
+        from client.scenes.connect import ConnectScene
+        from client.scenes.lobby import LobbyScene
+
+        self.app.url, self.app.address = "ws://192.168.1.20:8765/", "192.168.1.20"
+        self.app.push(ConnectScene(self.app, "192.168.1.20", "Alice"))
+        self.message(demo_welcome())
+        lobby = self.app.top
+        assert isinstance(lobby, LobbyScene), f"no lobby after welcome: {lobby}"
+        return lobby
+
     def open_room(self, snapshot: dict[str, Any]) -> Any:
         """Reach ``snapshot``'s room as a user does (connect, ``welcome``, the room message);
         returns the room scene after one frame."""
-        from client.demo import demo_welcome
-        from client.scenes.connect import ConnectScene
         from client.scenes.room import RoomScene
 
-        self.app.url, self.app.address = "ws://192.168.1.20:8765/", "192.168.1.20"
         if not self.app.stack:
-            self.app.push(ConnectScene(self.app, "192.168.1.20", "Alice"))
-            self.message(demo_welcome())
+            self.open_lobby()
         self.message(snapshot)
         room = self.app.top
         assert isinstance(room, RoomScene), f"no room opened: {room}"

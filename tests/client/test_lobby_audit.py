@@ -97,11 +97,7 @@ def test_pasted_multi_line_pgn_starts_a_room_on_a_real_server(
 
 def test_start_field_hint_follows_the_game(ui: Any) -> None:
     """The start-position hint names the chosen game's own formats."""
-    ui.app.url, ui.app.address = "ws://h:8765/", "h"
-    ui.app.push(ConnectScene(ui.app, "h", "Alice"))
-    ui.message(demo_welcome())
-    lobby = ui.app.top
-    assert isinstance(lobby, LobbyScene)
+    lobby = ui.open_lobby()
     hints = {}
     for i, game in enumerate(ui.app.games):
         lobby.game_index = i
@@ -114,11 +110,7 @@ def test_start_field_hint_follows_the_game(ui: Any) -> None:
 
 def test_join_watch_and_disconnect_have_keys(ui: Any) -> None:
     """In the code field Enter joins and Shift+Enter watches; Ctrl+D disconnects."""
-    ui.app.url, ui.app.address = "ws://h:8765/", "h"
-    ui.app.push(ConnectScene(ui.app, "h", "Alice"))
-    ui.message(demo_welcome())
-    lobby = ui.app.top
-    assert isinstance(lobby, LobbyScene)
+    lobby = ui.open_lobby()
     assert (lobby.join.hint, lobby.watch_code.hint) == ("Enter", "Shift+Enter")
     lobby.code.value, lobby.code.focused = "AB12", True
     ui.key(pygame.K_RETURN, mod=pygame.KMOD_SHIFT)

@@ -21,6 +21,7 @@ from client.scenes.replay import ReplayScene, fetch_record
 from client.scenes.result import ResultPanel
 from client.scenes.room import RoomScene
 from protocol import decode_client
+from tests.client.helpers import open_app
 
 
 def px(scene: RoomScene, point: str) -> tuple[int, int]:
@@ -46,15 +47,6 @@ def pump(apps: list[App], until: Callable[[], bool], timeout: float = 10.0) -> N
             app.dispatch_net(event)
         for app in apps:
             app.step(0.0)
-
-
-def open_app(tmp_path: Path, name: str, url: str) -> App:
-    """An app that connects through its connect scene as ``name``."""
-    app = App(Config(path=tmp_path / f"{name}.json"), headless=True)
-    scene = ConnectScene(app, url, name)
-    app.push(scene)
-    scene.submit()
-    return app
 
 
 def room_of(app: App) -> RoomScene:

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from client.demo import demo_chat, demo_room, demo_rooms, demo_welcome
+from client.demo import demo_chat, demo_room, demo_rooms
 from client.scenes.connect import ConnectScene
 from client.scenes.dialogs import ChoiceDialog, ExpressionDialog
 from client.scenes.lobby import LobbyScene
@@ -38,19 +38,9 @@ def differs(a: pygame.Surface, b: pygame.Surface, rect: pygame.Rect) -> bool:
                for x in range(0, rect.width, 7) for y in range(0, rect.height, 7))
 
 
-def in_lobby(ui: Any) -> LobbyScene:
-    """The app as after ``welcome``: lobby on top."""
-    ui.app.url, ui.app.address = "ws://192.168.1.20:8765/", "192.168.1.20"
-    ui.app.push(ConnectScene(ui.app, "192.168.1.20", "Alice"))
-    ui.message(demo_welcome())
-    lobby = ui.app.top
-    assert isinstance(lobby, LobbyScene)
-    return lobby
-
-
 def in_room(ui: Any, snapshot: dict[str, Any]) -> RoomScene:
     """The app with ``snapshot``'s room open."""
-    in_lobby(ui)
+    ui.open_lobby()
     ui.message(snapshot)
     room = ui.app.top
     assert isinstance(room, RoomScene)
@@ -90,7 +80,7 @@ def test_connect_refused_is_explained(ui: Any) -> None:
 
 def test_welcome_opens_the_lobby_and_saves_the_token(ui: Any) -> None:
     """``welcome`` pushes the lobby and stores name and token in the config file."""
-    lobby = in_lobby(ui)
+    lobby = ui.open_lobby()
     assert ui.app.config.tokens["ws://192.168.1.20:8765/"] == "demo-token"
     assert (ui.app.config.path).exists()
     assert ui.sent("list") == [{"type": "list", "watch": True, "id": ui.sent("list")[0]["id"]}]
@@ -101,7 +91,7 @@ def test_welcome_opens_the_lobby_and_saves_the_token(ui: Any) -> None:
 
 def test_lobby_quick_seek_and_cancel(ui: Any) -> None:
     """F1 seeks the first preset of the chosen game; Esc cancels the search."""
-    lobby = in_lobby(ui)
+    lobby = ui.open_lobby()
     ui.key(pygame.K_F1)
     join = ui.sent("join")[-1]
     assert join["game"] == lobby.game["game"] and "clock" in join
@@ -115,7 +105,7 @@ def test_lobby_quick_seek_and_cancel(ui: Any) -> None:
 
 def test_lobby_create_room_with_bad_position_file(ui: Any, tmp_path: Any) -> None:
     """Create sends the form; an unreadable start file is refused locally."""
-    lobby = in_lobby(ui)
+    lobby = ui.open_lobby()
     lobby.position.value = "8/8/8/8/8/8/8/K6k w - - 0 1"
     ui.key(pygame.K_n, mod=pygame.KMOD_CTRL)
     create = ui.sent("create")[-1]
@@ -130,7 +120,7 @@ def test_lobby_create_room_with_bad_position_file(ui: Any, tmp_path: Any) -> Non
 
 def test_lobby_watch_selected_room(ui: Any) -> None:
     """Picking a row and W joins it as a spectator."""
-    lobby = in_lobby(ui)
+    lobby = ui.open_lobby()
     ui.message(demo_rooms())
     row = lobby.rooms_view.rect.top + lobby.rooms_view.row_height * 2 + 5
     ui.click((lobby.rooms_view.rect.left + 40, row))
@@ -495,7 +485,7 @@ def test_drag_and_drop_moves_a_piece(ui: Any) -> None:
 
 def test_lobby_game_options(ui: Any) -> None:
     """Options typed for the chosen game go with Create; a wrong one is explained, not sent."""
-    lobby = in_lobby(ui)
+    lobby = ui.open_lobby()
     index = next(i for i, g in enumerate(ui.app.games) if g["game"] == "hexgomoku")
     ui.click(lobby.game_rows()[index].center)
     assert "exact5=false" in lobby.options.placeholder
@@ -524,7 +514,7 @@ def test_a_left_room_does_not_reopen_on_a_late_snapshot(ui: Any) -> None:
 
 def test_lobby_rooms_by_keyboard(ui: Any) -> None:
     """PgDn picks rooms in turn; J joins the picked one."""
-    lobby = in_lobby(ui)
+    lobby = ui.open_lobby()
     ui.message(demo_rooms())
     ui.key(pygame.K_PAGEDOWN)
     ui.key(pygame.K_PAGEDOWN)

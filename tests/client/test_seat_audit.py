@@ -8,28 +8,17 @@ from pathlib import Path
 
 import pygame
 
-from client.app import App
-from client.config import Config
 from client.local import EmbeddedServer
-from client.scenes.connect import ConnectScene
 from client.scenes.lobby import LobbyScene
 from client.scenes.room import RoomScene
-
-
-def connected(tmp_path: Path, name: str, url: str) -> App:
-    """An app connecting as ``name`` through its connect scene."""
-    app = App(Config(path=tmp_path / f"{name}.json"), headless=True)
-    scene = ConnectScene(app, url, name)
-    app.push(scene)
-    scene.submit()
-    return app
+from tests.client.helpers import open_app
 
 
 def test_spectator_takes_the_free_seat(
     tmp_path: Path, embedded: EmbeddedServer, pump_until: Callable[..., None]
 ) -> None:
     """Ann opens a room; Ben watches it by code, presses J, and the game starts with him."""
-    ann, ben = connected(tmp_path, "Ann", embedded.url), connected(tmp_path, "Ben", embedded.url)
+    ann, ben = open_app(tmp_path, "Ann", embedded.url), open_app(tmp_path, "Ben", embedded.url)
     apps = [ann, ben]
     try:
         pump_until(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
@@ -44,8 +33,12 @@ def test_spectator_takes_the_free_seat(
         room = ben.find(RoomScene)[-1]
         assert room.model.you is None and room.model.status == "waiting"
         ben.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_j, mod=0, unicode="j"))
-        pump_until(apps, lambda: room.model.you == "second"
-             and ann.find(RoomScene)[-1].model.status == "playing")
+        pump_until(
+            apps,
+            lambda: (
+                room.model.you == "second" and ann.find(RoomScene)[-1].model.status == "playing"
+            ),
+        )
         assert room.model.status == "playing"
         assert "sit" not in {b.action for b in room.buttons()}
         assert {"resign", "draw"} <= {b.action for b in room.buttons()}
