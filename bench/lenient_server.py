@@ -6,13 +6,13 @@ Prints ``listening on ws://127.0.0.1:PORT`` and serves until SIGTERM (in-memory 
 from __future__ import annotations
 
 import asyncio
-import signal
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.fuzzlib import LENIENT
+from server.cli import until_stopped
 from server.net import BoardhallServer
 
 
@@ -21,11 +21,7 @@ async def run() -> None:
     server = BoardhallServer("127.0.0.1", 0, ":memory:", LENIENT)
     await server.start()
     print(f"lenient server listening on {server.url}", flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    await stop.wait()
+    await until_stopped()
     await server.stop()
 
 

@@ -135,6 +135,16 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
     )
 
 
+async def until_stopped() -> None:
+    """Return on SIGINT or SIGTERM (where the loop supports signal handlers)."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+
+
 async def run(args: argparse.Namespace) -> None:
     """Start the server and run until SIGINT/SIGTERM."""
     context = None
@@ -158,12 +168,7 @@ async def run(args: argparse.Namespace) -> None:
         f"db {args.db}, loop {loop_name()})",
         flush=True,
     )
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError):
-            loop.add_signal_handler(sig, stop.set)
-    await stop.wait()
+    await until_stopped()
     log.info("stopping")
     collector.cancel()
     await server.stop()
