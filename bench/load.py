@@ -69,16 +69,7 @@ class Counters:
     errors: int = 0
     restarts: int = 0
     latencies: list[float] = field(default_factory=list)
-    gc_pauses: list[float] = field(default_factory=list)
     measuring: bool = False
-    _gc_began: float = 0.0
-
-    def watch_gc(self, phase: str, info: dict[str, int]) -> None:
-        """A ``gc.callbacks`` hook: time this client process's own collections."""
-        if phase == "start":
-            self._gc_began = time.perf_counter()
-        elif self.measuring:
-            self.gc_pauses.append(time.perf_counter() - self._gc_began)
 
     def snapshot(self) -> dict[str, Any]:
         """The figures so far, then start counting from zero."""
@@ -89,11 +80,9 @@ class Counters:
             "errors": self.errors,
             "restarts": self.restarts,
             "latencies": self.latencies,
-            "gc_pauses": self.gc_pauses,
         }
         self.sent = self.received = self.moves = self.errors = self.restarts = 0
         self.latencies = []
-        self.gc_pauses = []
         return found
 
 
@@ -359,7 +348,6 @@ class Worker:
         gc.collect()
         gc.freeze()
         gc.disable()
-        gc.callbacks.append(self.counters.watch_gc)
         ready.put({"ready": setup_s})
         await loop.run_in_executor(None, go.wait)
         origin = float(start.value)
@@ -413,7 +401,6 @@ class PhaseFigures:
     errors: int
     restarts: int
     client_cpu_pct: float
-    client_gc_max_ms: float = 0.0
 
     @property
     def frames_per_cpu_s(self) -> float:
@@ -532,7 +519,6 @@ def run_target(
             errors=sum(p["errors"] for p in parts),
             restarts=sum(p["restarts"] for p in parts),
             client_cpu_pct=100.0 * sum(p["cpu_s"] for p in parts) / args.duration,
-            client_gc_max_ms=1000 * max((x for p in parts for x in p["gc_pauses"]), default=0.0),
         )
     return figures, setup
 
@@ -551,7 +537,7 @@ def _print(label: str, name: str, f: PhaseFigures) -> None:
         f"  {label:11} {name:5} moves/s {f.moves_s:9.1f}  frames/s {f.frames_s:9.1f}  "
         f"p50 {f.p50_ms:7.1f} ms  p99 {f.p99_ms:7.1f} ms  cpu {f.cpu_pct:5.1f}%  "
         f"rss {f.rss_mb:7.1f} MB  frames/cpu-s {f.frames_per_cpu_s:8.0f}  "
-        f"clients' cpu {f.client_cpu_pct:5.1f}% (longest gc {f.client_gc_max_ms:.0f} ms)  "
+        f"clients' cpu {f.client_cpu_pct:5.1f}%  "
         f"errors {f.errors} restarts {f.restarts}"
     )
 
