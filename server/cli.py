@@ -115,8 +115,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--loop",
         default="auto",
         choices=["auto", "uvloop", "asyncio"],
-        help="event loop: uvloop is faster (the 'speed' extra: pip install 'boardhall[speed]'); "
-        "auto uses it when it is installed",
+        help="event loop: uvloop is faster (the 'speed' extra: pip install '.[speed]' in the "
+        "checkout); auto uses it when it is installed",
     )
     return parser
 
@@ -196,6 +196,13 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if bool(args.tls_cert) != bool(args.tls_key):
         print("boardhall-server: --tls-cert and --tls-key go together", file=sys.stderr)
+        return 2
+    if args.ping_interval < 0:
+        print(
+            f"boardhall-server: --ping-interval must be 0 (no pings) or more, "
+            f"not {args.ping_interval:g}",
+            file=sys.stderr,
+        )
         return 2
     setup_logging(args.log_level)
     runner = loop_runner(args.loop)

@@ -1,4 +1,5 @@
-"""``boardhall-server --loop``: uvloop when installed, the standard loop otherwise."""
+"""``boardhall-server`` flags: ``--loop`` (uvloop when installed, else the standard loop) and
+the checks on the others."""
 
 from __future__ import annotations
 
@@ -43,3 +44,8 @@ def test_the_loop_in_use_is_named() -> None:
 
 async def _name() -> str:
     return loop_name()
+
+
+def test_a_negative_ping_interval_is_refused_by_name(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--ping-interval", "-5", "--port", "0"]) == 2
+    assert "--ping-interval must be 0 (no pings) or more, not -5" in capsys.readouterr().err
