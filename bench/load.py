@@ -408,6 +408,13 @@ class PhaseFigures:
         return self.frames_s / (self.cpu_pct / 100) if self.cpu_pct else 0.0
 
 
+def _profile_format(path: str) -> str:
+    """py-spy's format for ``path``: speedscope (.json), raw stacks (.txt) or a flame graph."""
+    if path.endswith(".json"):
+        return "speedscope"
+    return "raw" if path.endswith(".txt") else "flamegraph"
+
+
 def run_target(
     url: str,
     pid: int | None,
@@ -476,7 +483,7 @@ def run_target(
                     "--duration",
                     str(int(args.duration)),
                     "--format",
-                    "speedscope" if profile.endswith(".json") else "flamegraph",
+                    _profile_format(profile),
                     "--output",
                     profile,
                     "--nonblocking",
@@ -568,7 +575,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="loops to run the echo on, each measured and compared (default: both if installed)",
     )
     add("--client-uvloop", action="store_true", help="client processes on uvloop")
-    add("--profile", default=None, help="py-spy output file for the first phase (.svg or .json)")
+    add(
+        "--profile",
+        default=None,
+        help="py-spy output file for the first phase (.svg, .json, or .txt for raw stacks)",
+    )
     add("--seed", type=int, default=1, help="seed of the scripted games")
     add("--mix", default=",".join(GAMES), help="games to play, comma-separated (default all five)")
     add("--json", default=None, help="also write the figures to this JSON file")

@@ -58,7 +58,16 @@ CREATE TABLE IF NOT EXISTS moves (
 """
 
 
-INSERT_MOVE = "INSERT OR REPLACE INTO moves VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+INSERT_MOVES = (
+    "INSERT OR REPLACE INTO moves SELECT "
+    + ", ".join(f"json_extract(value, '$[{column}]')" for column in range(8))
+    + " FROM json_each(?)"
+)
+"""Insert many moves, given as one JSON array of rows, in a single statement.
+
+The sqlite3 module lets go of the GIL for every step of a statement, and under load taking it
+back costs the storage thread up to a switch interval each time, so ``executemany`` over 300
+rows took 200-270 ms at full speed (bench/README.md). One statement is one step."""
 
 
 class Storage:
@@ -141,9 +150,9 @@ class Storage:
             raise
 
     def _save_moves(self, rows: list[tuple[Any, ...]]) -> None:
-        """Insert the moves gathered so far in one call (and empty the list)."""
+        """Insert the moves gathered so far in one statement (and empty the list)."""
         if rows:
-            self.db.executemany(INSERT_MOVE, rows)
+            self.db.execute(INSERT_MOVES, (json.dumps(rows, ensure_ascii=False),))
             rows.clear()
 
     def identity(self, token_hash: str) -> tuple[str, str, str] | None:
