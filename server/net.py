@@ -17,6 +17,7 @@ import ssl
 import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,7 @@ from protocol import (
     limits,
 )
 from server.config import ServerConfig
+from server.delivery import DeliveryOrder, Pending
 from server.hall import Hall, hash_token
 from server.keepalive import Keepalive
 from server.metrics import Metrics
@@ -63,6 +65,12 @@ def _response(status: HTTPStatus, body: str, content_type: str) -> Response:
 
 def _json(status: HTTPStatus, data: Any) -> Response:
     return _response(status, json.dumps(data, ensure_ascii=False), "application/json")
+
+
+_Payload = tuple[
+    list[tuple[tuple[ConnId, ...], str]], list[tuple[ConnId, int, str]], float | None
+]
+"""An output ready to go out: encoded sends, closes, and when its move arrived (for metrics)."""
 
 
 class BoardhallServer:
@@ -114,7 +122,7 @@ class BoardhallServer:
         self.metrics = Metrics()
         self.connections: dict[ConnId, ServerConnection] = {}
         self._ids = itertools.count(1)
-        self._tails: dict[ConnId, asyncio.Task[None]] = {}
+        self._order: DeliveryOrder[_Payload] = DeliveryOrder(self._deliver)
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at: float | None = None
         self._server: Server | None = None
@@ -185,9 +193,16 @@ class BoardhallServer:
         if self._server is not None:
             self._server.close()
             await self._server.wait_closed()
-        for task in list(self._tails.values()):
-            with contextlib.suppress(Exception):
-                await task
+        if self._order.waiting:  # outputs waiting for their writes
+            idle: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+            def went_idle() -> None:
+                if not idle.done():
+                    idle.set_result(None)
+
+            self._order.on_idle = went_idle
+            await idle
+            self._order.on_idle = None
         for process in self._bots:
             if process.returncode is None:
                 with contextlib.suppress(ProcessLookupError):
@@ -215,7 +230,8 @@ class BoardhallServer:
         if self.keepalive is not None:
             self.keepalive.add(conn, loop.time())
         try:
-            async for frame in ws:
+            while True:
+                frame = await ws.recv()  # not `async for`: one generator less per frame
                 self.metrics.messages_total += 1
                 started = time.perf_counter()
                 try:
@@ -265,54 +281,32 @@ class BoardhallServer:
         self.metrics.moves_total += out.moves
         for bot in out.bots:
             self._spawn(self._launch_bot(bot))
-        write = self.storage.submit(out.writes) if out.writes else None
-        # Each connection gets its messages in the order they were produced: an output waits
-        # for its own writes and for every earlier output still pending for one of its
-        # recipients (never for unrelated connections).
-        conns = {c for recipients, _ in out.sends for c in recipients}
+        # encoded now, so an output that waits for its write keeps only text alive
+        sends = [(recipients, encode(message)) for recipients, message in out.sends]
+        conns = {c for recipients, _ in sends for c in recipients}
         conns.update(c for c, _, _ in out.closes)
-        previous = {self._tails[c] for c in conns if c in self._tails}
-        if write is None and not previous:
-            self._deliver(out, started)
-        else:
-            task = asyncio.ensure_future(self._deliver_after(previous, write, out, started))
-            for conn in conns:
-                self._tails[conn] = task
-            task.add_done_callback(lambda t: self._untail(t, conns))
+        payload = (sends, out.closes, started)
+        pending = self._order.add(conns, payload, blocked=bool(out.writes))
+        if pending is not None and out.writes:
+            self.storage.write(out.writes, partial(self._written, pending))
         self._arm()
 
-    def _untail(self, task: asyncio.Task[None], conns: set[ConnId]) -> None:
-        for conn in conns:
-            if self._tails.get(conn) is task:
-                del self._tails[conn]
+    def _written(self, pending: Pending[_Payload], _: Any, error: BaseException | None) -> None:
+        if error is not None:
+            log.error("storage write failed", exc_info=error)
+        self._order.unblock(pending)
 
-    async def _deliver_after(
-        self,
-        previous: set[asyncio.Task[None]],
-        write: asyncio.Future[Any] | None,
-        out: Outputs,
-        started: float | None,
-    ) -> None:
-        for task in previous:
-            with contextlib.suppress(Exception):
-                await task
-        if write is not None:
-            try:
-                await write
-            except Exception:
-                log.exception("storage write failed")
-        self._deliver(out, started)
-
-    def _deliver(self, out: Outputs, started: float | None) -> None:
-        for recipients, message in out.sends:
-            text = encode(message)
-            targets = [self.connections[c] for c in recipients if c in self.connections]
+    def _deliver(self, payload: _Payload) -> None:
+        sends, closes, started = payload
+        connections = self.connections
+        for recipients, text in sends:
+            targets = [connections[c] for c in recipients if c in connections]
             if targets:
                 broadcast(targets, text)
         if started is not None:
             self.metrics.observe_move(time.perf_counter() - started)
-        for conn, code, reason in out.closes:
-            ws = self.connections.get(conn)
+        for conn, code, reason in closes:
+            ws = connections.get(conn)
             if ws is not None:
                 self._spawn(ws.close(code, reason))
 

@@ -14,6 +14,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -318,9 +319,9 @@ class AsyncStorage:
             assert job.fn is not None
             result = job.fn()
         except BaseException as exc:  # handed to the awaiting coroutine
-            job.loop.call_soon_threadsafe(_settle, job.future, None, exc)
+            job.loop.call_soon_threadsafe(job.then, None, exc)
         else:
-            job.loop.call_soon_threadsafe(_settle, job.future, result, None)
+            job.loop.call_soon_threadsafe(job.then, result, None)
 
     def _run_writes(self, batch: list[_Job]) -> None:
         if not batch:
@@ -332,17 +333,17 @@ class AsyncStorage:
         except BaseException as exc:
             error = exc
         # one wake-up of each event loop for the whole batch, not one per write
-        by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Future[Any]]] = {}
+        by_loop: dict[asyncio.AbstractEventLoop, list[Done]] = {}
         for job in batch:
-            by_loop.setdefault(job.loop, []).append(job.future)
-        for loop, futures in by_loop.items():
-            loop.call_soon_threadsafe(_settle_all, futures, error)
+            by_loop.setdefault(job.loop, []).append(job.then)
+        for loop, thens in by_loop.items():
+            loop.call_soon_threadsafe(_call_all, thens, error)
 
     async def run(self, fn: Callable[[], T]) -> T:
         """Run ``fn`` on the storage thread."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
-        self._queue.put(_Job(loop, future, None, fn))
+        self._queue.put(_Job(loop, partial(_settle, future), None, fn))
         return cast(T, await future)
 
     @property
@@ -353,10 +354,14 @@ class AsyncStorage:
 
     def submit(self, ops: list[StorageOp]) -> asyncio.Future[Any]:
         """Queue ``ops``; the future completes once they are committed."""
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[Any] = loop.create_future()
-        self._queue.put(_Job(loop, future, list(ops), None))
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.write(ops, partial(_settle, future))
         return future
+
+    def write(self, ops: list[StorageOp], then: Done) -> None:
+        """Queue ``ops``; ``then(None, error)`` runs on this event loop once they are committed
+        (``error`` None) or failed. Cheaper than :meth:`submit` when hundreds wait at once."""
+        self._queue.put(_Job(asyncio.get_running_loop(), then, list(ops), None))
 
     async def close(self) -> None:
         """Finish pending work and close the database."""
@@ -373,17 +378,24 @@ class AsyncStorage:
         self._thread = None
 
 
-@dataclass
+Done = Callable[[Any, BaseException | None], None]
+"""Told ``(result, error)`` when a storage job is over, on the event loop that queued it."""
+
+
+@dataclass(slots=True)
 class _Job:
     loop: asyncio.AbstractEventLoop
-    future: asyncio.Future[Any]
+    then: Done
     ops: list[StorageOp] | None
     fn: Callable[[], Any] | None
 
 
-def _settle_all(futures: list[asyncio.Future[Any]], error: BaseException | None) -> None:
-    for future in futures:
-        _settle(future, None, error)
+def _call_all(thens: list[Done], error: BaseException | None) -> None:
+    for then in thens:
+        try:
+            then(None, error)
+        except Exception:  # the others must still hear of their writes
+            log.exception("a storage write's callback failed")
 
 
 def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:

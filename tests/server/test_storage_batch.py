@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
 from pathlib import Path
 
 from server.outputs import SaveGame, SaveMove
-from server.storage import Storage
+from server.storage import AsyncStorage, Storage
 
 
 def _move(ply: int, move: str = "3,4", clock_ms: int | None = 59_000) -> SaveMove:
@@ -61,3 +63,28 @@ def test_a_failed_batch_writes_nothing(tmp_path: Path) -> None:
         raise AssertionError("a game without an id was stored")
     assert [m["ply"] for m in storage.moves("g1")] == [0]
     storage.close()
+
+
+async def test_write_calls_back_on_the_loop_with_the_outcome(tmp_path: Path) -> None:
+    store = AsyncStorage(tmp_path / "hall.db")
+    await store.open()
+    loop = asyncio.get_running_loop()
+    heard: list[tuple[int, BaseException | None]] = []
+    done = loop.create_future()
+
+    def then(n: int, result: object, error: BaseException | None) -> None:
+        assert asyncio.get_running_loop() is loop
+        heard.append((n, error))
+        if len(heard) == 3:
+            done.set_result(None)
+
+    store.write([_move(0)], functools.partial(then, 0))
+    store.write([_move(1)], functools.partial(then, 1))
+    await store.submit([])  # a barrier: everything queued before it is committed
+    store.write([SaveGame(meta={"room": "K7QD"})], functools.partial(then, 2))
+    await asyncio.wait_for(done, 10)
+    assert [n for n, _ in heard] == [0, 1, 2]
+    assert heard[0][1] is None and heard[1][1] is None
+    assert isinstance(heard[2][1], KeyError)
+    assert [m["ply"] for m in store.storage.moves("g1")] == [0, 1]
+    await store.close()

@@ -1,0 +1,135 @@
+"""Outputs leave per connection in the order they were made, each only after its own write."""
+
+from __future__ import annotations
+
+import logging
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from server.delivery import DeliveryOrder, Pending
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.order: DeliveryOrder[str] = DeliveryOrder(self.sent.append)
+
+
+def test_an_output_with_nothing_in_its_way_goes_out_at_once() -> None:
+    r = Recorder()
+    assert r.order.add({1, 2}, "a", blocked=False) is None
+    assert r.sent == ["a"]
+    assert r.order.waiting == 0
+
+
+def test_an_output_waits_for_its_write() -> None:
+    r = Recorder()
+    pending = r.order.add({1}, "a", blocked=True)
+    assert pending is not None and r.sent == [] and r.order.waiting == 1
+    r.order.unblock(pending)
+    assert r.sent == ["a"] and r.order.waiting == 0
+
+
+def test_a_later_output_waits_for_an_earlier_one_to_the_same_connection_only() -> None:
+    r = Recorder()
+    first = r.order.add({1, 2}, "to 1 and 2", blocked=True)
+    assert r.order.add({2}, "to 2", blocked=False) is not None  # its write is done, 2 is not
+    assert r.order.add({3}, "to 3", blocked=False) is None
+    assert r.sent == ["to 3"]
+    assert first is not None
+    r.order.unblock(first)
+    assert r.sent == ["to 3", "to 1 and 2", "to 2"]
+
+
+def test_a_chain_goes_out_in_order_when_its_head_is_written_last() -> None:
+    r = Recorder()
+    first = r.order.add({1}, "1", blocked=True)
+    second = r.order.add({1}, "2", blocked=True)
+    r.order.add({1}, "3", blocked=False)
+    assert first is not None and second is not None
+    r.order.unblock(second)
+    assert r.sent == []
+    r.order.unblock(first)
+    assert r.sent == ["1", "2", "3"]
+
+
+def test_a_long_chain_does_not_recurse() -> None:
+    r = Recorder()
+    head = r.order.add({1}, "0", blocked=True)
+    for n in range(1, 20_000):
+        r.order.add({1}, str(n), blocked=False)
+    assert head is not None
+    r.order.unblock(head)
+    assert r.sent == [str(n) for n in range(20_000)]
+    assert r.order.waiting == 0
+
+
+def test_a_failing_delivery_does_not_hold_back_the_ones_behind_it(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    sent: list[str] = []
+
+    def deliver(payload: str) -> None:
+        if payload == "bad":
+            raise RuntimeError("socket gone")
+        sent.append(payload)
+
+    order: DeliveryOrder[str] = DeliveryOrder(deliver)
+    head = order.add({1}, "bad", blocked=True)
+    order.add({1}, "good", blocked=False)
+    assert head is not None
+    with caplog.at_level(logging.ERROR, logger="boardhall.delivery"):
+        order.unblock(head)
+    assert sent == ["good"]
+    assert "delivering an output failed" in caplog.text
+    assert order.waiting == 0
+
+
+def test_on_idle_is_called_when_the_last_output_goes_out() -> None:
+    r = Recorder()
+    idle: list[int] = []
+    r.order.on_idle = lambda: idle.append(r.order.waiting)
+    a = r.order.add({1}, "a", blocked=True)
+    b = r.order.add({2}, "b", blocked=True)
+    assert a is not None and b is not None
+    r.order.unblock(a)
+    assert idle == []
+    r.order.unblock(b)
+    assert idle == [0]
+
+
+@given(
+    st.lists(
+        st.tuples(st.frozensets(st.integers(0, 4), min_size=1, max_size=3), st.booleans()),
+        max_size=40,
+    ),
+    st.randoms(use_true_random=False),
+)
+def test_any_interleaving_keeps_per_connection_order(
+    outputs: list[tuple[frozenset[int], bool]], rng: random.Random
+) -> None:
+    r = Recorder()
+    written: set[str] = set()
+    writes: list[tuple[str, Pending[str]]] = []
+    for n, (conns, blocked) in enumerate(outputs):
+        pending = r.order.add(conns, str(n), blocked)
+        if blocked:
+            assert pending is not None
+            writes.append((str(n), pending))
+        else:
+            written.add(str(n))
+    rng.shuffle(writes)
+    for name, pending in writes:
+        written.add(name)
+        r.order.unblock(pending)
+        assert set(r.sent) <= written  # nothing went out before its write
+    assert sorted(r.sent, key=int) == [str(n) for n in range(len(outputs))]
+    assert len(r.sent) == len(set(r.sent))
+    position = {name: i for i, name in enumerate(r.sent)}
+    for conn in range(5):
+        mine = [str(n) for n, (conns, _) in enumerate(outputs) if conn in conns]
+        assert sorted(mine, key=position.__getitem__) == mine
+    assert r.order.waiting == 0
