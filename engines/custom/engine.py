@@ -316,17 +316,15 @@ class CustomEngine(Engine):
         memo = state._memo.get("pairs")
         if memo is not None:
             return list(memo)
-        table = state.rules
-        pairs = self._pseudo(state)
-        if table.variant.rules.self_check:
-            safe = self._safety(state)
-            pairs = [move for move in pairs if safe(move)]
+        safe = self._safety(state)
+        pairs = [move for move in self._pseudo(state) if safe(move)]
         state._memo["pairs"] = pairs
         return pairs
 
     def _safety(self, state: CustomState) -> Callable[[tuple[int, int]], bool]:
-        """A test equal to :meth:`_leaves_captain_safe` for the moves of ``state``, faster when
-        asked for many moves: the board is scanned for captains, enemies and generals once.
+        """Whether a pseudo-legal move of ``state`` neither faces the generals nor leaves a
+        captain attacked (always true without the self-check rule). The board is scanned for
+        captains, enemies and generals once, not once per move.
 
         A move only empties its first square and fills its second, and promotion never changes
         a piece's side, captain flag or role, so after the move the captains are among the old
@@ -334,6 +332,8 @@ class CustomEngine(Engine):
         the generals are the old ones moved or captured.
         """
         table = state.rules
+        if not table.variant.rules.self_check:
+            return _always_safe
         side_of, captain, role = table.side_of, table.captain, table.role
         side = _side_number(state.turn)
         enemy = 3 - side
@@ -364,18 +364,6 @@ class CustomEngine(Engine):
 
         return safe
 
-    def _leaves_captain_safe(self, state: CustomState, move: tuple[int, int]) -> bool:
-        """Whether ``move`` (pseudo-legal) neither faces the generals nor leaves a captain
-        attacked; always true without the self-check rule."""
-        table = state.rules
-        if not table.variant.rules.self_check:
-            return True
-        side = _side_number(state.turn)
-        board = self._after(state, move)
-        if table.facing_generals(board) is not None:
-            return False
-        return not any(table.attacked(board, sq, 3 - side) for sq in table.captains(board, side))
-
     def _is_legal(self, state: CustomState, pair: tuple[int, int]) -> bool:
         """``pair in self._pairs(state)`` without building every move when not memoised."""
         memo = state._memo.get("pairs")
@@ -392,7 +380,7 @@ class CustomEngine(Engine):
             return False
         if pair[1] not in table.targets(state.board, pair[0]):
             return False
-        return self._leaves_captain_safe(state, pair)
+        return self._safety(state)(pair)
 
     def _has_move(self, state: CustomState) -> bool:
         """Whether the side to move has any legal move (stops at the first one found)."""
@@ -402,10 +390,8 @@ class CustomEngine(Engine):
         table = state.rules
         side = _side_number(state.turn)
         neutrals = not table.variant.rules.neutral_limit or state.neutral[side - 1] < 2
-        return any(
-            self._leaves_captain_safe(state, move)
-            for move in table.iter_moves(state.board, side, neutrals)
-        )
+        safe = self._safety(state)
+        return any(safe(move) for move in table.iter_moves(state.board, side, neutrals))
 
     def legal_moves(self, state: CustomState) -> list[str]:
         """Every legal move as ``r,c-r,c``; empty once the game is over."""
@@ -534,3 +520,7 @@ class CustomEngine(Engine):
         if depth == 1:
             return len(pairs)
         return sum(self.perft(self._apply(state, m), depth - 1) for m in pairs)
+
+
+def _always_safe(move: tuple[int, int]) -> bool:
+    return True
