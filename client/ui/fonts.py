@@ -113,8 +113,14 @@ SUPERSAMPLE_BELOW = 48
 hinting spaces small letters unevenly, and the scaled-down text reads better."""
 
 
+def _drawable(text: str) -> str:
+    """``text`` with NUL characters (which SDL_ttf refuses) shown as U+FFFD."""
+    return text.replace("\x00", "\ufffd") if "\x00" in text else text
+
+
 def measure(text: str, px: int, bold: bool = False) -> tuple[int, int]:
     """Size of ``text`` drawn at exactly ``px`` pixels, as :func:`render_px` draws it."""
+    text = _drawable(text)
     cjk = needs_cjk(text) and has_cjk()
     if px >= SUPERSAMPLE_BELOW or not text:
         return exact_font(px, bold, cjk).size(text)
@@ -123,6 +129,7 @@ def measure(text: str, px: int, bold: bool = False) -> tuple[int, int]:
 
 
 def _render(text: str, px: int, color: tuple[int, int, int], bold: bool) -> pygame.Surface:
+    text = _drawable(text)
     cjk = needs_cjk(text) and has_cjk()
     if px >= SUPERSAMPLE_BELOW or not text:
         return exact_font(px, bold, cjk).render(text, True, color)

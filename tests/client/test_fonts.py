@@ -46,3 +46,12 @@ def test_fit_and_wrap() -> None:
     assert cut.endswith("…") and fonts.text_width(cut, 16) <= 100
     lines = fonts.wrap("one two three four five six seven eight nine ten", 16, 120)
     assert len(lines) > 1 and all(fonts.text_width(line, 16) <= 120 for line in lines)
+
+
+def test_text_with_a_nul_character_is_drawn_not_refused() -> None:
+    """SDL_ttf refuses NUL; a room code or name with one (a fuzzed or hostile message) is
+    drawn with a replacement character instead of crashing the frame."""
+    for px in (14, 60):  # supersampled and exact
+        image = fonts.render("Room þ\x00&", px, (255, 255, 255))
+        assert image.get_width() > 0
+        assert fonts.measure("a\x00b", px) == fonts.measure("a\ufffdb", px)
