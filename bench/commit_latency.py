@@ -5,12 +5,14 @@ floor under the tail of move latency. Each mode writes batches of three ``SaveMo
 what the server's group commit gathers at 1,000 moves/s) every ``--gap`` seconds for
 ``--seconds``, in a fresh database in ``--dir``, and prints p50/p99/p99.9/max:
 
-* ``full``: ``synchronous=FULL`` (the server's default): every commit syncs the log.
-* ``full-sync-only``: the same with no checkpoints at all: what the syncs alone cost.
-* ``normal-inline``: ``synchronous=NORMAL``, SQLite checkpointing inside commits (its default).
-* ``normal``: ``synchronous=NORMAL`` with the server's background :class:`Checkpointer`.
+* ``full``: what the server does by default: ``synchronous=FULL`` (every commit syncs the log)
+  with its background :class:`Checkpointer`.
+* ``full-inline``: ``synchronous=FULL`` with SQLite checkpointing inside commits (its default).
+* ``full-sync-only``: ``synchronous=FULL`` with no checkpoints at all: the syncs alone.
+* ``normal-inline``: ``synchronous=NORMAL``, SQLite checkpointing inside commits.
+* ``normal``: ``synchronous=NORMAL`` with the background :class:`Checkpointer` (``--sync normal``).
 
-Run: ``python bench/commit_latency.py`` (about 40 s; ``--seconds 30`` for longer).
+Run: ``python bench/commit_latency.py`` (about 50 s; ``--seconds 30`` for longer).
 """
 
 from __future__ import annotations
@@ -29,17 +31,17 @@ from bench import harness
 from server.outputs import SaveMove
 from server.storage import Checkpointer, Storage
 
-MODES = ("full", "full-sync-only", "normal-inline", "normal")
+MODES = ("full", "full-inline", "full-sync-only", "normal-inline", "normal")
 
 
 def measure(mode: str, directory: str, seconds: float, gap: float) -> list[float]:
     """Commit latencies (seconds) of one mode."""
     with tempfile.TemporaryDirectory(dir=directory) as tmp:
         path = Path(tmp) / "bench.db"
-        inline = mode in ("full", "normal-inline")
+        inline = mode.endswith("-inline")
         storage = Storage(path, durable=mode.startswith("full"), checkpoints=inline)
         checkpointer = None
-        if mode == "normal":
+        if mode in ("full", "normal"):
             checkpointer = Checkpointer(str(path))
             checkpointer.start()
         rng = random.Random(1)
