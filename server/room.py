@@ -32,6 +32,7 @@ from protocol import (
 from protocol.messages import MessageId
 from server.clock import GameClock, LagPolicy, TimeControl
 from server.config import ServerConfig
+from server.movelog import ClockHistory, MoveNote, MoveNotes
 from server.outputs import ConnId, Outputs, SaveGame, SaveMove, TruncateMoves
 from server.stateline import StateLine
 
@@ -49,16 +50,6 @@ class Seat:
     bot: bool = False
     connected: bool = False
     away_since: float | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class MoveNote:
-    """What is recorded with each accepted move."""
-
-    by: Side
-    clock_ms: int | None
-    lag_ms: int
-    at: str
 
 
 def _refuse(code: ErrorCode, message: str) -> ProtocolError:
@@ -96,7 +87,7 @@ class Room:
         self.start = engine.position(state)
         self.states = StateLine(engine, state)
         self.moves: list[str] = []
-        self.notes: list[MoveNote] = []
+        self.notes = MoveNotes()
         self.control = control
         self.config = config
         self.clock = GameClock(
@@ -109,7 +100,8 @@ class Room:
                 config.lag_credit_max_ms,
             ),
         )
-        self.history: list[tuple[dict[Side, int], dict[Side, bool]]] = [self._clock_point()]
+        self.history = ClockHistory(self.clock.remaining, self.clock.has_moved)
+        """The clocks at the start and after each move (what an undo restores)."""
         self.seats: dict[Side, Seat | None] = {"first": None, "second": None}
         self.spectators: set[ConnId] = set()
         self.status: Status = "waiting"
@@ -165,9 +157,6 @@ class Room:
         if seat is None:
             return None
         return self.connection_of(seat.player)
-
-    def _clock_point(self) -> tuple[dict[Side, int], dict[Side, bool]]:
-        return dict(self.clock.remaining), dict(self.clock.has_moved)
 
     def is_full(self) -> bool:
         """Both seats taken."""
@@ -522,7 +511,7 @@ class Room:
         self.moves.append(canonical)
         note = MoveNote(side, timing.clock_ms, timing.lag_ms, self.wall(now))
         self.notes.append(note)
-        self.history.append(self._clock_point())
+        self.history.append(self.clock.remaining, self.clock.has_moved)
         self.offers.clear()
         self.clock.start_turn(new_state.turn, now)
         out.moves += 1
@@ -576,6 +565,7 @@ class Room:
         self.offers.clear()
         self.ended = self.wall(now)
         self.expires = now + self.config.finished_room_ttl_s
+        self.states.settle()
         out.writes.append(SaveGame(self.meta()))
         log.info(
             "game over",
@@ -619,7 +609,7 @@ class Room:
         self._player_side(player, "abort")
         if self.status == "over":
             raise _refuse(ErrorCode.GAME_OVER, f"the game in room {self.code} is over")
-        moved = {note.by for note in self.notes}
+        moved = self.notes.sides()
         if len(moved) == 2:
             raise _refuse(ErrorCode.NOT_ALLOWED, "both sides have moved: resign instead of abort")
         if self.status == "waiting":
@@ -724,7 +714,7 @@ class Room:
         allows_undo = getattr(self.engine, "allows_undo", None)
         if kind == "undo" and callable(allows_undo) and not allows_undo(self.variant):
             raise _refuse(ErrorCode.NOT_ALLOWED, "this variant does not allow taking moves back")
-        if kind == "undo" and not any(note.by == side for note in self.notes):
+        if kind == "undo" and self.notes.last_by(side) is None:
             raise _refuse(ErrorCode.NOT_ALLOWED, "you have no move in this room to take back")
 
     def answer(
@@ -770,11 +760,13 @@ class Room:
         return None
 
     def _undo(self, offerer: Side, now: float, out: Outputs) -> None:
-        keep = max(i for i, note in enumerate(self.notes) if note.by == offerer)
+        keep = self.notes.last_by(offerer)
+        if keep is None:
+            raise ValueError(f"{offerer} has no move to take back")
         self.states.truncate(keep + 1)
         del self.moves[keep:]
-        del self.notes[keep:]
-        del self.history[keep + 1 :]
+        self.notes.truncate(keep)
+        self.history.truncate(keep + 1)
         remaining, has_moved = self.history[-1]
         self.clock.remaining = dict(remaining)
         self.clock.has_moved = dict(has_moved)
@@ -828,4 +820,4 @@ class Room:
             for side in SIDES:
                 if side in clocks:
                     self.clock.remaining[side] = int(clocks[side])
-            self.history.append(self._clock_point())
+            self.history.append(self.clock.remaining, self.clock.has_moved)

@@ -40,7 +40,9 @@ class StateLine:
         found = self._kept.get(index)
         if found is not None:
             return found
-        base = index - index % CHECKPOINT_EVERY  # checkpoints below the end are never dropped
+        base = index - index % CHECKPOINT_EVERY
+        if base not in self._kept:  # a settled line keeps no checkpoints
+            base = max(i for i in self._kept if i < index)
         state = self._kept[base]
         for move in self._moves[base:index]:
             state = self.engine.play(state, move)
@@ -54,6 +56,12 @@ class StateLine:
         old = index - RECENT
         if old > 0 and old % CHECKPOINT_EVERY:
             self._kept.pop(old, None)
+
+    def settle(self) -> None:
+        """Keep only the start and the current state (the game is over: nothing reads the others
+        but a record, which replays the moves; any state can still be rebuilt from the start)."""
+        last = len(self._moves)
+        self._kept = {index: self._kept[index] for index in {0, last}}
 
     def truncate(self, length: int) -> None:
         """Keep the first ``length`` states (the start and ``length - 1`` moves): an undo."""

@@ -89,6 +89,11 @@ class Storage:
                 self.db.execute("PRAGMA wal_autocheckpoint=0")
         self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
         self.db.executescript(SCHEMA)
+        self._writer = self.db.cursor()
+        """The one cursor writes go through: ``Connection.execute`` makes a cursor per call, and
+        CPython's sqlite3 keeps a weak reference to each in a list it prunes only every 200th
+        cursor, so those weak references outlived many commits and kept allocator arenas from
+        being returned to the system."""
 
     def close(self) -> None:
         """Close the database."""
@@ -96,7 +101,7 @@ class Storage:
 
     def apply(self, ops: Iterable[StorageOp]) -> None:
         """Write ``ops`` in one transaction."""
-        db = self.db
+        db = self._writer
         db.execute("BEGIN")
         try:
             moves: list[tuple[Any, ...]] = []
@@ -153,7 +158,7 @@ class Storage:
     def _save_moves(self, rows: list[tuple[Any, ...]]) -> None:
         """Insert the moves gathered so far in one statement (and empty the list)."""
         if rows:
-            self.db.execute(INSERT_MOVES, (json.dumps(rows, ensure_ascii=False),))
+            self._writer.execute(INSERT_MOVES, (json.dumps(rows, ensure_ascii=False),))
             rows.clear()
 
     def identity(self, token_hash: str) -> tuple[str, str, str] | None:
@@ -236,12 +241,13 @@ class Checkpointer:
 
     def _work(self, db: sqlite3.Connection) -> None:
         try:
+            cursor = db.cursor()  # one cursor: see Storage._writer
             while not self._stop.wait(self.every):
-                self.checkpoint(db)
+                self.checkpoint(cursor)
         finally:
             db.close()
 
-    def checkpoint(self, db: sqlite3.Connection) -> None:
+    def checkpoint(self, db: sqlite3.Connection | sqlite3.Cursor) -> None:
         """One passive checkpoint, and a restarting one if the log has grown past the limit."""
         try:
             _, frames, _ = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()

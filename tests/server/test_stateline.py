@@ -95,3 +95,12 @@ def test_bad_indexes_are_refused_and_change_nothing() -> None:
     with pytest.raises(IndexError, match="cannot keep 12 states"):
         line.truncate(12)
     assert len(line) == 11 and line[-1] is states[-1]
+
+
+def test_a_settled_line_keeps_the_start_and_the_end_and_rebuilds_the_rest() -> None:
+    engine, states, moves = _played("chess", 70, seed=5)
+    line = _line(engine, states, moves)
+    line.settle()
+    assert set(line._kept) == {0, len(states) - 1}
+    assert line[0] is states[0] and line[-1] is states[-1]
+    assert [line[i] for i in range(len(line))] == states
