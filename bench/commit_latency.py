@@ -34,7 +34,9 @@ from server.storage import Checkpointer, Storage
 MODES = ("full", "full-inline", "full-sync-only", "normal-inline", "normal")
 
 
-def measure(mode: str, directory: str, seconds: float, gap: float) -> list[float]:
+def measure(
+    mode: str, directory: str, seconds: float, gap: float, checkpoint_every: float = 0.25
+) -> list[float]:
     """Commit latencies (seconds) of one mode."""
     with tempfile.TemporaryDirectory(dir=directory) as tmp:
         path = Path(tmp) / "bench.db"
@@ -42,7 +44,7 @@ def measure(mode: str, directory: str, seconds: float, gap: float) -> list[float
         storage = Storage(path, durable=mode.startswith("full"), checkpoints=inline)
         checkpointer = None
         if mode in ("full", "normal"):
-            checkpointer = Checkpointer(str(path))
+            checkpointer = Checkpointer(str(path), every=checkpoint_every)
             checkpointer.start()
         rng = random.Random(1)
         plies: dict[str, int] = {}
@@ -74,6 +76,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--gap", type=float, default=0.002, help="seconds between commits")
     parser.add_argument("--dir", default=tempfile.gettempdir(), help="where the databases go")
     parser.add_argument("--modes", default=",".join(MODES), help="modes to run, in order")
+    parser.add_argument(
+        "--checkpoint-every",
+        type=float,
+        default=0.25,
+        help="seconds between the background checkpointer's runs (full, normal)",
+    )
     args = parser.parse_args(argv)
     modes = [m for m in args.modes.split(",") if m]
     unknown = set(modes) - set(MODES)
@@ -82,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(f"SQLite {sqlite3.sqlite_version}, databases in {args.dir}, {args.seconds:g} s per mode")
     for mode in modes:
-        took = measure(mode, args.dir, args.seconds, args.gap)
+        took = measure(mode, args.dir, args.seconds, args.gap, args.checkpoint_every)
         p = [harness.percentile(took, q) * 1000 for q in (50, 99, 99.9, 100)]
         print(
             f"  {mode:15} commits {len(took):6}  p50 {p[0]:6.2f} ms  p99 {p[1]:6.2f} ms  "

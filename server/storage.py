@@ -101,24 +101,19 @@ class Storage:
 
     def apply(self, ops: Iterable[StorageOp]) -> None:
         """Write ``ops`` in one transaction."""
+        batch = list(ops)
+        if all(isinstance(op, SaveMove) for op in batch):
+            # the usual batch: one statement is its own transaction, so one step (one release
+            # and retake of the GIL) instead of three with BEGIN and COMMIT
+            self._save_moves([_move_row(op) for op in batch if isinstance(op, SaveMove)])
+            return
         db = self._writer
         db.execute("BEGIN")
         try:
             moves: list[tuple[Any, ...]] = []
-            for op in ops:
+            for op in batch:
                 if isinstance(op, SaveMove):
-                    moves.append(
-                        (
-                            op.game_id,
-                            op.ply,
-                            op.move,
-                            op.by,
-                            op.clock_ms,
-                            op.lag_ms,
-                            op.at,
-                            json.dumps(op.clocks),
-                        )
-                    )
+                    moves.append(_move_row(op))
                     continue
                 self._save_moves(moves)
                 if isinstance(op, SaveGame):
@@ -210,6 +205,20 @@ class Storage:
             (player, player, limit),
         ).fetchall()
         return [json.loads(r[0]) for r in rows]
+
+
+def _move_row(op: SaveMove) -> tuple[Any, ...]:
+    """``op`` as a row of the moves table."""
+    return (
+        op.game_id,
+        op.ply,
+        op.move,
+        op.by,
+        op.clock_ms,
+        op.lag_ms,
+        op.at,
+        json.dumps(op.clocks),
+    )
 
 
 class Checkpointer:

@@ -6,7 +6,7 @@ import asyncio
 import functools
 from pathlib import Path
 
-from server.outputs import SaveGame, SaveMove
+from server.outputs import SaveGame, SaveMove, TruncateMoves
 from server.storage import AsyncStorage, Storage
 
 
@@ -18,13 +18,24 @@ def _move(ply: int, move: str = "3,4", clock_ms: int | None = 59_000) -> SaveMov
 
 
 def test_a_batch_of_moves_is_one_statement(tmp_path: Path) -> None:
-    """Every statement lets go of the GIL and must win it back: 300 moves are one statement."""
+    """Every statement lets go of the GIL and must win it back: 300 moves are one statement,
+    which is its own transaction."""
     storage = Storage(tmp_path / "hall.db")
     statements: list[str] = []
     storage.db.set_trace_callback(statements.append)
     storage.apply([_move(ply) for ply in range(300)])
-    assert [s.split()[0] for s in statements] == ["BEGIN", "INSERT", "COMMIT"]
+    assert [s.split()[0] for s in statements] == ["INSERT"]
     assert len(storage.moves("g1")) == 300
+    storage.close()
+
+
+def test_a_mixed_batch_is_one_transaction(tmp_path: Path) -> None:
+    storage = Storage(tmp_path / "hall.db")
+    statements: list[str] = []
+    storage.db.set_trace_callback(statements.append)
+    storage.apply([_move(0), _move(1), TruncateMoves("g1", 1), _move(1, "B")])
+    assert [s.split()[0] for s in statements] == ["BEGIN", "INSERT", "DELETE", "INSERT", "COMMIT"]
+    assert [m["move"] for m in storage.moves("g1")] == ["3,4", "B"]
     storage.close()
 
 
