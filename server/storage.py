@@ -102,10 +102,11 @@ class Storage:
     def apply(self, ops: Iterable[StorageOp]) -> None:
         """Write ``ops`` in one transaction."""
         batch = list(ops)
-        if all(isinstance(op, SaveMove) for op in batch):
+        only_moves = [op for op in batch if isinstance(op, SaveMove)]
+        if len(only_moves) == len(batch):
             # the usual batch: one statement is its own transaction, so one step (one release
             # and retake of the GIL) instead of three with BEGIN and COMMIT
-            self._save_moves([_move_row(op) for op in batch if isinstance(op, SaveMove)])
+            self._save_moves([_move_row(op) for op in only_moves])
             return
         db = self._writer
         db.execute("BEGIN")
@@ -279,8 +280,9 @@ class AsyncStorage:
     """:class:`Storage` on its own thread, awaited from the event loop.
 
     Writes are group-committed: the thread takes every write waiting in its queue and commits them
-    in one transaction (``synchronous=FULL``), then completes each write's future, so the cost of a
-    durable commit is shared under load. Reads and writes run in submission order.
+    in one transaction (``synchronous=FULL``), then calls each write back on its event loop (one
+    wake-up of the loop per batch), so the cost of a durable commit is shared under load. Reads
+    and writes run in submission order.
     """
 
     def __init__(self, path: str | Path, durable: bool = True) -> None:
