@@ -15,6 +15,7 @@ import json
 import logging
 import ssl
 import time
+from collections import deque
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -28,6 +29,7 @@ from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
 from websockets.datastructures import Headers
 from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
+from websockets.typing import Data
 
 import engines
 from protocol import (
@@ -45,6 +47,7 @@ from server.hall import Hall, hash_token
 from server.keepalive import Keepalive
 from server.metrics import Metrics
 from server.outputs import ConnId, LaunchBot, Outputs
+from server.pushconn import PushConnection
 from server.records import export
 from server.storage import AsyncStorage
 
@@ -67,10 +70,38 @@ def _json(status: HTTPStatus, data: Any) -> Response:
     return _response(status, json.dumps(data, ensure_ascii=False), "application/json")
 
 
-_Payload = tuple[
-    list[tuple[tuple[ConnId, ...], str]], list[tuple[ConnId, int, str]], float | None
-]
+_Payload = tuple[list[tuple[tuple[ConnId, ...], str]], list[tuple[ConnId, int, str]], float | None]
 """An output ready to go out: encoded sends, closes, and when its move arrived (for metrics)."""
+
+
+class _Inbox:
+    """A connection's messages held, in order, behind one that waits for I/O. Reading from the
+    socket pauses while :data:`HIGH` are held and resumes at :data:`LOW`."""
+
+    HIGH = 16
+    LOW = 4
+
+    def __init__(self, ws: PushConnection) -> None:
+        self.ws = ws
+        self.held: deque[Data] = deque()
+        self.task: asyncio.Future[None] | None = None  # handling held messages in order
+        self._paused = False
+
+    def hold(self, frame: Data) -> None:
+        """Keep ``frame`` until the messages before it are handled."""
+        self.held.append(frame)
+        if len(self.held) >= self.HIGH and not self._paused:
+            self._paused = True
+            self.ws.transport.pause_reading()
+
+    def next(self) -> Data | None:
+        """The next held frame, or None (and reading resumed) once there is none."""
+        frame = self.held.popleft() if self.held else None
+        if self._paused and len(self.held) <= self.LOW:
+            self._paused = False
+            if not self.ws.transport.is_closing():
+                self.ws.transport.resume_reading()
+        return frame
 
 
 class BoardhallServer:
@@ -175,6 +206,7 @@ class BoardhallServer:
             ping_interval=None,  # one sweep pings everyone: see server/keepalive.py
             ping_timeout=None,
             compression=None,
+            create_connection=PushConnection,
         )
         self.hall.restart_clocks(loop.time())
         self._arm()
@@ -220,6 +252,7 @@ class BoardhallServer:
     # ---- WebSocket connections ---------------------------------------------------------------
 
     async def _handler(self, ws: ServerConnection) -> None:
+        assert isinstance(ws, PushConnection)
         conn = next(self._ids)
         loop = asyncio.get_running_loop()
         self.connections[conn] = ws
@@ -229,41 +262,84 @@ class BoardhallServer:
         self._emit(self.hall.connect(conn, str(address), loop.time()))
         if self.keepalive is not None:
             self.keepalive.add(conn, loop.time())
+        inbox = _Inbox(ws)
         try:
-            while True:
-                frame = await ws.recv()  # not `async for`: one generator less per frame
-                self.metrics.messages_total += 1
-                started = time.perf_counter()
-                try:
-                    message: Any = decode_client(frame)
-                except ProtocolError as exc:
-                    message = exc
-                except Exception:  # never let one frame kill the connection
-                    log.exception("decoding a frame failed")
-                    message = ProtocolError(ErrorCode.BAD_MESSAGE, "not a valid message")
-                if isinstance(message, Hello) and message.token is not None:
-                    try:
-                        await self._load_identity(message.token)
-                    except Exception:
-                        log.exception("loading an identity failed")
-                prepared = None
-                if self.hall.wants_preparing(conn, message):
-                    # replaying a long record takes a while: not on the event loop
-                    prepared = await loop.run_in_executor(self._parser, self.hall.prepare, message)
-                lag_ms = int((ws.latency or 0.0) * 500)
-                out = self.hall.handle(conn, message, loop.time(), lag_ms, prepared)
-                self._emit(out, started if out.moves else None)
-                # this coroutine waits for the next frame for as long as the client likes: it
-                # must not keep this one's messages alive meanwhile (garbage collector load)
-                del frame, message, prepared, out
-        except websockets.ConnectionClosed:
-            pass
+            ws.attach(partial(self._received, conn, inbox))
+            await ws.wait_closed()
+            while inbox.task is not None:  # messages received before the close come first
+                await asyncio.shield(inbox.task)
         finally:
             log.debug("disconnected", extra={"fields": {"conn": conn, "code": ws.close_code}})
             self.connections.pop(conn, None)
             if self.keepalive is not None:
                 self.keepalive.remove(conn)
             self._emit(self.hall.disconnect(conn, loop.time()))
+
+    def _received(self, conn: ConnId, inbox: _Inbox, frame: Data) -> None:
+        """One message from ``conn``, handled now unless it must wait for I/O or for one that
+        does (then ``inbox`` keeps the order)."""
+        if inbox.task is not None:
+            inbox.hold(frame)
+            return
+        message = self._decode(frame)
+        if self._needs_io(conn, message):
+            inbox.task = asyncio.ensure_future(self._handle_in_order(conn, inbox, message))
+            return
+        self._handle(conn, inbox.ws, message, None, time.perf_counter())
+
+    async def _handle_in_order(self, conn: ConnId, inbox: _Inbox, message: Any) -> None:
+        """Handle ``message`` and then every message held behind it, awaiting their I/O."""
+        try:
+            while True:
+                started = time.perf_counter()
+                prepared = None
+                if isinstance(message, Hello) and message.token is not None:
+                    try:
+                        await self._load_identity(message.token)
+                    except Exception:
+                        log.exception("loading an identity failed")
+                if self.hall.wants_preparing(conn, message):
+                    # replaying a long record takes a while: not on the event loop
+                    loop = asyncio.get_running_loop()
+                    prepared = await loop.run_in_executor(self._parser, self.hall.prepare, message)
+                self._handle(conn, inbox.ws, message, prepared, started)
+                frame = inbox.next()
+                if frame is None:
+                    return
+                message = self._decode(frame)
+        except Exception:
+            log.exception("handling a message failed")
+            inbox.ws.fail(CloseCode.INTERNAL_ERROR, "internal error")
+        finally:
+            inbox.task = None
+            inbox.held.clear()
+
+    def _decode(self, frame: Data) -> Any:
+        self.metrics.messages_total += 1
+        try:
+            return decode_client(frame)
+        except ProtocolError as exc:
+            return exc
+        except Exception:  # never let one frame kill the connection
+            log.exception("decoding a frame failed")
+            return ProtocolError(ErrorCode.BAD_MESSAGE, "not a valid message")
+
+    def _needs_io(self, conn: ConnId, message: Any) -> bool:
+        """Whether handling ``message`` must first load an identity or parse a record."""
+        if (
+            isinstance(message, Hello)
+            and message.token is not None
+            and not self.hall.knows_token(message.token)
+        ):
+            return True
+        return self.hall.wants_preparing(conn, message)
+
+    def _handle(
+        self, conn: ConnId, ws: ServerConnection, message: Any, prepared: Any, started: float
+    ) -> None:
+        lag_ms = int((ws.latency or 0.0) * 500)
+        out = self.hall.handle(conn, message, asyncio.get_running_loop().time(), lag_ms, prepared)
+        self._emit(out, started if out.moves else None)
 
     async def _load_identity(self, token: str) -> None:
         if self.hall.knows_token(token):

@@ -279,10 +279,11 @@ class Checkpointer:
 class AsyncStorage:
     """:class:`Storage` on its own thread, awaited from the event loop.
 
-    Writes are group-committed: the thread takes every write waiting in its queue and commits them
-    in one transaction (``synchronous=FULL``), then calls each write back on its event loop (one
-    wake-up of the loop per batch), so the cost of a durable commit is shared under load. Reads
-    and writes run in submission order.
+    Writes are group-committed: the writes of one turn of the event loop go to the thread as one
+    job (one wake-up of the thread, not one per write), the thread takes every job waiting in its
+    queue and commits them in one transaction (``synchronous=FULL``), then calls each write back
+    on its event loop (one wake-up of the loop per batch), so the cost of a durable commit is
+    shared under load. Reads and writes run in submission order.
     """
 
     def __init__(self, path: str | Path, durable: bool = True) -> None:
@@ -292,6 +293,8 @@ class AsyncStorage:
         self._thread: threading.Thread | None = None
         self._storage: Storage | None = None
         self.checkpointer: Checkpointer | None = None
+        self._turn_ops: list[StorageOp] = []  # this turn's writes, sent as one job at its end
+        self._turn_thens: list[Done] = []
 
     async def open(self) -> None:
         """Start the storage thread, open the database on it, start checkpointing beside it."""
@@ -354,12 +357,13 @@ class AsyncStorage:
         for job in batch:
             by_loop.setdefault(job.loop, []).append(job.then)
         for loop, thens in by_loop.items():
-            loop.call_soon_threadsafe(_call_all, thens, error)
+            loop.call_soon_threadsafe(_call_all, thens, None, error)
 
     async def run(self, fn: Callable[[], T]) -> T:
         """Run ``fn`` on the storage thread."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
+        self._send_turn()
         self._queue.put(_Job(loop, partial(_settle, future), None, fn))
         return cast(T, await future)
 
@@ -378,7 +382,18 @@ class AsyncStorage:
     def write(self, ops: list[StorageOp], then: Done) -> None:
         """Queue ``ops``; ``then(None, error)`` runs on this event loop once they are committed
         (``error`` None) or failed. Cheaper than :meth:`submit` when hundreds wait at once."""
-        self._queue.put(_Job(asyncio.get_running_loop(), then, list(ops), None))
+        if not self._turn_thens:
+            asyncio.get_running_loop().call_soon(self._send_turn)
+        self._turn_ops.extend(ops)
+        self._turn_thens.append(then)
+
+    def _send_turn(self) -> None:
+        if not self._turn_thens:
+            return
+        ops, self._turn_ops = self._turn_ops, []
+        thens, self._turn_thens = self._turn_thens, []
+        job = _Job(asyncio.get_running_loop(), partial(_call_all, thens), ops, None)
+        self._queue.put(job)
 
     async def close(self) -> None:
         """Finish pending work and close the database."""
@@ -407,7 +422,7 @@ class _Job:
     fn: Callable[[], Any] | None
 
 
-def _call_all(thens: list[Done], error: BaseException | None) -> None:
+def _call_all(thens: list[Done], _: Any, error: BaseException | None) -> None:
     for then in thens:
         try:
             then(None, error)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import functools
+from collections.abc import Iterable
 from pathlib import Path
 
-from server.outputs import SaveGame, SaveMove, TruncateMoves
+from server.outputs import SaveGame, SaveMove, StorageOp, TruncateMoves
 from server.storage import AsyncStorage, Storage
 
 
@@ -98,4 +99,36 @@ async def test_write_calls_back_on_the_loop_with_the_outcome(tmp_path: Path) -> 
     assert heard[0][1] is None and heard[1][1] is None
     assert isinstance(heard[2][1], KeyError)
     assert [m["ply"] for m in store.storage.moves("g1")] == [0, 1]
+    await store.close()
+
+
+async def test_the_writes_of_one_loop_turn_are_one_transaction(tmp_path: Path) -> None:
+    """A hundred writes queued in one turn of the event loop reach the database as one apply."""
+    store = AsyncStorage(tmp_path / "hall.db")
+    await store.open()
+    applies: list[int] = []
+    apply = store.storage.apply
+
+    def counting_apply(ops: Iterable[StorageOp]) -> None:
+        listed = list(ops)
+        applies.append(len(listed))
+        apply(listed)
+
+    store.storage.apply = counting_apply  # type: ignore[method-assign]
+    heard: list[BaseException | None] = []
+    for ply in range(100):
+        store.write([_move(ply)], lambda _, error: heard.append(error))
+    await store.submit([])
+    assert applies == [100] and heard == [None] * 100
+    assert len(store.storage.moves("g1")) == 100
+    await store.close()
+
+
+async def test_a_read_sees_the_writes_queued_before_it_in_the_same_turn(tmp_path: Path) -> None:
+    store = AsyncStorage(tmp_path / "hall.db")
+    await store.open()
+    store.write([_move(0)], lambda _, error: None)
+    store.write([_move(1)], lambda _, error: None)
+    plies = await store.run(lambda: [m["ply"] for m in store.storage.moves("g1")])
+    assert plies == [0, 1]
     await store.close()

@@ -1,0 +1,113 @@
+"""A ``websockets`` server connection that hands each message to a consumer as it is parsed.
+
+``websockets`` queues incoming messages for ``recv()``: each one settles a future, wakes the
+handler's task on a later turn of the event loop, and recreates the handler's chain of waiting
+coroutines (``recv`` -> ``Assembler.get`` -> ``SimpleQueue.get``), fresh objects for every young
+garbage collection to walk while thousands of connections wait. The server handles a frame
+without waiting for anything in almost every case, so :class:`PushConnection` calls its consumer
+straight from ``data_received`` instead: the same message, the same order, one step fewer.
+
+Messages are reassembled and checked as ``recv()`` does: fragments are joined (at most
+:data:`MAX_FRAGMENTS`, as in recent ``websockets``; the protocol already bounds their total size
+by ``max_size``), text must be UTF-8 (otherwise close 1007), and a consumer that raises closes the
+connection with 1011 rather than breaking the transport. ``recv()`` gets nothing on such a
+connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+from websockets.frames import CONT, DATA_OPCODES, TEXT, CloseCode, Frame
+from websockets.protocol import Event
+from websockets.typing import Data
+
+log = logging.getLogger("boardhall.net")
+
+Consumer = Callable[[Data], None]
+
+MAX_FRAGMENTS = 4096
+"""The most frames one message may come in; more closes the connection with 1009."""
+
+
+class PushConnection(ServerConnection):
+    """A server connection whose messages go to :meth:`attach`'s consumer, not to ``recv()``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._consumer: Consumer | None = None
+        self._early: list[Data] = []  # messages that came before a consumer was attached
+        self._fragments: list[Frame] = []
+        self._failed = False
+        self._failing: set[asyncio.Task[None]] = set()
+
+    def attach(self, consumer: Consumer) -> None:
+        """Hand every message to ``consumer`` from now on, those already received first."""
+        self._consumer = consumer
+        early, self._early = self._early, []
+        for message in early:
+            self._hand_over(message)
+
+    def process_event(self, event: Event) -> None:
+        """Take data frames for the consumer; leave the handshake and control frames to
+        ``websockets``."""
+        if not isinstance(event, Frame) or event.opcode not in DATA_OPCODES:
+            super().process_event(event)
+            return
+        if self._failed:
+            return
+        if event.opcode is CONT or not event.fin:  # the protocol checks the fragments' order
+            if len(self._fragments) >= MAX_FRAGMENTS:
+                self.fail(CloseCode.MESSAGE_TOO_BIG, "too many fragments")
+                return
+            self._fragments.append(event)
+            if not event.fin:
+                return
+            frames, self._fragments = self._fragments, []
+            data = b"".join(frame.data for frame in frames)
+            text = frames[0].opcode is TEXT
+        else:
+            data = bytes(event.data)
+            text = event.opcode is TEXT
+        if not text:
+            self._hand_over(data)
+            return
+        try:
+            message = data.decode()
+        except UnicodeDecodeError as exc:
+            self.fail(CloseCode.INVALID_DATA, f"{exc.reason} at position {exc.start}")
+            return
+        self._hand_over(message)
+
+    def _hand_over(self, message: Data) -> None:
+        consumer = self._consumer
+        if consumer is None:
+            self._early.append(message)
+            return
+        try:
+            consumer(message)
+        except Exception:
+            log.exception("handling a message failed")
+            self.fail(CloseCode.INTERNAL_ERROR, "internal error")
+
+    def fail(self, code: CloseCode, reason: str) -> None:
+        """Close the connection with ``code`` as ``recv()`` does on a bad message, and take no
+        more messages from it."""
+        if self._failed:
+            return
+        self._failed = True
+        self._fragments = []
+        task = self.loop.create_task(self._fail(code, reason))
+        self._failing.add(task)
+        task.add_done_callback(self._failing.discard)
+
+    async def _fail(self, code: CloseCode, reason: str) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            async with self.send_context():
+                self.protocol.fail(code, reason)
