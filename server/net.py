@@ -358,7 +358,11 @@ class BoardhallServer:
         for bot in out.bots:
             self._spawn(self._launch_bot(bot))
         # encoded now, so an output that waits for its write keeps only text alive
-        sends = [(recipients, encode(message)) for recipients, message in out.sends]
+        texts: dict[int, str] = {}  # a message sent to several groups is encoded once
+        sends = [
+            (recipients, texts.get(id(message)) or texts.setdefault(id(message), encode(message)))
+            for recipients, message in out.sends
+        ]
         conns = {c for recipients, _ in sends for c in recipients}
         conns.update(c for c, _, _ in out.closes)
         payload = (sends, out.closes, started)

@@ -537,8 +537,11 @@ class Room:
             clocks=self.clock.snapshot(now),
             lag_ms=timing.lag_ms,
         )
+        # the opponent, whose turn it now is, first; the spectators after the mover's reply
+        seated = self.seat_conns()
+        out.send([c for c in seated if c != conn], moved)
         out.send((conn,), moved.model_copy(update={"re": re}))
-        out.send([c for c in self.everyone() if c != conn], moved)
+        out.send([c for c in self.spectators if c != conn and c not in seated], moved)
         outcome = self.engine.outcome(new_state)
         if outcome is None and self.max_plies and len(self.moves) >= self.max_plies:
             outcome = Outcome(None, "move_limit")

@@ -133,3 +133,21 @@ def test_any_interleaving_keeps_per_connection_order(
         mine = [str(n) for n, (conns, _) in enumerate(outputs) if conn in conns]
         assert sorted(mine, key=position.__getitem__) == mine
     assert r.order.waiting == 0
+
+
+def test_a_move_goes_to_the_opponent_first_then_the_mover_then_the_spectators() -> None:
+    """The side whose clock now runs hears of the move before anyone else; one encoding is
+    shared by the opponent's and the spectators' copies."""
+    import json
+
+    from server.testing import HallDriver
+
+    d = HallDriver()
+    a, b, code = d.table()
+    watcher = d.player("wat")
+    d.request(watcher, type="join", room=code, role="spectator")
+    out = d.hall.receive(a, json.dumps({"type": "move", "room": code, "ply": 0, "move": "0,0",
+                                        "id": "m"}), d.now, 0)  # fmt: skip
+    moved = [(recipients, message) for recipients, message in out.sends if message.type == "moved"]
+    assert [recipients for recipients, _ in moved] == [(b,), (a,), (watcher,)]
+    assert moved[0][1] is moved[2][1] and moved[1][1].re == "m"
