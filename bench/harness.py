@@ -208,3 +208,33 @@ def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))
     return ordered[index]
+
+
+@dataclass(frozen=True)
+class TailSpread:
+    """Where in time the slowest 1 % of a run's samples fell."""
+
+    windows_hit: int
+    """Windows of ``window_s`` holding at least one sample at or above the run's p99."""
+    windows: int
+    """Windows the run spans."""
+    per_second_p99_median: float
+    """The median over the run's whole seconds of each second's own p99."""
+
+
+def tail_spread(samples: list[tuple[float, float]], window_s: float = 0.1) -> TailSpread:
+    """How clustered the slow ``(sent_at, latency)`` samples are: a p99 set by a few stalls
+    (every slow sample in a few windows, a low per-second median) rather than by every move
+    paying a little more. Empty input gives zeros."""
+    if not samples:
+        return TailSpread(0, 0, 0.0)
+    p99 = percentile([latency for _, latency in samples], 99)
+    start = min(sent for sent, _ in samples)
+    span = max(sent for sent, _ in samples) - start
+    hit = {int((sent - start) / window_s) for sent, latency in samples if latency >= p99}
+    seconds: dict[int, list[float]] = {}
+    for sent, latency in samples:
+        seconds.setdefault(int(sent - start), []).append(latency)
+    whole = [v for s, v in seconds.items() if s < int(span)] or list(seconds.values())
+    per_second = sorted(percentile(v, 99) for v in whole)
+    return TailSpread(len(hit), int(span / window_s) + 1, per_second[len(per_second) // 2])

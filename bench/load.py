@@ -69,6 +69,9 @@ class Counters:
     errors: int = 0
     restarts: int = 0
     latencies: list[float] = field(default_factory=list)
+    sent_at: list[float] = field(default_factory=list)
+    """When each move of ``latencies`` was sent (``time.perf_counter``, one clock for every
+    process on the machine)."""
     measuring: bool = False
 
     def snapshot(self) -> dict[str, Any]:
@@ -80,9 +83,11 @@ class Counters:
             "errors": self.errors,
             "restarts": self.restarts,
             "latencies": self.latencies,
+            "sent_at": self.sent_at,
         }
         self.sent = self.received = self.moves = self.errors = self.restarts = 0
         self.latencies = []
+        self.sent_at = []
         return found
 
 
@@ -275,6 +280,7 @@ class Table:
                 continue
             if measured and counters.measuring:
                 counters.latencies.append(time.perf_counter() - began)
+                counters.sent_at.append(began)
             self.ply += 1
 
 
@@ -401,6 +407,11 @@ class PhaseFigures:
     errors: int
     restarts: int
     client_cpu_pct: float
+    slow_windows: int = 0
+    """100-ms windows holding the slowest 1 % of moves (see :func:`harness.tail_spread`)."""
+    windows: int = 0
+    p99_per_second_ms: float = 0.0
+    """The median of each second's own p99."""
 
     @property
     def frames_per_cpu_s(self) -> float:
@@ -511,6 +522,9 @@ def run_target(
         received = sum(p["received"] for p in parts)
         moves = sum(p["moves"] for p in parts)
         latencies = [x for p in parts for x in p["latencies"]]
+        spread = harness.tail_spread(
+            [pair for p in parts for pair in zip(p["sent_at"], p["latencies"], strict=True)]
+        )
         cpu = rss = 0.0
         if name in samples:
             before, after = samples[name]
@@ -526,6 +540,9 @@ def run_target(
             errors=sum(p["errors"] for p in parts),
             restarts=sum(p["restarts"] for p in parts),
             client_cpu_pct=100.0 * sum(p["cpu_s"] for p in parts) / args.duration,
+            slow_windows=spread.windows_hit,
+            windows=spread.windows,
+            p99_per_second_ms=spread.per_second_p99_median * 1000,
         )
     return figures, setup
 
@@ -535,6 +552,9 @@ def _ratios(b: PhaseFigures, e: PhaseFigures) -> dict[str, float]:
     return {
         "frames": b.frames_s / e.frames_s if e.frames_s else 0.0,
         "p99": b.p99_ms / e.p99_ms if e.p99_ms else 0.0,
+        "p99_per_second": (
+            b.p99_per_second_ms / e.p99_per_second_ms if e.p99_per_second_ms else 0.0
+        ),
         "frames_per_cpu": b.frames_per_cpu_s / e.frames_per_cpu_s if e.frames_per_cpu_s else 0.0,
     }
 
@@ -545,7 +565,9 @@ def _print(label: str, name: str, f: PhaseFigures) -> None:
         f"p50 {f.p50_ms:7.1f} ms  p99 {f.p99_ms:7.1f} ms  cpu {f.cpu_pct:5.1f}%  "
         f"rss {f.rss_mb:7.1f} MB  frames/cpu-s {f.frames_per_cpu_s:8.0f}  "
         f"clients' cpu {f.client_cpu_pct:5.1f}%  "
-        f"errors {f.errors} restarts {f.restarts}"
+        f"errors {f.errors} restarts {f.restarts}  "
+        f"slowest 1 % in {f.slow_windows}/{f.windows} 100-ms windows, "
+        f"per-second p99 median {f.p99_per_second_ms:.1f} ms"
     )
 
 
@@ -663,7 +685,8 @@ def main(argv: list[str] | None = None) -> int:
                     ratios = _ratios(figures[name], echoed[name])
                     print(
                         f"  ratio {name:5} boardhall/{label}: frames/s {ratios['frames']:.2f}  "
-                        f"p99 {ratios['p99']:.2f}  frames per cpu-second "
+                        f"p99 {ratios['p99']:.2f} (per-second median "
+                        f"{ratios['p99_per_second']:.2f})  frames per cpu-second "
                         f"{ratios['frames_per_cpu']:.2f}"
                     )
                     report.setdefault("ratios", {}).setdefault(label, {})[name] = ratios

@@ -46,6 +46,8 @@ def test_load_runs_against_boardhall_and_the_echo(tmp_path: Path) -> None:
             figures = report[target][phase]
             assert figures["moves_s"] > 0 and figures["errors"] == 0, (target, phase, figures)
             assert figures["p99_ms"] >= figures["p50_ms"] > 0
+            assert 0 < figures["slow_windows"] <= figures["windows"]
+            assert figures["p99_per_second_ms"] > 0
         # the steady phase never runs faster than asked (slower is the machine's business)
         assert report[target]["rate"]["moves_s"] <= 30 * 1.2
     # one spectator per game: each boardhall move is 1 frame in and 3 out
@@ -56,4 +58,5 @@ def test_load_runs_against_boardhall_and_the_echo(tmp_path: Path) -> None:
     for label, ratios in report["ratios"].items():
         assert label in report and set(ratios) == {"full", "rate"}
         assert all(r["frames"] > 0 and r["p99"] > 0 for r in ratios.values())
+        assert all(r["p99_per_second"] > 0 for r in ratios.values())
     assert "ratio full  boardhall/echo:" in done.stdout
