@@ -289,7 +289,7 @@ class AsyncStorage:
     def __init__(self, path: str | Path, durable: bool = True) -> None:
         self._path = path
         self._durable = durable
-        self._queue: queue.Queue[_Job | None] = queue.Queue()
+        self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()  # C: no Condition
         self._thread: threading.Thread | None = None
         self._storage: Storage | None = None
         self.checkpointer: Checkpointer | None = None
