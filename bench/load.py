@@ -31,6 +31,7 @@ import multiprocessing
 import os
 import random
 import shlex
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -559,6 +560,14 @@ def _ratios(b: PhaseFigures, e: PhaseFigures) -> dict[str, float]:
     }
 
 
+def _print_ratios(what: str, ratios: dict[str, float]) -> None:
+    print(
+        f"  {what}: frames/s {ratios['frames']:.2f}  p99 {ratios['p99']:.2f} (per-second "
+        f"median {ratios['p99_per_second']:.2f})  frames per cpu-second "
+        f"{ratios['frames_per_cpu']:.2f}"
+    )
+
+
 def _print(label: str, name: str, f: PhaseFigures) -> None:
     print(
         f"  {label:11} {name:5} moves/s {f.moves_s:9.1f}  frames/s {f.frames_s:9.1f}  "
@@ -602,39 +611,29 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="py-spy output file for the first phase (.svg, .json, or .txt for raw stacks)",
     )
+    add(
+        "--rounds",
+        type=int,
+        default=1,
+        help="run boardhall and the echoes this many times, alternating, and print each "
+        "ratio's median (p99 moves a lot from run to run on a shared machine)",
+    )
     add("--seed", type=int, default=1, help="seed of the scripted games")
     add("--mix", default=",".join(GAMES), help="games to play, comma-separated (default all five)")
     add("--json", default=None, help="also write the figures to this JSON file")
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the benchmark and print the figures."""
-    args = build_parser().parse_args(argv)
-    limit = harness.raise_fd_limit()
-    began = time.monotonic()
-    scripts_by_game = library(per_game=4, seed=args.seed)
-    rng = random.Random(args.seed)
-    mix = [g for g in args.mix.split(",") if g]
-    unknown = set(mix) - set(GAMES)
-    if unknown or not mix:
-        print(f"load: --mix takes games from {', '.join(GAMES)}, not {args.mix!r}")
-        return 2
-    scripts = [scripts_by_game[mix[i % len(mix)]][rng.randrange(4)] for i in range(args.games)]
-    clocks = [CLOCKS[i % len(CLOCKS)] for i in range(args.games)]
-    spectators = [args.spectators // args.games] * args.games
-    for i in range(args.spectators % args.games):
-        spectators[i] += 1
-    connections = 2 * args.games + args.spectators
-    print(
-        f"boardhall load: {args.games} games ({', '.join(mix)}), {args.spectators} spectators, "
-        f"{connections} connections, phases {args.phases} ({args.duration:g} s each, rate phase "
-        f"{args.rate:g} moves/s), {args.procs} client process(es), server loop {args.loop}, "
-        f"client uvloop {args.client_uvloop}, "
-        f"server flags {args.server_args or '-'}, "
-        f"nofile {limit}, cpus {os.cpu_count()}, load average {os.getloadavg()[0]:.1f}"
-    )
-    report: dict[str, Any] = {"args": vars(args)}
+def _one_round(
+    args: argparse.Namespace,
+    scripts: list[Script],
+    clocks: list[dict[str, int] | None],
+    spectators: list[int],
+    profile: str | None,
+) -> dict[str, Any]:
+    """boardhall, then each echo of ``--echo-loops``, one after the other; prints and returns
+    their figures and the ratios."""
+    report: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         server = None
         if args.url:
@@ -657,7 +656,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             base = harness.sample(pid).rss_bytes / 2**20 if pid else 0.0
             figures, setup = run_target(
-                url, pid, False, args, scripts, clocks, spectators, args.profile
+                url, pid, False, args, scripts, clocks, spectators, profile
             )
             peak = harness.sample(pid).hwm_bytes / 2**20 if pid else 0.0
         finally:
@@ -683,13 +682,65 @@ def main(argv: list[str] | None = None) -> int:
                 report[label] = {k: vars(v) for k, v in echoed.items()}
                 for name in figures:
                     ratios = _ratios(figures[name], echoed[name])
-                    print(
-                        f"  ratio {name:5} boardhall/{label}: frames/s {ratios['frames']:.2f}  "
-                        f"p99 {ratios['p99']:.2f} (per-second median "
-                        f"{ratios['p99_per_second']:.2f})  frames per cpu-second "
-                        f"{ratios['frames_per_cpu']:.2f}"
-                    )
+                    _print_ratios(f"ratio {name:5} boardhall/{label}", ratios)
                     report.setdefault("ratios", {}).setdefault(label, {})[name] = ratios
+    return report
+
+
+def _median_ratios(rounds: list[dict[str, Any]]) -> dict[str, dict[str, dict[str, float]]]:
+    """Each ratio's median over the rounds, per echo and phase."""
+    found: dict[str, dict[str, dict[str, float]]] = {}
+    for label, by_phase in rounds[0].get("ratios", {}).items():
+        for name, ratios in by_phase.items():
+            found.setdefault(label, {})[name] = {
+                key: statistics.median(r["ratios"][label][name][key] for r in rounds)
+                for key in ratios
+            }
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and print the figures."""
+    args = build_parser().parse_args(argv)
+    limit = harness.raise_fd_limit()
+    began = time.monotonic()
+    scripts_by_game = library(per_game=4, seed=args.seed)
+    rng = random.Random(args.seed)
+    mix = [g for g in args.mix.split(",") if g]
+    unknown = set(mix) - set(GAMES)
+    if args.rounds < 1:
+        print(f"load: --rounds takes a positive number, not {args.rounds}")
+        return 2
+    if unknown or not mix:
+        print(f"load: --mix takes games from {', '.join(GAMES)}, not {args.mix!r}")
+        return 2
+    scripts = [scripts_by_game[mix[i % len(mix)]][rng.randrange(4)] for i in range(args.games)]
+    clocks = [CLOCKS[i % len(CLOCKS)] for i in range(args.games)]
+    spectators = [args.spectators // args.games] * args.games
+    for i in range(args.spectators % args.games):
+        spectators[i] += 1
+    connections = 2 * args.games + args.spectators
+    print(
+        f"boardhall load: {args.games} games ({', '.join(mix)}), {args.spectators} spectators, "
+        f"{connections} connections, phases {args.phases} ({args.duration:g} s each, rate phase "
+        f"{args.rate:g} moves/s), {args.procs} client process(es), server loop {args.loop}, "
+        f"client uvloop {args.client_uvloop}, "
+        f"server flags {args.server_args or '-'}, "
+        f"nofile {limit}, cpus {os.cpu_count()}, load average {os.getloadavg()[0]:.1f}"
+    )
+    report: dict[str, Any] = {"args": vars(args), "rounds": []}
+    for number in range(1, args.rounds + 1):
+        if args.rounds > 1:
+            print(f" round {number} of {args.rounds} (load average {os.getloadavg()[0]:.1f})")
+        found = _one_round(args, scripts, clocks, spectators, args.profile if number == 1 else None)
+        report["rounds"].append(found)
+        if number == 1:
+            report.update(found)  # the first round's figures at the top, as with one round
+    if args.rounds > 1:
+        report["median_ratios"] = _median_ratios(report["rounds"])
+        for label, by_phase in report["median_ratios"].items():
+            for name, ratios in by_phase.items():
+                _print_ratios(f"median of {args.rounds} rounds, {name:5} boardhall/{label}", ratios)
     print(
         f"  wall time {time.monotonic() - began:.0f} s, load average now "
         f"{os.getloadavg()[0]:.1f} (the machine's 2 cores are shared)"

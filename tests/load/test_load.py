@@ -60,3 +60,46 @@ def test_load_runs_against_boardhall_and_the_echo(tmp_path: Path) -> None:
         assert all(r["frames"] > 0 and r["p99"] > 0 for r in ratios.values())
         assert all(r["p99_per_second"] > 0 for r in ratios.values())
     assert "ratio full  boardhall/echo:" in done.stdout
+    assert [r["ratios"] for r in report["rounds"]] == [report["ratios"]]  # one round by default
+
+
+def test_rounds_alternate_the_targets_and_give_each_ratio_a_median(tmp_path: Path) -> None:
+    """--rounds 3: three rounds of boardhall then the echo, a median of the three ratios."""
+    out = tmp_path / "load.json"
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "bench" / "load.py"),
+            *("--games", "3", "--spectators", "0", "--phases", "rate", "--rate", "30"),
+            *("--duration", "1", "--warmup", "0.5", "--echo-loops", "asyncio"),
+            *("--rounds", "3", "--json", str(out)),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(out.read_text())
+    p99s = sorted(r["ratios"]["echo"]["rate"]["p99"] for r in report["rounds"])
+    assert len(p99s) == 3
+    assert report["median_ratios"]["echo"]["rate"]["p99"] == p99s[1]
+    assert [line.split()[0:2] for line in done.stdout.splitlines() if "round " in line] == [
+        ["round", "1"],
+        ["round", "2"],
+        ["round", "3"],
+    ]
+    assert "median of 3 rounds, rate  boardhall/echo:" in done.stdout
+
+
+def test_rounds_must_be_positive() -> None:
+    """--rounds 0 is refused naming the flag, before any server starts."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "load.py"), "--rounds", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert done.returncode == 2
+    assert "--rounds takes a positive number, not 0" in done.stdout
