@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,33 +15,26 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
 
 
-def test_load_runs_against_boardhall_and_the_echo(tmp_path: Path) -> None:
-    """6 games + 6 spectators, both phases, both targets: moves flow, no errors, ratios printed."""
+def _load(tmp_path: Path, *argv: str) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
+    """Run ``bench/load.py`` with ``argv``; it must succeed; its output and its JSON report."""
     out = tmp_path / "load.json"
     done = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "bench" / "load.py"),
-            "--games",
-            "6",
-            "--spectators",
-            "6",
-            "--duration",
-            "2",
-            "--warmup",
-            "1",
-            "--rate",
-            "30",
-            "--json",
-            str(out),
-        ],
+        [sys.executable, str(ROOT / "bench" / "load.py"), *argv, "--json", str(out)],
         capture_output=True,
         text=True,
         timeout=300,
         cwd=ROOT,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    report = json.loads(out.read_text())
+    return done, json.loads(out.read_text())
+
+
+def test_load_runs_against_boardhall_and_the_echo(tmp_path: Path) -> None:
+    """6 games + 6 spectators, both phases, both targets: moves flow, no errors, ratios printed."""
+    done, report = _load(
+        tmp_path, "--games", "6", "--spectators", "6", "--duration", "2", "--warmup", "1",
+        "--rate", "30",
+    )
     for target in ("boardhall", "echo"):
         for phase in ("full", "rate"):
             figures = report[target][phase]
@@ -65,22 +59,11 @@ def test_load_runs_against_boardhall_and_the_echo(tmp_path: Path) -> None:
 
 def test_rounds_alternate_the_targets_and_give_each_ratio_a_median(tmp_path: Path) -> None:
     """--rounds 3: three rounds of boardhall then the echo, a median of the three ratios."""
-    out = tmp_path / "load.json"
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "bench" / "load.py"),
-            *("--games", "3", "--spectators", "0", "--phases", "rate", "--rate", "30"),
-            *("--duration", "1", "--warmup", "0.5", "--echo-loops", "asyncio"),
-            *("--rounds", "3", "--json", str(out)),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=ROOT,
+    done, report = _load(
+        tmp_path,
+        *("--games", "3", "--spectators", "0", "--phases", "rate", "--rate", "30"),
+        *("--duration", "1", "--warmup", "0.5", "--echo-loops", "asyncio", "--rounds", "3"),
     )
-    assert done.returncode == 0, done.stdout + done.stderr
-    report = json.loads(out.read_text())
     p99s = sorted(r["ratios"]["echo"]["rate"]["p99"] for r in report["rounds"])
     assert len(p99s) == 3
     assert report["median_ratios"]["echo"]["rate"]["p99"] == p99s[1]
