@@ -14,6 +14,9 @@ Default (about a minute): ``python bench/load.py``. Full sizes (see bench/README
 
     python bench/load.py --games 1000 --spectators 1000 --rate 1000 --duration 20
     python bench/load.py --games 2500 --spectators 5000 --rate 500 --phases rate --no-echo
+    python bench/load.py --games 1000 --spectators 1000 --rate 1000 --phases rate --rounds 3
+
+``--rounds N`` alternates boardhall and the echoes N times and prints each ratio's median.
 
 ``--url ws://127.0.0.1:PORT`` targets a running server (no /proc figures, no echo).
 """
