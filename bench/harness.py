@@ -235,6 +235,7 @@ def tail_spread(samples: list[tuple[float, float]], window_s: float = 0.1) -> Ta
     seconds: dict[int, list[float]] = {}
     for sent, latency in samples:
         seconds.setdefault(int(sent - start), []).append(latency)
+    # whole seconds only (the phase's end cuts the last one short), unless there is no other
     whole = [v for s, v in seconds.items() if s < int(span)] or list(seconds.values())
     per_second = sorted(percentile(v, 99) for v in whole)
     return TailSpread(len(hit), int(span / window_s) + 1, per_second[len(per_second) // 2])

@@ -612,7 +612,8 @@ def build_parser() -> argparse.ArgumentParser:
     add(
         "--profile",
         default=None,
-        help="py-spy output file for the first phase (.svg, .json, or .txt for raw stacks)",
+        help="py-spy output file for the first phase of the first round (.svg, .json, or .txt "
+        "for raw stacks)",
     )
     add(
         "--rounds",
@@ -705,15 +706,15 @@ def _median_ratios(rounds: list[dict[str, Any]]) -> dict[str, dict[str, dict[str
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print the figures."""
     args = build_parser().parse_args(argv)
+    if args.rounds < 1:
+        print(f"load: --rounds takes a positive number, not {args.rounds}")
+        return 2
     limit = harness.raise_fd_limit()
     began = time.monotonic()
     scripts_by_game = library(per_game=4, seed=args.seed)
     rng = random.Random(args.seed)
     mix = [g for g in args.mix.split(",") if g]
     unknown = set(mix) - set(GAMES)
-    if args.rounds < 1:
-        print(f"load: --rounds takes a positive number, not {args.rounds}")
-        return 2
     if unknown or not mix:
         print(f"load: --mix takes games from {', '.join(GAMES)}, not {args.mix!r}")
         return 2

@@ -359,10 +359,12 @@ class BoardhallServer:
             self._spawn(self._launch_bot(bot))
         # encoded now, so an output that waits for its write keeps only text alive
         texts: dict[int, str] = {}  # a message sent to several groups is encoded once
-        sends = [
-            (recipients, texts.get(id(message)) or texts.setdefault(id(message), encode(message)))
-            for recipients, message in out.sends
-        ]
+        sends = []
+        for recipients, message in out.sends:
+            text = texts.get(id(message))
+            if text is None:
+                text = texts[id(message)] = encode(message)
+            sends.append((recipients, text))
         conns = {c for recipients, _ in sends for c in recipients}
         conns.update(c for c, _, _ in out.closes)
         payload = (sends, out.closes, started)

@@ -148,9 +148,14 @@ class Room:
 
     def everyone(self) -> list[ConnId]:
         """Every connection in the room: players first, then spectators."""
-        conns = self.seat_conns()
-        conns.extend(c for c in self.spectators if c not in conns)
-        return conns
+        seated = self.seat_conns()
+        return seated + self.watchers(seated)
+
+    def watchers(self, seated: list[ConnId] | None = None) -> list[ConnId]:
+        """Spectator connections that are not also a seated player's (``seated``: the
+        :meth:`seat_conns` already at hand)."""
+        seated = self.seat_conns() if seated is None else seated
+        return [c for c in self.spectators if c not in seated]
 
     def _conn(self, side: Side) -> ConnId | None:
         seat = self.seats[side]
@@ -541,7 +546,7 @@ class Room:
         seated = self.seat_conns()
         out.send([c for c in seated if c != conn], moved)
         out.send((conn,), moved.model_copy(update={"re": re}))
-        out.send([c for c in self.spectators if c != conn and c not in seated], moved)
+        out.send([c for c in self.watchers(seated) if c != conn], moved)
         outcome = self.engine.outcome(new_state)
         if outcome is None and self.max_plies and len(self.moves) >= self.max_plies:
             outcome = Outcome(None, "move_limit")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 
@@ -10,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from server.delivery import DeliveryOrder, Pending
+from server.testing import HallDriver
 
 
 class Recorder:
@@ -138,16 +140,12 @@ def test_any_interleaving_keeps_per_connection_order(
 def test_a_move_goes_to_the_opponent_first_then_the_mover_then_the_spectators() -> None:
     """The side whose clock now runs hears of the move before anyone else; one encoding is
     shared by the opponent's and the spectators' copies."""
-    import json
-
-    from server.testing import HallDriver
-
     d = HallDriver()
     a, b, code = d.table()
     watcher = d.player("wat")
     d.request(watcher, type="join", room=code, role="spectator")
-    out = d.hall.receive(a, json.dumps({"type": "move", "room": code, "ply": 0, "move": "0,0",
-                                        "id": "m"}), d.now, 0)  # fmt: skip
+    move = {"type": "move", "room": code, "ply": 0, "move": "0,0", "id": "m"}
+    out = d.hall.receive(a, json.dumps(move), d.now, 0)
     moved = [(recipients, message) for recipients, message in out.sends if message.type == "moved"]
     assert [recipients for recipients, _ in moved] == [(b,), (a,), (watcher,)]
     assert moved[0][1] is moved[2][1] and moved[1][1].re == "m"
