@@ -69,6 +69,10 @@ def _trim(signum: int, frame: FrameType | None) -> None:
 if __name__ == "__main__":
     if os.environ.get("BENCH_TRACEMALLOC"):
         tracemalloc.start(12)
+    if os.environ.get("BENCH_STAGES"):
+        from bench import stages
+
+        stages.install(os.environ["BENCH_STAGES"])
     signal.signal(signal.SIGUSR1, _collect)
     signal.signal(signal.SIGUSR2, _trim)
     sys.exit(main())

@@ -622,6 +622,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="run boardhall and the echoes this many times, alternating, and print each "
         "ratio's median (p99 moves a lot from run to run on a shared machine)",
     )
+    add(
+        "--stages",
+        default=None,
+        help="write where each move's time went inside the server (bench/stages.py) to this "
+        "file, and print it after each round",
+    )
     add("--seed", type=int, default=1, help="seed of the scripted games")
     add("--mix", default=",".join(GAMES), help="games to play, comma-separated (default all five)")
     add("--json", default=None, help="also write the figures to this JSON file")
@@ -659,14 +665,18 @@ def _one_round(
             url, pid = server.url, server.pid
         try:
             base = harness.sample(pid).rss_bytes / 2**20 if pid else 0.0
-            figures, setup = run_target(
-                url, pid, False, args, scripts, clocks, spectators, profile
-            )
+            figures, setup = run_target(url, pid, False, args, scripts, clocks, spectators, profile)
             peak = harness.sample(pid).hwm_bytes / 2**20 if pid else 0.0
         finally:
             if server is not None:
                 server.stop()
         print(f"  boardhall: setup {setup:.1f} s, rss at start {base:.1f} MB, peak {peak:.1f} MB")
+        if args.stages and server is not None:
+            stages = Path(args.stages).read_text()
+            print(
+                "  inside the server, ms (all phases):\n    "
+                + stages.strip().replace("\n", "\n    ")
+            )
         for name, f in figures.items():
             _print("boardhall", name, f)
         report["boardhall"] = {k: vars(v) for k, v in figures.items()}
@@ -709,6 +719,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.rounds < 1:
         print(f"load: --rounds takes a positive number, not {args.rounds}")
         return 2
+    if args.stages:
+        os.environ["BENCH_STAGES"] = str(Path(args.stages).resolve())  # read by gc_server.py
     limit = harness.raise_fd_limit()
     began = time.monotonic()
     scripts_by_game = library(per_game=4, seed=args.seed)

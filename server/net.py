@@ -1,8 +1,9 @@
 """The I/O layer: the ``websockets`` asyncio server around the sans-I/O :class:`Hall`.
 
-It numbers connections, decodes frames, feeds the hall with the loop's monotonic time, writes
-storage operations on the storage thread *before* sending what depends on them (in order, per
-room), fires the hall's timers, answers plain HTTP on the same port and launches bot players.
+It numbers connections, decodes frames, feeds the hall with the loop's monotonic time, commits
+storage operations (at the end of each loop turn) *before* sending what depends on them (in
+order, per room), fires the hall's timers, answers plain HTTP on the same port and launches bot
+players.
 """
 
 from __future__ import annotations

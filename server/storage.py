@@ -1,7 +1,8 @@
-"""Durable games and identities in SQLite (WAL), used from one dedicated thread.
+"""Durable games and identities in SQLite (WAL).
 
-:class:`Storage` methods are blocking and must run on the storage thread; :class:`AsyncStorage`
-wraps them for the event loop (one worker thread, so writes happen in submission order).
+:class:`Storage` is one blocking connection; :class:`AsyncStorage` serves the event loop: writes
+group-committed on the loop's thread at the end of each turn, reads on a thread of their own,
+the write-ahead log copied back by a :class:`Checkpointer` on a third.
 """
 
 from __future__ import annotations
@@ -9,14 +10,14 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import queue
 import sqlite3
+import tempfile
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from server.outputs import SaveGame, SaveIdentity, SaveMove, StorageOp, TruncateMoves
 
@@ -67,8 +68,9 @@ INSERT_MOVES = (
 """Insert many moves, given as one JSON array of rows, in a single statement.
 
 The sqlite3 module lets go of the GIL for every step of a statement, and under load taking it
-back costs the storage thread up to a switch interval each time, so ``executemany`` over 300
-rows took 200-270 ms at full speed (bench/README.md). One statement is one step."""
+back cost the writing thread up to a switch interval each time (when it was a storage thread
+beside the busy loop, an ``executemany`` over 300 rows took 200-270 ms at full speed,
+bench/README.md). One statement is one step."""
 
 
 class Storage:
@@ -277,101 +279,63 @@ class Checkpointer:
 
 
 class AsyncStorage:
-    """:class:`Storage` on its own thread, awaited from the event loop.
+    """The database for the event loop: writes committed on the loop's thread, reads on another.
 
-    Writes are group-committed: the writes of one turn of the event loop go to the thread as one
-    job (one wake-up of the thread, not one per write), the thread takes every job waiting in its
-    queue and commits them in one transaction (``synchronous=FULL``), then calls each write back
-    on its event loop (one wake-up of the loop per batch), so the cost of a durable commit is
-    shared under load. Reads and writes run in submission order.
+    Writes are group-committed on the event loop's own thread: every write queued during one turn
+    of the loop is committed in one transaction once the turn's other callbacks are done, then
+    each write is called back, in order. The loop waits for that commit (with
+    ``synchronous=FULL``, for its sync), but nothing else has to: the commit lets go of the GIL,
+    and handing each batch to a storage thread and back cost more (two waits for the GIL and the
+    busy loop: steady p99 4.9-5.1 ms there against 3.7-4.0 ms here, bench/README.md).
+
+    Reads (:meth:`run`) run on a reader thread with a connection of their own, so a long read
+    never holds up the loop; a read sees every write queued before it (those are committed
+    first). ``":memory:"`` is a throwaway database: a temporary file, removed by :meth:`close`.
     """
 
     def __init__(self, path: str | Path, durable: bool = True) -> None:
         self._path = path
         self._durable = durable
-        self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()  # C: no Condition
-        self._thread: threading.Thread | None = None
-        self._storage: Storage | None = None
+        self._throwaway: tempfile.TemporaryDirectory[str] | None = None
+        self._reads: ThreadPoolExecutor | None = None
+        self._writer: Storage | None = None
+        self._reader: Storage | None = None
         self.checkpointer: Checkpointer | None = None
-        self._turn_ops: list[StorageOp] = []  # this turn's writes, sent as one job at its end
+        self._turn_ops: list[StorageOp] = []  # this turn's writes, committed at its end
         self._turn_thens: list[Done] = []
 
     async def open(self) -> None:
-        """Start the storage thread, open the database on it, start checkpointing beside it."""
-        self._thread = threading.Thread(target=self._work, name="storage", daemon=True)
-        self._thread.start()
-        on_disk = str(self._path) != ":memory:"
-        self._storage = await self.run(
-            lambda: Storage(self._path, durable=self._durable, checkpoints=not on_disk)
-        )
-        if on_disk:
-            self.checkpointer = Checkpointer(str(self._path))
-            self.checkpointer.start()
-
-    def _work(self) -> None:
-        held: _Job | None = None
-        while True:
-            job = held if held is not None else self._queue.get()
-            held = None
-            if job is None:
-                return
-            if job.ops is None:
-                self._run_call(job)
-                continue
-            batch = [job]
-            while True:
-                try:
-                    nxt = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if nxt is None or nxt.ops is None:
-                    self._run_writes(batch)
-                    batch = []
-                    if nxt is None:
-                        return
-                    held = nxt
-                    break
-                batch.append(nxt)
-            self._run_writes(batch)
-
-    def _run_call(self, job: _Job) -> None:
-        try:
-            assert job.fn is not None
-            result = job.fn()
-        except BaseException as exc:  # handed to the awaiting coroutine
-            job.loop.call_soon_threadsafe(job.then, None, exc)
-        else:
-            job.loop.call_soon_threadsafe(job.then, result, None)
-
-    def _run_writes(self, batch: list[_Job]) -> None:
-        if not batch:
-            return
-        error: BaseException | None = None
-        try:
-            assert self._storage is not None
-            self._storage.apply(op for job in batch for op in job.ops or ())
-        except BaseException as exc:
-            error = exc
-        # one wake-up of each event loop for the whole batch, not one per write
-        by_loop: dict[asyncio.AbstractEventLoop, list[Done]] = {}
-        for job in batch:
-            by_loop.setdefault(job.loop, []).append(job.then)
-        for loop, thens in by_loop.items():
-            loop.call_soon_threadsafe(_call_all, thens, None, error)
-
-    async def run(self, fn: Callable[[], T]) -> T:
-        """Run ``fn`` on the storage thread."""
+        """Open the database (the writer here, the reader on its thread), start checkpointing."""
+        path, durable = str(self._path), self._durable
+        if path == ":memory:":
+            self._throwaway = tempfile.TemporaryDirectory(prefix="boardhall-")
+            path, durable = str(Path(self._throwaway.name) / "throwaway.db"), False
+        self._writer = Storage(path, durable=durable, checkpoints=False)
+        self._reads = ThreadPoolExecutor(1, thread_name_prefix="boardhall-reads")
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[Any] = loop.create_future()
-        self._send_turn()
-        self._queue.put(_Job(loop, partial(_settle, future), None, fn))
-        return cast(T, await future)
+        self._reader = await loop.run_in_executor(
+            self._reads, partial(Storage, path, durable=durable, checkpoints=False)
+        )
+        self.checkpointer = Checkpointer(path)
+        self.checkpointer.start()
 
     @property
     def storage(self) -> Storage:
-        """The blocking storage (only for use inside :meth:`run`)."""
-        assert self._storage is not None, "storage is not open"
-        return self._storage
+        """The reading connection (only for use inside :meth:`run`)."""
+        assert self._reader is not None, "storage is not open"
+        return self._reader
+
+    @property
+    def writer(self) -> Storage:
+        """The writing connection (used by :meth:`write`, on the event loop's thread)."""
+        assert self._writer is not None, "storage is not open"
+        return self._writer
+
+    async def run(self, fn: Callable[[], T]) -> T:
+        """Run ``fn`` on the reader thread, after committing the writes queued before it."""
+        assert self._reads is not None, "storage is not open"
+        self._commit_turn()
+        return await asyncio.get_running_loop().run_in_executor(self._reads, fn)
 
     def submit(self, ops: list[StorageOp]) -> asyncio.Future[Any]:
         """Queue ``ops``; the future completes once they are committed."""
@@ -380,46 +344,51 @@ class AsyncStorage:
         return future
 
     def write(self, ops: list[StorageOp], then: Done) -> None:
-        """Queue ``ops``; ``then(None, error)`` runs on this event loop once they are committed
-        (``error`` None) or failed. Cheaper than :meth:`submit` when hundreds wait at once."""
+        """Queue ``ops`` with this turn's writes; ``then(None, error)`` runs on this event loop
+        once they are committed (``error`` None) or failed. Cheaper than :meth:`submit` when
+        hundreds wait at once."""
         if not self._turn_thens:
-            asyncio.get_running_loop().call_soon(self._send_turn)
+            asyncio.get_running_loop().call_soon(self._commit_turn)
         self._turn_ops.extend(ops)
         self._turn_thens.append(then)
 
-    def _send_turn(self) -> None:
+    def _commit_turn(self) -> None:
+        """Commit the writes queued so far as one transaction and call each of them back."""
         if not self._turn_thens:
             return
         ops, self._turn_ops = self._turn_ops, []
         thens, self._turn_thens = self._turn_thens, []
-        job = _Job(asyncio.get_running_loop(), partial(_call_all, thens), ops, None)
-        self._queue.put(job)
+        error: BaseException | None = None
+        try:
+            self.writer.apply(ops)
+        except Exception as exc:  # every waiting write hears of it
+            error = exc
+        _call_all(thens, None, error)
 
     async def close(self) -> None:
-        """Finish pending work and close the database."""
-        if self._thread is None:
+        """Commit what is queued, finish the reads, close the database."""
+        if self._writer is None:
             return
+        self._commit_turn()
+        loop = asyncio.get_running_loop()
         if self.checkpointer is not None:
-            await asyncio.get_running_loop().run_in_executor(None, self.checkpointer.stop)
+            await loop.run_in_executor(None, self.checkpointer.stop)
             self.checkpointer = None
-        if self._storage is not None:
-            storage = self._storage
-            await self.run(storage.close)
-        self._queue.put(None)
-        await asyncio.get_running_loop().run_in_executor(None, self._thread.join)
-        self._thread = None
+        if self._reads is not None:
+            if self._reader is not None:
+                await loop.run_in_executor(self._reads, self._reader.close)
+                self._reader = None
+            self._reads.shutdown(wait=True)
+            self._reads = None
+        self._writer.close()  # the last connection: copies the log back into the database
+        self._writer = None
+        if self._throwaway is not None:
+            self._throwaway.cleanup()
+            self._throwaway = None
 
 
 Done = Callable[[Any, BaseException | None], None]
 """Told ``(result, error)`` when a storage job is over, on the event loop that queued it."""
-
-
-@dataclass(slots=True)
-class _Job:
-    loop: asyncio.AbstractEventLoop
-    then: Done
-    ops: list[StorageOp] | None
-    fn: Callable[[], Any] | None
 
 
 def _call_all(thens: list[Done], _: Any, error: BaseException | None) -> None:

@@ -78,11 +78,16 @@ async def test_async_storage_checkpoints_files_on_a_thread_and_stops_it(tmp_path
     reopened.close()
 
 
-async def test_an_in_memory_database_has_no_checkpointer() -> None:
+async def test_an_in_memory_database_is_a_temporary_file_removed_on_close() -> None:
     store = AsyncStorage(":memory:")
     await store.open()
-    assert store.checkpointer is None
+    path = Path(store.writer.path)
+    assert path.exists() and path.parent.name.startswith("boardhall-")
+    await store.submit([SaveMove("g1", 0, "e2e4", "first", None, 0, "2026-11-22T00:00:00Z", {})])
+    storage = store.storage
+    assert [m["move"] for m in await store.run(lambda: storage.moves("g1"))] == ["e2e4"]
     await store.close()
+    assert not path.parent.exists()
 
 
 def test_a_batch_keeps_its_order_around_a_truncation(tmp_path: Path) -> None:

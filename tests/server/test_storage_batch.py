@@ -107,14 +107,14 @@ async def test_the_writes_of_one_loop_turn_are_one_transaction(tmp_path: Path) -
     store = AsyncStorage(tmp_path / "hall.db")
     await store.open()
     applies: list[int] = []
-    apply = store.storage.apply
+    apply = store.writer.apply
 
     def counting_apply(ops: Iterable[StorageOp]) -> None:
         listed = list(ops)
         applies.append(len(listed))
         apply(listed)
 
-    store.storage.apply = counting_apply  # type: ignore[method-assign]
+    store.writer.apply = counting_apply  # type: ignore[method-assign]
     heard: list[BaseException | None] = []
     for ply in range(100):
         store.write([_move(ply)], lambda _, error: heard.append(error))

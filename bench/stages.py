@@ -1,0 +1,112 @@
+"""Where a move's time goes inside the server: per-stage timings of every stored move.
+
+Installed by ``bench/gc_server.py`` when ``BENCH_STAGES=FILE`` is set (``load.py --stages
+FILE``): it wraps the server's hand-off points and writes percentiles of each stage to FILE when
+the server stops (and every 10,000 moves). The stages of a move, in order:
+
+* ``handle``: frame handed to the server -> its write queued (hall, room, engine, encoding);
+* ``turn``: -> the loop turn's commit starts (the other messages of the turn are handled);
+* ``commit``: -> the turn's writes are committed;
+* ``send``: -> the opponent's ``moved`` has been written to its socket (and the outputs before
+  it in the turn).
+
+The time a frame waits in its socket before the server reads it is not here: it is the client's
+latency less ``total``.
+"""
+
+from __future__ import annotations
+
+import atexit
+import time
+from functools import partial
+from typing import Any
+
+from server import net, storage
+
+STAGES = ("handle", "turn", "commit", "send", "total")
+
+_records: list[list[float]] = []
+_turn: list[list[float]] = []
+_received_at = 0.0
+_current: list[float] | None = None
+_path = ""
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+
+def report() -> str:
+    """Percentiles of each stage (milliseconds) over the moves recorded so far."""
+    lines = [
+        f"moves {len(_records)}",
+        f"{'stage':>8} {'p50':>7} {'p90':>7} {'p99':>7} {'max':>7}",
+    ]
+    for index, name in enumerate(STAGES):
+        if name == "total":
+            values = [r[-1] - r[0] for r in _records]
+        else:
+            values = [r[index + 1] - r[index] for r in _records]
+        figures = [1000 * _percentile(values, q) for q in (0.5, 0.9, 0.99, 1.0)]
+        lines.append(f"{name:>8} " + " ".join(f"{f:7.2f}" for f in figures))
+    return "\n".join(lines) + "\n"
+
+
+def _dump() -> None:
+    with open(_path, "w") as out:
+        out.write(report())
+
+
+def install(path: str) -> None:
+    """Wrap the server's hand-off points; write the report to ``path``."""
+    global _path
+    _path = path
+    atexit.register(_dump)
+    received = net.BoardhallServer._received
+    write = storage.AsyncStorage.write
+    apply = storage.Storage.apply
+    deliver = net.BoardhallServer._deliver
+
+    def traced_received(self: Any, conn: Any, inbox: Any, frame: Any) -> None:
+        global _received_at
+        _received_at = time.perf_counter()
+        received(self, conn, inbox, frame)
+
+    def traced_write(self: Any, ops: Any, then: Any) -> None:
+        if not any(isinstance(op, storage.SaveMove) for op in ops):
+            write(self, ops, then)
+            return
+        record = [_received_at, time.perf_counter(), 0.0, 0.0, 0.0]
+        _turn.append(record)
+        write(self, ops, partial(written, record, then))
+
+    def traced_apply(self: Any, ops: Any) -> None:
+        started = time.perf_counter()
+        apply(self, ops)
+        ended = time.perf_counter()
+        for record in _turn:
+            record[2], record[3] = started, ended
+        _turn.clear()
+
+    def written(record: list[float], then: Any, result: Any, error: Any) -> None:
+        global _current
+        _current = record
+        try:
+            then(result, error)
+        finally:
+            _current = None
+
+    def traced_deliver(self: Any, payload: Any) -> None:
+        record = _current
+        deliver(self, payload)
+        if record is not None and not record[4] and record[3]:
+            record[4] = time.perf_counter()
+            _records.append(record)
+            if len(_records) % 10_000 == 0:
+                _dump()
+
+    net.BoardhallServer._received = traced_received  # type: ignore[method-assign]
+    storage.AsyncStorage.write = traced_write  # type: ignore[method-assign]
+    storage.Storage.apply = traced_apply  # type: ignore[method-assign]
+    net.BoardhallServer._deliver = traced_deliver  # type: ignore[method-assign]
