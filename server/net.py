@@ -155,6 +155,7 @@ class BoardhallServer:
         self.connections: dict[ConnId, ServerConnection] = {}
         self._ids = itertools.count(1)
         self._order: DeliveryOrder[_Payload] = DeliveryOrder(self._deliver)
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at: float | None = None
         self._server: Server | None = None
@@ -165,6 +166,13 @@ class BoardhallServer:
         self.variants = variants
 
     # ---- lifecycle ---------------------------------------------------------------------------
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        """The event loop the server runs on (kept: ``asyncio.get_running_loop()`` makes a
+        system call, ``getpid``, every time)."""
+        assert self._loop is not None, "server not started"
+        return self._loop
 
     @property
     def port(self) -> int:
@@ -187,7 +195,7 @@ class BoardhallServer:
             log.info("variants loaded", extra={"fields": {"variants": loaded}})
         self.hall.games()  # import every engine now, not on the first hello
         await self.storage.open()
-        loop = asyncio.get_running_loop()
+        loop = self._loop = asyncio.get_running_loop()
         now = loop.time()
         rows = await self.storage.run(self.storage.storage.unfinished)
         for meta, moves in rows:
@@ -339,7 +347,7 @@ class BoardhallServer:
         self, conn: ConnId, ws: ServerConnection, message: Any, prepared: Any, started: float
     ) -> None:
         lag_ms = int((ws.latency or 0.0) * 500)
-        out = self.hall.handle(conn, message, asyncio.get_running_loop().time(), lag_ms, prepared)
+        out = self.hall.handle(conn, message, self.loop.time(), lag_ms, prepared)
         self._emit(out, started if out.moves else None)
 
     async def _load_identity(self, token: str) -> None:
@@ -394,7 +402,7 @@ class BoardhallServer:
                 self._spawn(ws.close(code, reason))
 
     def _spawn(self, coro: Any) -> None:
-        task = asyncio.ensure_future(coro)
+        task = self.loop.create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -420,7 +428,7 @@ class BoardhallServer:
             self._timer = None
         self._timer_at = when
         if when is not None:
-            self._timer = asyncio.get_running_loop().call_at(when, self._fire)
+            self._timer = self.loop.call_at(when, self._fire)
 
     def _fire(self) -> None:
         self._timer = None
@@ -457,7 +465,7 @@ class BoardhallServer:
         except websockets.ConnectionClosed:
             return
         if self.keepalive is not None:
-            self.keepalive.answered(conn, asyncio.get_running_loop().time())
+            self.keepalive.answered(conn, self.loop.time())
 
     # ---- plain HTTP --------------------------------------------------------------------------
 

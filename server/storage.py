@@ -301,6 +301,7 @@ class AsyncStorage:
         self._writer: Storage | None = None
         self._reader: Storage | None = None
         self.checkpointer: Checkpointer | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._turn_ops: list[StorageOp] = []  # this turn's writes, committed at its end
         self._turn_thens: list[Done] = []
 
@@ -312,7 +313,7 @@ class AsyncStorage:
             path, durable = str(Path(self._throwaway.name) / "throwaway.db"), False
         self._writer = Storage(path, durable=durable, checkpoints=False)
         self._reads = ThreadPoolExecutor(1, thread_name_prefix="boardhall-reads")
-        loop = asyncio.get_running_loop()
+        loop = self._loop = asyncio.get_running_loop()  # kept: getting it is a system call
         self._reader = await loop.run_in_executor(
             self._reads, partial(Storage, path, durable=durable, checkpoints=False)
         )
@@ -348,7 +349,8 @@ class AsyncStorage:
         once they are committed (``error`` None) or failed. Cheaper than :meth:`submit` when
         hundreds wait at once."""
         if not self._turn_thens:
-            asyncio.get_running_loop().call_soon(self._commit_turn)
+            assert self._loop is not None, "storage is not open"
+            self._loop.call_soon(self._commit_turn)
         self._turn_ops.extend(ops)
         self._turn_thens.append(then)
 

@@ -86,3 +86,23 @@ def test_rounds_must_be_positive() -> None:
     )
     assert done.returncode == 2
     assert "--rounds takes a positive number, not 0" in done.stdout
+
+
+def test_stages_show_where_each_stored_move_went_inside_the_server(tmp_path: Path) -> None:
+    """--stages FILE: the server writes each stage's percentiles; load.py prints them."""
+    stages = tmp_path / "stages.txt"
+    done, report = _load(
+        tmp_path,
+        *("--games", "3", "--spectators", "0", "--phases", "rate", "--rate", "30"),
+        *("--duration", "1", "--warmup", "0.5", "--no-echo", "--stages", str(stages)),
+    )
+    lines = stages.read_text().splitlines()
+    moves = int(lines[0].split()[1])
+    measured = report["boardhall"]["rate"]["moves_s"]  # --duration 1: the window's moves
+    assert moves >= measured > 0  # every stored move, the warm-up's too
+    rows = {line.split()[0]: [float(x) for x in line.split()[1:]] for line in lines[2:]}
+    assert list(rows) == ["handle", "turn", "commit", "send", "total"]
+    for name, (p50, p90, p99, top) in rows.items():
+        assert 0 <= p50 <= p90 <= p99 <= top, name
+    assert rows["total"][0] >= rows["commit"][0]  # a move's total holds its commit
+    assert "inside the server, ms" in done.stdout and "commit" in done.stdout
