@@ -183,6 +183,8 @@ class Table:
         self.room = ""
         self.ply = 0
         self.expect: tuple[int, asyncio.Future[dict[str, Any]]] | None = None
+        self.arrived_at = 0.0
+        """When the awaited move reached the opponent's connection (``time.perf_counter``)."""
 
     def arrived(self, ply: Any, data: dict[str, Any], own: bool) -> None:
         """A ``moved`` (or an echo) for ``ply``: the mover's reply, or the opponent's copy."""
@@ -193,6 +195,7 @@ class Table:
         if (own if echo else not own) and self.expect is not None and self.expect[0] == ply:
             future = self.expect[1]
             if not future.done():
+                self.arrived_at = time.perf_counter()
                 future.set_result(data)
 
     def refused(self, re: Any, data: dict[str, Any]) -> None:
@@ -283,7 +286,9 @@ class Table:
                 self.ply = len(self.script.moves)
                 continue
             if measured and counters.measuring:
-                counters.latencies.append(time.perf_counter() - began)
+                # received by the opponent: when its connection read the move, not when this
+                # task got to run again
+                counters.latencies.append(self.arrived_at - began)
                 counters.sent_at.append(began)
             self.ply += 1
 

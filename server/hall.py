@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import heapq
 import logging
+import math
 import random
 import secrets
 import time
@@ -163,14 +164,19 @@ class Hall:
         self._lobby_dirty = False
         self._lobby_next = 0.0
         self._lobby_timer = False
+        self._wall_second: int | None = None
+        self._wall_text = ""
         self._games: list[GameInfo] | None = None
 
     # ---- small helpers -----------------------------------------------------------------------
 
     def wall(self, now: float) -> str:
-        """ISO 8601 UTC time of monotonic ``now``."""
-        stamp = now + self.wall_offset
-        return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(stamp))
+        """ISO 8601 UTC time of monotonic ``now`` (to the second: formatted once a second)."""
+        second = math.floor(now + self.wall_offset)
+        if second != self._wall_second:
+            self._wall_second = second
+            self._wall_text = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(second))
+        return self._wall_text
 
     def _new_id(self, length: int, taken: Callable[[str], bool] = lambda _: False) -> str:
         while True:

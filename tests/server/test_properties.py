@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -135,3 +136,13 @@ def test_junk_fields_never_break_the_hall(messages: list[Any]) -> None:
         reply = d.request(a if len(fields) % 2 else b, type=kind, **fields)
         assert reply.get("code") != "internal", (kind, fields, reply)
         check_invariants(d)
+
+
+@given(st.lists(st.floats(0, 200_000, allow_nan=False), min_size=1, max_size=40))
+def test_wall_time_is_the_formatted_second_whatever_the_order(nows: list[float]) -> None:
+    """``Hall.wall`` formats each second once; any sequence of times (forwards, backwards,
+    across second boundaries) gives what formatting each time afresh gives."""
+    hall = HallDriver().hall
+    for now in nows:
+        expected = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now + hall.wall_offset))
+        assert hall.wall(now) == expected
