@@ -10,7 +10,7 @@ commit, and every object they keep is walked by the young garbage collection).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Generic, TypeVar
 
 log = logging.getLogger("boardhall.delivery")
@@ -86,3 +86,35 @@ class DeliveryOrder(Generic[P]):
             self._deliver(payload)
         except Exception:  # one failed delivery must not hold back the ones behind it
             log.exception("delivering an output failed")
+
+
+R = TypeVar("R", bound=Collection[int])
+S = TypeVar("S")
+
+
+def first_sends_first(batches: Sequence[Sequence[tuple[R, S]]]) -> list[tuple[R, S]]:
+    """The sends of several outputs released together, each output's first send moved ahead of
+    the later sends of the outputs before it, unless one of its recipients still has an earlier
+    message to get.
+
+    ``batches`` holds each output's ``(recipients, message)`` sends in order. A move's first send
+    is its opponent's copy, so the opponent of every move committed in one turn hears of it
+    before the movers' replies and the spectators' copies go out; every connection still gets
+    its own messages in the order they were made.
+    """
+    early: list[tuple[R, S]] = []
+    late: list[tuple[R, S]] = []
+    waiting: set[int] = set()  # connections with a message in ``late``
+    for sends in batches:
+        if not sends:
+            continue
+        first = sends[0]
+        if waiting.isdisjoint(first[0]):
+            early.append(first)
+        else:
+            late.append(first)
+            waiting.update(first[0])
+        for send in sends[1:]:
+            late.append(send)
+            waiting.update(send[0])
+    return early + late

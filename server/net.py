@@ -43,7 +43,7 @@ from protocol import (
     limits,
 )
 from server.config import ServerConfig
-from server.delivery import DeliveryOrder, Pending
+from server.delivery import DeliveryOrder, Pending, first_sends_first
 from server.hall import Hall, hash_token
 from server.keepalive import Keepalive
 from server.metrics import Metrics
@@ -150,11 +150,13 @@ class BoardhallServer:
         )
         self._keepalive_timer: asyncio.TimerHandle | None = None
         self.hall = Hall(self.config)
-        self.storage = AsyncStorage(db, durable)
+        self.storage = AsyncStorage(db, durable, after_commit=self._release_written)
         self.metrics = Metrics()
         self.connections: dict[ConnId, ServerConnection] = {}
         self._ids = itertools.count(1)
         self._order: DeliveryOrder[_Payload] = DeliveryOrder(self._deliver)
+        self._written_now: list[Pending[_Payload]] = []  # this commit's outputs, released together
+        self._releasing: list[_Payload] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at: float | None = None
@@ -385,19 +387,50 @@ class BoardhallServer:
     def _written(self, pending: Pending[_Payload], _: Any, error: BaseException | None) -> None:
         if error is not None:
             log.error("storage write failed", exc_info=error)
-        self._order.unblock(pending)
+        self._written_now.append(pending)
+
+    def _release_written(self) -> None:
+        """Deliver every output whose write the last commit made durable, opponents first."""
+        written, self._written_now = self._written_now, []
+        released: list[_Payload] = []
+        self._releasing = released
+        try:
+            for pending in written:
+                self._order.unblock(pending)
+        finally:
+            self._releasing = None
+        try:
+            if len(released) == 1 or any(closes for _, closes, _ in released):
+                for payload in released:  # a close keeps its place: no reordering
+                    self._send(payload[0])
+                    self._after_sent(payload)
+                return
+            self._send(first_sends_first([sends for sends, _, _ in released]))
+            for payload in released:
+                self._after_sent(payload)
+        except Exception:  # the next commit's outputs must still go out
+            log.exception("delivering a commit's outputs failed")
 
     def _deliver(self, payload: _Payload) -> None:
-        sends, closes, started = payload
+        if self._releasing is not None:  # sent together by _release_written
+            self._releasing.append(payload)
+            return
+        self._send(payload[0])
+        self._after_sent(payload)
+
+    def _send(self, sends: list[tuple[tuple[ConnId, ...], str]]) -> None:
         connections = self.connections
         for recipients, text in sends:
             targets = [connections[c] for c in recipients if c in connections]
             if targets:
                 broadcast(targets, text)
+
+    def _after_sent(self, payload: _Payload) -> None:
+        _, closes, started = payload
         if started is not None:
             self.metrics.observe_move(time.perf_counter() - started)
         for conn, code, reason in closes:
-            ws = connections.get(conn)
+            ws = self.connections.get(conn)
             if ws is not None:
                 self._spawn(ws.close(code, reason))
 

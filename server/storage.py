@@ -293,9 +293,16 @@ class AsyncStorage:
     first). ``":memory:"`` is a throwaway database: a temporary file, removed by :meth:`close`.
     """
 
-    def __init__(self, path: str | Path, durable: bool = True) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        durable: bool = True,
+        after_commit: Callable[[], None] | None = None,
+    ) -> None:
         self._path = path
         self._durable = durable
+        self._after_commit = after_commit
+        """Called once a turn's writes have all been called back (to act on them together)."""
         self._throwaway: tempfile.TemporaryDirectory[str] | None = None
         self._reads: ThreadPoolExecutor | None = None
         self._writer: Storage | None = None
@@ -366,6 +373,8 @@ class AsyncStorage:
         except Exception as exc:  # every waiting write hears of it
             error = exc
         _call_all(thens, None, error)
+        if self._after_commit is not None:
+            self._after_commit()
 
     async def close(self) -> None:
         """Commit what is queued, finish the reads, close the database."""

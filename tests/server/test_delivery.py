@@ -5,12 +5,16 @@ from __future__ import annotations
 import json
 import logging
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server.delivery import DeliveryOrder, Pending
+from protocol import Ok
+from server.delivery import DeliveryOrder, Pending, first_sends_first
+from server.net import running_server
+from server.outputs import Outputs, SaveMove
 from server.testing import HallDriver
 
 
@@ -149,3 +153,73 @@ def test_a_move_goes_to_the_opponent_first_then_the_mover_then_the_spectators() 
     moved = [(recipients, message) for recipients, message in out.sends if message.type == "moved"]
     assert [recipients for recipients, _ in moved] == [(b,), (a,), (watcher,)]
     assert moved[0][1] is moved[2][1] and moved[1][1].re == "m"
+
+
+def test_a_commits_opponents_hear_first_unless_one_has_an_earlier_message() -> None:
+    """Three moves committed together: the opponents' copies (1, 3) go before the movers'
+    replies and spectators' copies; move C's opponent (2) already has a reply queued, so its
+    copy stays behind it."""
+    moves = [
+        [((1,), "A to 1"), ((2,), "A reply to 2"), ((9,), "A to 9")],
+        [((3,), "B to 3"), ((4,), "B reply to 4")],
+        [((2,), "C to 2"), ((5,), "C reply to 5")],
+    ]
+    order = [message for _, message in first_sends_first(moves)]
+    assert order == [
+        "A to 1",
+        "B to 3",
+        "A reply to 2",
+        "A to 9",
+        "B reply to 4",
+        "C to 2",
+        "C reply to 5",
+    ]
+
+
+@given(
+    st.lists(
+        st.lists(st.frozensets(st.integers(0, 5), min_size=1, max_size=3), min_size=0, max_size=4),
+        max_size=12,
+    )
+)
+def test_first_sends_first_keeps_every_connections_order(
+    groups: list[list[frozenset[int]]],
+) -> None:
+    batches = [[(conns, (n, k)) for k, conns in enumerate(sends)] for n, sends in enumerate(groups)]
+    order = first_sends_first(batches)
+    flat = [send for sends in batches for send in sends]
+    assert sorted(order, key=lambda s: s[1]) == flat  # every send once, nothing made up
+    for conn in range(6):
+        mine = [message for conns, message in flat if conn in conns]
+        assert [message for conns, message in order if conn in conns] == mine
+    # a first send whose recipients had no earlier message goes before every later send of the
+    # outputs before it
+    position = {message: i for i, (_, message) in enumerate(order)}
+    seen: set[int] = set()
+    for n, sends in enumerate(groups):
+        if sends and seen.isdisjoint(sends[0]):
+            later = [position[(m, k)] for m in range(n) for k in range(1, len(groups[m]))]
+            assert all(position[(n, 0)] < p for p in later)
+        for conns in sends:
+            seen.update(conns)
+
+
+async def test_the_server_sends_a_commits_opponents_first(tmp_path: Path) -> None:
+    """Two moves written in one loop turn: after their commit, both opponents' copies go out
+    before either mover's reply."""
+    async with running_server(db=tmp_path / "hall.db") as server:
+        sent: list[str] = []
+        server._send = lambda sends: sent.extend(text for _, text in sends)  # type: ignore[method-assign]
+        for room, opponent, mover in (("A", 11, 12), ("B", 21, 22)):
+            out = Outputs(writes=[SaveMove(room, 0, "e4", "first", None, 0, "t", {})])
+            out.send((opponent,), Ok(re=f"{room} to opponent"))
+            out.send((mover,), Ok(re=f"{room} reply"))
+            server._emit(out)
+        assert sent == []  # nothing before the commit
+        await server.storage.submit([])  # the same turn's commit
+        assert [json.loads(text)["re"] for text in sent] == [
+            "A to opponent",
+            "B to opponent",
+            "A reply",
+            "B reply",
+        ]
