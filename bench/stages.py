@@ -7,8 +7,8 @@ the server stops (and every 10,000 moves). The stages of a move, in order:
 * ``handle``: frame handed to the server -> its write queued (hall, room, engine, encoding);
 * ``turn``: -> the loop turn's commit starts (the other messages of the turn are handled);
 * ``commit``: -> the turn's writes are committed;
-* ``send``: -> the opponent's ``moved`` has been written to its socket (and the outputs before
-  it in the turn).
+* ``send``: -> every output the commit released has been written to its sockets (the
+  opponents' copies first).
 
 The time a frame waits in its socket before the server reads it is not here: it is the client's
 latency less ``total``.
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import atexit
 import time
-from functools import partial
 from typing import Any
 
 from server import net, storage
@@ -27,8 +26,8 @@ STAGES = ("handle", "turn", "commit", "send", "total")
 
 _records: list[list[float]] = []
 _turn: list[list[float]] = []
+_committed: list[list[float]] = []
 _received_at = 0.0
-_current: list[float] | None = None
 _path = ""
 
 
@@ -66,7 +65,7 @@ def install(path: str) -> None:
     received = net.BoardhallServer._received
     write = storage.AsyncStorage.write
     apply = storage.Storage.apply
-    deliver = net.BoardhallServer._deliver
+    release = net.BoardhallServer._release_written
 
     def traced_received(self: Any, conn: Any, inbox: Any, frame: Any) -> None:
         global _received_at
@@ -74,12 +73,9 @@ def install(path: str) -> None:
         received(self, conn, inbox, frame)
 
     def traced_write(self: Any, ops: Any, then: Any) -> None:
-        if not any(isinstance(op, storage.SaveMove) for op in ops):
-            write(self, ops, then)
-            return
-        record = [_received_at, time.perf_counter(), 0.0, 0.0, 0.0]
-        _turn.append(record)
-        write(self, ops, partial(written, record, then))
+        if any(isinstance(op, storage.SaveMove) for op in ops):
+            _turn.append([_received_at, time.perf_counter(), 0.0, 0.0, 0.0])
+        write(self, ops, then)
 
     def traced_apply(self: Any, ops: Any) -> None:
         started = time.perf_counter()
@@ -87,26 +83,20 @@ def install(path: str) -> None:
         ended = time.perf_counter()
         for record in _turn:
             record[2], record[3] = started, ended
+        _committed.extend(_turn)
         _turn.clear()
 
-    def written(record: list[float], then: Any, result: Any, error: Any) -> None:
-        global _current
-        _current = record
-        try:
-            then(result, error)
-        finally:
-            _current = None
-
-    def traced_deliver(self: Any, payload: Any) -> None:
-        record = _current
-        deliver(self, payload)
-        if record is not None and not record[4] and record[3]:
-            record[4] = time.perf_counter()
+    def traced_release(self: Any) -> None:
+        release(self)
+        sent = time.perf_counter()
+        for record in _committed:
+            record[4] = sent
             _records.append(record)
             if len(_records) % 10_000 == 0:
                 _dump()
+        _committed.clear()
 
     net.BoardhallServer._received = traced_received  # type: ignore[method-assign]
     storage.AsyncStorage.write = traced_write  # type: ignore[method-assign]
     storage.Storage.apply = traced_apply  # type: ignore[method-assign]
-    net.BoardhallServer._deliver = traced_deliver  # type: ignore[method-assign]
+    net.BoardhallServer._release_written = traced_release  # type: ignore[method-assign]

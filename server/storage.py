@@ -284,9 +284,11 @@ class AsyncStorage:
     Writes are group-committed on the event loop's own thread: every write queued during one turn
     of the loop is committed in one transaction once the turn's other callbacks are done, then
     each write is called back, in order. The loop waits for that commit (with
-    ``synchronous=FULL``, for its sync), but nothing else has to: the commit lets go of the GIL,
-    and handing each batch to a storage thread and back cost more (two waits for the GIL and the
-    busy loop: steady p99 4.9-5.1 ms there against 3.7-4.0 ms here, bench/README.md).
+    ``synchronous=FULL``, for its sync; so a disk in a slow spell holds up the whole server, not
+    only the sends), and that measured better than the alternatives (bench/README.md): a storage
+    thread that committed and called back cost two waits for the GIL and the busy loop per batch
+    (steady p99 4.9-5.1 ms there against 3.7-4.0 ms here), and a helper process or thread that
+    only synced the log was no better.
 
     Reads (:meth:`run`) run on a reader thread with a connection of their own, so a long read
     never holds up the loop; a read sees every write queued before it (those are committed
