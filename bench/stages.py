@@ -20,6 +20,7 @@ import atexit
 import time
 from typing import Any
 
+from bench import harness
 from server import net, storage
 
 STAGES = ("handle", "turn", "commit", "send", "total")
@@ -29,11 +30,6 @@ _turn: list[list[float]] = []
 _committed: list[list[float]] = []
 _received_at = 0.0
 _path = ""
-
-
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
 def report() -> str:
@@ -47,7 +43,7 @@ def report() -> str:
             values = [r[-1] - r[0] for r in _records]
         else:
             values = [r[index + 1] - r[index] for r in _records]
-        figures = [1000 * _percentile(values, q) for q in (0.5, 0.9, 0.99, 1.0)]
+        figures = [1000 * harness.percentile(values, p) for p in (50, 90, 99, 100)]
         lines.append(f"{name:>8} " + " ".join(f"{f:7.2f}" for f in figures))
     return "\n".join(lines) + "\n"
 

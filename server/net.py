@@ -400,13 +400,8 @@ class BoardhallServer:
         finally:
             self._releasing = None
         try:
-            if len(released) == 1 or any(closes for _, closes, _ in released):
-                for payload in released:  # a close keeps its place: no reordering
-                    self._send(payload[0])
-                    self._after_sent(payload)
-                return
             self._send(first_sends_first([sends for sends, _, _ in released]))
-            for payload in released:
+            for payload in released:  # closes are tasks: they run after every send above
                 self._after_sent(payload)
         except Exception:  # the next commit's outputs must still go out
             log.exception("delivering a commit's outputs failed")

@@ -343,9 +343,9 @@ class AsyncStorage:
 
     async def run(self, fn: Callable[[], T]) -> T:
         """Run ``fn`` on the reader thread, after committing the writes queued before it."""
-        assert self._reads is not None, "storage is not open"
+        assert self._reads is not None and self._loop is not None, "storage is not open"
         self._commit_turn()
-        return await asyncio.get_running_loop().run_in_executor(self._reads, fn)
+        return await self._loop.run_in_executor(self._reads, fn)
 
     def submit(self, ops: list[StorageOp]) -> asyncio.Future[Any]:
         """Queue ``ops``; the future completes once they are committed."""
