@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from engines.base import BadPosition, IllegalMove
 from engines.chess import ENGINE, ChessState
-from engines.chess.engine import REASONS
+from engines.chess.engine import REASONS, copy_board
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FEN_ALPHABET = "pnbrqkPNBRQK12345678/ wb-KQkqaceh0 "
@@ -141,3 +141,32 @@ def test_outcomes_equal_python_chess_with_the_whole_history(fen: str, picks: lis
         move = moves[pick % len(moves)] if pick < 3 else moves[0]  # repeat moves often
         state = ENGINE.play(state, move)
         board.push_uci(move)
+
+
+shuffles = st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=40)
+
+
+@SETTINGS
+@given(shuffles)
+def test_copy_board_is_a_full_copy_that_leaves_the_original_alone(picks: list[int]) -> None:
+    """copy_board gives what board.copy() gives, and moves pushed on it or popped from it leave
+    the original (the previous state's board) exactly as it was. Knight moves where there are
+    any, so the history is long and reversible and repetitions happen."""
+    board = chess.Board()
+    for pick in picks:
+        moves = list(board.legal_moves)
+        knights = [m for m in moves if board.piece_type_at(m.from_square) == chess.KNIGHT]
+        if len(moves) < 2:
+            break
+        board.push((knights or moves)[pick % len(knights or moves)])
+        copied, reference = copy_board(board), board.copy()
+        before = (board.fen(), list(board.move_stack), board.is_repetition(2))
+        assert copied.fen() == reference.fen()
+        assert copied.move_stack == reference.move_stack
+        assert copied.is_repetition(2) == reference.is_repetition(2)
+        assert copied.is_repetition(3) == reference.is_repetition(3)
+        copied.push(next(iter(copied.legal_moves)))
+        copied.pop()
+        copied.pop()
+        copied.push(next(iter(copied.legal_moves)))  # the popped move's position has one
+        assert (board.fen(), list(board.move_stack), board.is_repetition(2)) == before
