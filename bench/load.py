@@ -18,6 +18,10 @@ Default (about a minute): ``python bench/load.py``. Full sizes (see bench/README
 
 ``--rounds N`` alternates boardhall and the echoes N times and prints each ratio's median.
 
+``--stages FILE`` prints where each move's time went (bench/stages.py): inside the server stage
+by stage, and the client's latency split into the way to the server, the time inside it, and the
+way to the opponent.
+
 ``--url ws://127.0.0.1:PORT`` targets a running server (no /proc figures, no echo).
 """
 
@@ -76,6 +80,8 @@ class Counters:
     sent_at: list[float] = field(default_factory=list)
     """When each move of ``latencies`` was sent (``time.perf_counter``, one clock for every
     process on the machine)."""
+    keys: list[tuple[str, int]] = field(default_factory=list)
+    """The room and ply of each move of ``latencies``."""
     measuring: bool = False
 
     def snapshot(self) -> dict[str, Any]:
@@ -88,10 +94,12 @@ class Counters:
             "restarts": self.restarts,
             "latencies": self.latencies,
             "sent_at": self.sent_at,
+            "keys": self.keys,
         }
         self.sent = self.received = self.moves = self.errors = self.restarts = 0
         self.latencies = []
         self.sent_at = []
+        self.keys = []
         return found
 
 
@@ -290,6 +298,7 @@ class Table:
                 # task got to run again
                 counters.latencies.append(self.arrived_at - began)
                 counters.sent_at.append(began)
+                counters.keys.append((self.room, self.ply))
             self.ply += 1
 
 
@@ -444,8 +453,10 @@ def run_target(
     clocks: list[dict[str, int] | None],
     spectators: list[int],
     profile: str | None = None,
-) -> tuple[dict[str, PhaseFigures], float]:
-    """Run the phases against ``url`` with ``args.procs`` client processes."""
+) -> tuple[dict[str, PhaseFigures], float, list[tuple[str, int, float, float]]]:
+    """Run the phases against ``url`` with ``args.procs`` client processes; returns each phase's
+    figures, the slowest process's setup seconds, and every measured move's ``(room, ply, sent,
+    latency)``."""
     tables = len(scripts)
     procs = max(1, min(args.procs, tables))
     phases: list[tuple[str, float, float, float]] = []
@@ -525,8 +536,14 @@ def run_target(
     if failed:
         raise RuntimeError(f"a client process failed: {failed[0]}")
     figures = {}
+    moves_seen: list[tuple[str, int, float, float]] = []
     for name, _, _, _ in phases:
         parts = [r["phases"][name] for r in results]
+        for p in parts:
+            for (room, ply), began, took in zip(
+                p["keys"], p["sent_at"], p["latencies"], strict=True
+            ):
+                moves_seen.append((room, ply, began, took))
         sent = sum(p["sent"] for p in parts)
         received = sum(p["received"] for p in parts)
         moves = sum(p["moves"] for p in parts)
@@ -553,7 +570,7 @@ def run_target(
             windows=spread.windows,
             p99_per_second_ms=spread.per_second_p99_median * 1000,
         )
-    return figures, setup
+    return figures, setup, moves_seen
 
 
 def _ratios(b: PhaseFigures, e: PhaseFigures) -> dict[str, float]:
@@ -631,7 +648,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--stages",
         default=None,
         help="write where each move's time went inside the server (bench/stages.py) to this "
-        "file, and print it after each round",
+        "file, and print it after each round with each move's client latency split into its "
+        "way to the server, its time inside, and its way to the opponent",
     )
     add("--seed", type=int, default=1, help="seed of the scripted games")
     add("--mix", default=",".join(GAMES), help="games to play, comma-separated (default all five)")
@@ -670,7 +688,9 @@ def _one_round(
             url, pid = server.url, server.pid
         try:
             base = harness.sample(pid).rss_bytes / 2**20 if pid else 0.0
-            figures, setup = run_target(url, pid, False, args, scripts, clocks, spectators, profile)
+            figures, setup, moves_seen = run_target(
+                url, pid, False, args, scripts, clocks, spectators, profile
+            )
             peak = harness.sample(pid).hwm_bytes / 2**20 if pid else 0.0
         finally:
             if server is not None:
@@ -682,6 +702,14 @@ def _one_round(
                 "  inside the server, ms (all phases):\n    "
                 + stages.strip().replace("\n", "\n    ")
             )
+            from bench.stages import split_latency  # it wraps the server's code: not imported
+            # by the client processes
+
+            split = split_latency(Path(args.stages + ".moves"), moves_seen)
+            print(
+                "  where the client's latency went, ms (measured phases):\n    "
+                + split.strip().replace("\n", "\n    ")
+            )
         for name, f in figures.items():
             _print("boardhall", name, f)
         report["boardhall"] = {k: vars(v) for k, v in figures.items()}
@@ -691,7 +719,7 @@ def _one_round(
                 label = "echo" if loop == "asyncio" else f"echo-{loop}"
                 echo = harness.echo(loop == "uvloop").start()
                 try:
-                    echoed, _ = run_target(
+                    echoed, _, _ = run_target(
                         echo.url, echo.pid, True, args, scripts, clocks, spectators
                     )
                 finally:

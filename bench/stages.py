@@ -2,7 +2,8 @@
 
 Installed by ``bench/gc_server.py`` when ``BENCH_STAGES=FILE`` is set (``load.py --stages
 FILE``): it wraps the server's hand-off points and writes percentiles of each stage to FILE when
-the server stops (and every 10,000 moves). The stages of a move, in order:
+the server stops (only then: sorting the records while moves are measured would stall the
+server). The stages of a move, in order:
 
 * ``handle``: frame handed to the server -> its write queued (hall, room, engine, encoding);
 * ``turn``: -> the loop turn's commit starts (the other messages of the turn are handled);
@@ -10,25 +11,38 @@ the server stops (and every 10,000 moves). The stages of a move, in order:
 * ``send``: -> every output the commit released has been written to its sockets (the
   opponents' copies first).
 
-The time a frame waits in its socket before the server reads it is not here: it is the client's
-latency less ``total``.
+The time a frame waits in its socket before the server reads it is not here, nor the time the
+opponent's client takes to read the move. :func:`split_latency` adds them: the server also writes
+every move's times to ``FILE.moves`` when it stops, and ``load.py --stages`` joins those with its
+own send and arrival times (``time.perf_counter`` is one clock for every process on the machine)
+to split each move's client latency into
+
+* ``to server``: the client's send -> the server handed the frame (the client's send, the kernel,
+  and the wait while the server's loop is busy with other work);
+* ``in server``: ``total`` above;
+* ``to opponent``: the server's send -> the opponent's client read the move.
 """
 
 from __future__ import annotations
 
 import atexit
+import json
 import time
+from pathlib import Path
 from typing import Any
 
 from bench import harness
 from server import net, storage
 
 STAGES = ("handle", "turn", "commit", "send", "total")
+SPLIT = ("to server", "in server", "to opponent", "client latency")
 
-_records: list[list[float]] = []
-_turn: list[list[float]] = []
-_committed: list[list[float]] = []
+_records: list[list[Any]] = []
+"""Per stored move: the five hand-off times, then the frame that carried the move."""
+_turn: list[list[Any]] = []
+_committed: list[list[Any]] = []
 _received_at = 0.0
+_frame: Any = None
 _path = ""
 
 
@@ -40,7 +54,7 @@ def report() -> str:
     ]
     for index, name in enumerate(STAGES):
         if name == "total":
-            values = [r[-1] - r[0] for r in _records]
+            values = [r[4] - r[0] for r in _records]
         else:
             values = [r[index + 1] - r[index] for r in _records]
         figures = [1000 * harness.percentile(values, p) for p in (50, 90, 99, 100)]
@@ -53,10 +67,48 @@ def _dump() -> None:
         out.write(report())
 
 
+def _dump_moves() -> None:
+    """Every move's room, ply, and the times it was handed over and sent (frames parsed only
+    now, so the tracing costs the server nothing more while it runs)."""
+    with open(_path + ".moves", "w") as out:
+        for record in _records:
+            try:
+                frame = json.loads(record[5])
+                room, ply = str(frame["room"]), int(frame["ply"])
+            except (TypeError, ValueError, KeyError):
+                continue
+            out.write(f"{room} {ply} {record[0]:.6f} {record[4]:.6f}\n")
+
+
+def split_latency(moves_file: Path, client: list[tuple[str, int, float, float]]) -> str:
+    """Percentiles (ms) of where each move's client latency went, from the server's
+    ``FILE.moves`` and the client's ``(room, ply, sent, latency)`` of the same moves."""
+    server: dict[tuple[str, int], tuple[float, float]] = {}
+    for line in moves_file.read_text().splitlines():
+        room, ply, handed, sent = line.split()
+        server[(room, int(ply))] = (float(handed), float(sent))
+    parts: list[tuple[float, float, float, float]] = []
+    for room, ply, began, latency in client:
+        found = server.get((room, ply))
+        if found is not None:
+            handed, sent = found
+            parts.append((handed - began, sent - handed, began + latency - sent, latency))
+    lines = [
+        f"moves {len(parts)} of {len(client)} measured",
+        f"{'part':>14} {'p50':>7} {'p90':>7} {'p99':>7} {'max':>7}",
+    ]
+    for index, name in enumerate(SPLIT):
+        values = [part[index] for part in parts]
+        figures = [1000 * harness.percentile(values, p) for p in (50, 90, 99, 100)]
+        lines.append(f"{name:>14} " + " ".join(f"{f:7.2f}" for f in figures))
+    return "\n".join(lines) + "\n"
+
+
 def install(path: str) -> None:
     """Wrap the server's hand-off points; write the report to ``path``."""
     global _path
     _path = path
+    atexit.register(_dump_moves)
     atexit.register(_dump)
     received = net.BoardhallServer._received
     write = storage.AsyncStorage.write
@@ -64,13 +116,14 @@ def install(path: str) -> None:
     release = net.BoardhallServer._release_written
 
     def traced_received(self: Any, conn: Any, inbox: Any, frame: Any) -> None:
-        global _received_at
+        global _received_at, _frame
         _received_at = time.perf_counter()
+        _frame = frame
         received(self, conn, inbox, frame)
 
     def traced_write(self: Any, ops: Any, then: Any) -> None:
         if any(isinstance(op, storage.SaveMove) for op in ops):
-            _turn.append([_received_at, time.perf_counter(), 0.0, 0.0, 0.0])
+            _turn.append([_received_at, time.perf_counter(), 0.0, 0.0, 0.0, _frame])
         write(self, ops, then)
 
     def traced_apply(self: Any, ops: Any) -> None:
@@ -88,8 +141,6 @@ def install(path: str) -> None:
         for record in _committed:
             record[4] = sent
             _records.append(record)
-            if len(_records) % 10_000 == 0:
-                _dump()
         _committed.clear()
 
     net.BoardhallServer._received = traced_received  # type: ignore[method-assign]

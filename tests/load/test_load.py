@@ -106,3 +106,15 @@ def test_stages_show_where_each_stored_move_went_inside_the_server(tmp_path: Pat
         assert 0 <= p50 <= p90 <= p99 <= top, name
     assert rows["total"][0] >= rows["commit"][0]  # a move's total holds its commit
     assert "inside the server, ms" in done.stdout and "commit" in done.stdout
+    # the client's latency split at the server's hand-over and send, move by move
+    printed = done.stdout.split("where the client's latency went, ms (measured phases):\n")[1]
+    split = [line.split() for line in printed.splitlines()[:6]]
+    joined, measured_moves = int(split[0][1]), int(split[0][3])
+    assert joined == measured_moves > 0  # every measured move found in the server's records
+    parts = {" ".join(row[:-4]): [float(x) for x in row[-4:]] for row in split[2:]}
+    assert list(parts) == ["to server", "in server", "to opponent", "client latency"]
+    for name, (p50, p90, p99, top) in parts.items():
+        assert p50 <= p90 <= p99 <= top, name
+    assert parts["to server"][0] > 0
+    p50 = report["boardhall"]["rate"]["p50_ms"]
+    assert parts["client latency"][0] == pytest.approx(p50, abs=0.01)
