@@ -453,10 +453,10 @@ def run_target(
     clocks: list[dict[str, int] | None],
     spectators: list[int],
     profile: str | None = None,
-) -> tuple[dict[str, PhaseFigures], float, list[tuple[str, int, float, float]]]:
+) -> tuple[dict[str, PhaseFigures], float, dict[str, list[tuple[str, int, float, float]]]]:
     """Run the phases against ``url`` with ``args.procs`` client processes; returns each phase's
-    figures, the slowest process's setup seconds, and every measured move's ``(room, ply, sent,
-    latency)``."""
+    figures, the slowest process's setup seconds, and each phase's measured moves as ``(room,
+    ply, sent, latency)``."""
     tables = len(scripts)
     procs = max(1, min(args.procs, tables))
     phases: list[tuple[str, float, float, float]] = []
@@ -536,14 +536,16 @@ def run_target(
     if failed:
         raise RuntimeError(f"a client process failed: {failed[0]}")
     figures = {}
-    moves_seen: list[tuple[str, int, float, float]] = []
+    moves_seen: dict[str, list[tuple[str, int, float, float]]] = {}
     for name, _, _, _ in phases:
         parts = [r["phases"][name] for r in results]
-        for p in parts:
+        moves_seen[name] = [
+            (room, ply, began, took)
+            for p in parts
             for (room, ply), began, took in zip(
                 p["keys"], p["sent_at"], p["latencies"], strict=True
-            ):
-                moves_seen.append((room, ply, began, took))
+            )
+        ]
         sent = sum(p["sent"] for p in parts)
         received = sum(p["received"] for p in parts)
         moves = sum(p["moves"] for p in parts)
@@ -705,11 +707,12 @@ def _one_round(
             from bench.stages import split_latency  # it wraps the server's code: not imported
             # by the client processes
 
-            split = split_latency(Path(args.stages + ".moves"), moves_seen)
-            print(
-                "  where the client's latency went, ms (measured phases):\n    "
-                + split.strip().replace("\n", "\n    ")
-            )
+            for name, seen in moves_seen.items():
+                split = split_latency(Path(args.stages + ".moves"), seen)
+                print(
+                    f"  where the client's latency went, ms ({name} phase):\n    "
+                    + split.strip().replace("\n", "\n    ")
+                )
         for name, f in figures.items():
             _print("boardhall", name, f)
         report["boardhall"] = {k: vars(v) for k, v in figures.items()}

@@ -107,7 +107,7 @@ def test_stages_show_where_each_stored_move_went_inside_the_server(tmp_path: Pat
     assert rows["total"][0] >= rows["commit"][0]  # a move's total holds its commit
     assert "inside the server, ms" in done.stdout and "commit" in done.stdout
     # the client's latency split at the server's hand-over and send, move by move
-    printed = done.stdout.split("where the client's latency went, ms (measured phases):\n")[1]
+    printed = done.stdout.split("where the client's latency went, ms (rate phase):\n")[1]
     split = [line.split() for line in printed.splitlines()[:6]]
     joined, measured_moves = int(split[0][1]), int(split[0][3])
     assert joined == measured_moves > 0  # every measured move found in the server's records
