@@ -707,8 +707,11 @@ def _one_round(
             from bench.stages import split_latency  # it wraps the server's code: not imported
             # by the client processes
 
-            for name, seen in moves_seen.items():
-                split = split_latency(Path(args.stages + ".moves"), seen)
+            moves_file = Path(args.stages + ".moves")
+            if not moves_file.exists():
+                print(f"  no {moves_file}: the server wrote no per-move times (did it crash?)")
+            for name, seen in moves_seen.items() if moves_file.exists() else ():
+                split = split_latency(moves_file, seen)
                 print(
                     f"  where the client's latency went, ms ({name} phase):\n    "
                     + split.strip().replace("\n", "\n    ")
