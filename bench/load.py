@@ -63,6 +63,10 @@ CLOCKS: tuple[dict[str, int] | None, ...] = (
 )
 
 
+TimedMove = tuple[str, int, float, float]
+"""A measured move: room, ply, when it was sent (``time.perf_counter``) and its latency (s)."""
+
+
 class Refused(Exception):
     """The server answered a request with an error."""
 
@@ -76,12 +80,9 @@ class Counters:
     moves: int = 0
     errors: int = 0
     restarts: int = 0
-    latencies: list[float] = field(default_factory=list)
-    sent_at: list[float] = field(default_factory=list)
-    """When each move of ``latencies`` was sent (``time.perf_counter``, one clock for every
-    process on the machine)."""
-    keys: list[tuple[str, int]] = field(default_factory=list)
-    """The room and ply of each move of ``latencies``."""
+    timed: list[TimedMove] = field(default_factory=list)
+    """Every move measured: its room, ply, when it was sent (``time.perf_counter``, one clock
+    for every process on the machine) and its latency."""
     measuring: bool = False
 
     def snapshot(self) -> dict[str, Any]:
@@ -92,14 +93,10 @@ class Counters:
             "moves": self.moves,
             "errors": self.errors,
             "restarts": self.restarts,
-            "latencies": self.latencies,
-            "sent_at": self.sent_at,
-            "keys": self.keys,
+            "timed": self.timed,
         }
         self.sent = self.received = self.moves = self.errors = self.restarts = 0
-        self.latencies = []
-        self.sent_at = []
-        self.keys = []
+        self.timed = []
         return found
 
 
@@ -296,9 +293,7 @@ class Table:
             if measured and counters.measuring:
                 # received by the opponent: when its connection read the move, not when this
                 # task got to run again
-                counters.latencies.append(self.arrived_at - began)
-                counters.sent_at.append(began)
-                counters.keys.append((self.room, self.ply))
+                counters.timed.append((self.room, self.ply, began, self.arrived_at - began))
             self.ply += 1
 
 
@@ -453,10 +448,9 @@ def run_target(
     clocks: list[dict[str, int] | None],
     spectators: list[int],
     profile: str | None = None,
-) -> tuple[dict[str, PhaseFigures], float, dict[str, list[tuple[str, int, float, float]]]]:
+) -> tuple[dict[str, PhaseFigures], float, dict[str, list[TimedMove]]]:
     """Run the phases against ``url`` with ``args.procs`` client processes; returns each phase's
-    figures, the slowest process's setup seconds, and each phase's measured moves as ``(room,
-    ply, sent, latency)``."""
+    figures, the slowest process's setup seconds, and each phase's measured moves."""
     tables = len(scripts)
     procs = max(1, min(args.procs, tables))
     phases: list[tuple[str, float, float, float]] = []
@@ -536,23 +530,15 @@ def run_target(
     if failed:
         raise RuntimeError(f"a client process failed: {failed[0]}")
     figures = {}
-    moves_seen: dict[str, list[tuple[str, int, float, float]]] = {}
+    timed: dict[str, list[TimedMove]] = {}
     for name, _, _, _ in phases:
         parts = [r["phases"][name] for r in results]
-        moves_seen[name] = [
-            (room, ply, began, took)
-            for p in parts
-            for (room, ply), began, took in zip(
-                p["keys"], p["sent_at"], p["latencies"], strict=True
-            )
-        ]
+        timed[name] = [move for p in parts for move in p["timed"]]
         sent = sum(p["sent"] for p in parts)
         received = sum(p["received"] for p in parts)
         moves = sum(p["moves"] for p in parts)
-        latencies = [x for p in parts for x in p["latencies"]]
-        spread = harness.tail_spread(
-            [pair for p in parts for pair in zip(p["sent_at"], p["latencies"], strict=True)]
-        )
+        latencies = [latency for _, _, _, latency in timed[name]]
+        spread = harness.tail_spread([(sent, latency) for _, _, sent, latency in timed[name]])
         cpu = rss = 0.0
         if name in samples:
             before, after = samples[name]
@@ -572,7 +558,27 @@ def run_target(
             windows=spread.windows,
             p99_per_second_ms=spread.per_second_p99_median * 1000,
         )
-    return figures, setup, moves_seen
+    return figures, setup, timed
+
+
+def _print_stages(path: Path, timed: dict[str, list[TimedMove]]) -> None:
+    """Print the server's stage report and, per phase, where the client's latency went."""
+    # imported here: it wraps the server's code, which the client processes need not load
+    from bench.stages import split_latency
+
+    _print_block("inside the server, ms (all phases)", path.read_text())
+    moves_file = Path(f"{path}.moves")
+    if not moves_file.exists():
+        print(f"  no {moves_file}: the server wrote no per-move times (did it crash?)")
+        return
+    for name, moves in timed.items():
+        _print_block(
+            f"where the client's latency went, ms ({name} phase)", split_latency(moves_file, moves)
+        )
+
+
+def _print_block(title: str, text: str) -> None:
+    print(f"  {title}:\n    " + text.strip().replace("\n", "\n    "))
 
 
 def _ratios(b: PhaseFigures, e: PhaseFigures) -> dict[str, float]:
@@ -690,7 +696,7 @@ def _one_round(
             url, pid = server.url, server.pid
         try:
             base = harness.sample(pid).rss_bytes / 2**20 if pid else 0.0
-            figures, setup, moves_seen = run_target(
+            figures, setup, timed = run_target(
                 url, pid, False, args, scripts, clocks, spectators, profile
             )
             peak = harness.sample(pid).hwm_bytes / 2**20 if pid else 0.0
@@ -699,23 +705,7 @@ def _one_round(
                 server.stop()
         print(f"  boardhall: setup {setup:.1f} s, rss at start {base:.1f} MB, peak {peak:.1f} MB")
         if args.stages and server is not None:
-            stages = Path(args.stages).read_text()
-            print(
-                "  inside the server, ms (all phases):\n    "
-                + stages.strip().replace("\n", "\n    ")
-            )
-            from bench.stages import split_latency  # it wraps the server's code: not imported
-            # by the client processes
-
-            moves_file = Path(args.stages + ".moves")
-            if not moves_file.exists():
-                print(f"  no {moves_file}: the server wrote no per-move times (did it crash?)")
-            for name, seen in moves_seen.items() if moves_file.exists() else ():
-                split = split_latency(moves_file, seen)
-                print(
-                    f"  where the client's latency went, ms ({name} phase):\n    "
-                    + split.strip().replace("\n", "\n    ")
-                )
+            _print_stages(Path(args.stages), timed)
         for name, f in figures.items():
             _print("boardhall", name, f)
         report["boardhall"] = {k: vars(v) for k, v in figures.items()}

@@ -48,17 +48,22 @@ _path = ""
 
 def report() -> str:
     """Percentiles of each stage (milliseconds) over the moves recorded so far."""
-    lines = [
-        f"moves {len(_records)}",
-        f"{'stage':>8} {'p50':>7} {'p90':>7} {'p99':>7} {'max':>7}",
+    columns = [
+        [r[4] - r[0] for r in _records]
+        if name == "total"
+        else [r[index + 1] - r[index] for r in _records]
+        for index, name in enumerate(STAGES)
     ]
-    for index, name in enumerate(STAGES):
-        if name == "total":
-            values = [r[4] - r[0] for r in _records]
-        else:
-            values = [r[index + 1] - r[index] for r in _records]
+    return _table(f"moves {len(_records)}", "stage", dict(zip(STAGES, columns, strict=True)))
+
+
+def _table(heading: str, label: str, columns: dict[str, list[float]]) -> str:
+    """``heading``, then p50/p90/p99/max in milliseconds of each column of seconds."""
+    width = max(len(label), *map(len, columns))
+    lines = [heading, f"{label:>{width}} {'p50':>7} {'p90':>7} {'p99':>7} {'max':>7}"]
+    for name, values in columns.items():
         figures = [1000 * harness.percentile(values, p) for p in (50, 90, 99, 100)]
-        lines.append(f"{name:>8} " + " ".join(f"{f:7.2f}" for f in figures))
+        lines.append(f"{name:>{width}} " + " ".join(f"{f:7.2f}" for f in figures))
     return "\n".join(lines) + "\n"
 
 
@@ -93,15 +98,8 @@ def split_latency(moves_file: Path, client: list[tuple[str, int, float, float]])
         if found is not None:
             handed, sent = found
             parts.append((handed - began, sent - handed, began + latency - sent, latency))
-    lines = [
-        f"moves {len(parts)} of {len(client)} measured",
-        f"{'part':>14} {'p50':>7} {'p90':>7} {'p99':>7} {'max':>7}",
-    ]
-    for index, name in enumerate(SPLIT):
-        values = [part[index] for part in parts]
-        figures = [1000 * harness.percentile(values, p) for p in (50, 90, 99, 100)]
-        lines.append(f"{name:>14} " + " ".join(f"{f:7.2f}" for f in figures))
-    return "\n".join(lines) + "\n"
+    columns = {name: [part[index] for part in parts] for index, name in enumerate(SPLIT)}
+    return _table(f"moves {len(parts)} of {len(client)} measured", "part", columns)
 
 
 def install(path: str) -> None:

@@ -374,7 +374,7 @@ class AsyncStorage:
             self.writer.apply(ops)
         except Exception as exc:  # every waiting write hears of it
             error = exc
-        _call_all(thens, None, error)
+        _call_all(thens, error)
         if self._after_commit is not None:
             self._after_commit()
 
@@ -404,7 +404,7 @@ Done = Callable[[Any, BaseException | None], None]
 """Told ``(result, error)`` when a storage job is over, on the event loop that queued it."""
 
 
-def _call_all(thens: list[Done], _: Any, error: BaseException | None) -> None:
+def _call_all(thens: list[Done], error: BaseException | None) -> None:
     for then in thens:
         try:
             then(None, error)
