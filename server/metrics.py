@@ -30,7 +30,14 @@ class Metrics:
         self.latency_sum += seconds
         self.latency_buckets[bisect.bisect_left(BUCKETS_S, seconds)] += 1
 
-    def render(self, connections: int, rooms_by_game: dict[str, int], seeks: int) -> str:
+    def render(
+        self,
+        connections: int,
+        rooms_by_game: dict[str, int],
+        seeks: int,
+        storage_held: int = 0,
+        storage_failures: int = 0,
+    ) -> str:
         """The Prometheus text exposition."""
         lines = [
             "# HELP boardhall_connections Open WebSocket connections.",
@@ -54,6 +61,12 @@ class Metrics:
             "# HELP boardhall_moves_total Moves accepted.",
             "# TYPE boardhall_moves_total counter",
             f"boardhall_moves_total {self.moves_total}",
+            "# HELP boardhall_storage_held_writes Writes waiting for a commit (not yet sent).",
+            "# TYPE boardhall_storage_held_writes gauge",
+            f"boardhall_storage_held_writes {storage_held}",
+            "# HELP boardhall_storage_failures_total Commits that failed (and were tried again).",
+            "# TYPE boardhall_storage_failures_total counter",
+            f"boardhall_storage_failures_total {storage_failures}",
             "# HELP boardhall_errors_total Error replies by code.",
             "# TYPE boardhall_errors_total counter",
         ]

@@ -50,7 +50,7 @@ from server.metrics import Metrics
 from server.outputs import ConnId, LaunchBot, Outputs
 from server.pushconn import PushConnection
 from server.records import export
-from server.storage import AsyncStorage
+from server.storage import AsyncStorage, StorageClosed
 
 log = logging.getLogger("boardhall.server")
 
@@ -227,8 +227,10 @@ class BoardhallServer:
             self._spawn(self._launch_bot(bot))
         log.info("listening", extra={"fields": {"url": self.url}})
 
-    async def stop(self) -> None:
-        """Close every connection, wait for pending writes, stop bots."""
+    async def stop(self, grace: float = 10.0) -> None:
+        """Close every connection, wait for pending writes, stop bots. While the database
+        fails, pending writes get ``grace`` seconds to go through; what has not is lost, and was
+        never sent."""
         if self._timer is not None:
             self._timer.cancel()
         if self._keepalive_timer is not None:
@@ -244,7 +246,10 @@ class BoardhallServer:
                     idle.set_result(None)
 
             self._order.on_idle = went_idle
-            await idle
+            try:
+                await asyncio.wait_for(idle, grace)
+            except TimeoutError:
+                log.error("stopping with %d outputs whose writes failed", self._order.waiting)
             self._order.on_idle = None
         for process in self._bots:
             if process.returncode is None:
@@ -385,8 +390,11 @@ class BoardhallServer:
         self._arm()
 
     def _written(self, pending: Pending[_Payload], _: Any, error: BaseException | None) -> None:
-        if error is not None:
-            log.error("storage write failed", exc_info=error)
+        # a write the database fails is held and tried again, so the errors here are two
+        if isinstance(error, StorageClosed):
+            return  # never written, so never sent
+        if error is not None:  # a broken write (a bug): its room goes on as its players saw it
+            log.error("an output is sent without its write", exc_info=error)
         self._written_now.append(pending)
 
     def _release_written(self) -> None:
@@ -521,10 +529,16 @@ class BoardhallServer:
                     },
                 )
             if path == "/healthz":
-                return _json(HTTPStatus.OK, self.health())
+                health = self.health()
+                healthy = health["status"] == "ok"
+                return _json(HTTPStatus.OK if healthy else HTTPStatus.SERVICE_UNAVAILABLE, health)
             if path == "/metrics":
                 body = self.metrics.render(
-                    len(self.connections), self.rooms_by_game(), len(self.hall.seeks)
+                    len(self.connections),
+                    self.rooms_by_game(),
+                    len(self.hall.seeks),
+                    self.storage.held,
+                    self.storage.failures_total,
                 )
                 return _response(HTTPStatus.OK, body, "text/plain; version=0.0.4")
             if path.startswith("/games/"):
@@ -539,9 +553,18 @@ class BoardhallServer:
         return _json(HTTPStatus.NOT_FOUND, {"error": f"nothing at {path}"})
 
     def health(self) -> dict[str, Any]:
-        """The ``/healthz`` body."""
-        return {
-            "status": "ok",
+        """The ``/healthz`` body: ``status`` is ``ok``, or ``storage_failing`` while commits fail
+        (moves are then held, not sent, until the database takes them)."""
+        body: dict[str, Any] = {"status": "ok"}
+        storage = self.storage
+        if storage.failure is not None:
+            body = {
+                "status": "storage_failing",
+                "storage_error": str(storage.failure) or type(storage.failure).__name__,
+                "held_writes": storage.held,
+                "failing_s": round(time.monotonic() - (storage.failing_since or 0.0), 1),
+            }
+        return body | {
             "server": self.config.server_name,
             "connections": len(self.connections),
             "rooms": len(self.hall.rooms),

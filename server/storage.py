@@ -13,6 +13,7 @@ import logging
 import sqlite3
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -150,7 +151,8 @@ class Storage:
             self._save_moves(moves)
             db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            if self.db.in_transaction:  # some errors (a full disk) have rolled it back already
+                db.execute("ROLLBACK")
             raise
 
     def _save_moves(self, rows: list[tuple[Any, ...]]) -> None:
@@ -290,6 +292,13 @@ class AsyncStorage:
     (steady p99 4.9-5.1 ms there against 3.7-4.0 ms here), and a helper process or thread that
     only synced the log was no better.
 
+    A commit that fails (a full disk, an I/O error, a database made read-only) is not given up:
+    its writes stay queued, nothing of them is called back, and the whole queue is committed
+    again after ``retry_first`` seconds, doubling up to ``retry_most``, until it succeeds. So an
+    output that waits for its write is never sent before the write is durable, and no write is
+    lost while the process lives; writing every op again is safe, as each one replaces by its key.
+    :attr:`failure` says what went wrong while writes are held.
+
     Reads (:meth:`run`) run on a reader thread with a connection of their own, so a long read
     never holds up the loop; a read sees every write queued before it (those are committed
     first). ``":memory:"`` is a throwaway database: a temporary file, removed by :meth:`close`.
@@ -300,6 +309,8 @@ class AsyncStorage:
         path: str | Path,
         durable: bool = True,
         after_commit: Callable[[], None] | None = None,
+        retry_first: float = 0.05,
+        retry_most: float = 2.0,
     ) -> None:
         self._path = path
         self._durable = durable
@@ -312,7 +323,22 @@ class AsyncStorage:
         self.checkpointer: Checkpointer | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._turn_ops: list[StorageOp] = []  # this turn's writes, committed at its end
+        self._turn_sizes: list[int] = []  # how many of them each write has
         self._turn_thens: list[Done] = []
+        self.retry_first = retry_first
+        self.retry_most = retry_most
+        self.failure: BaseException | None = None
+        """The last commit's error while writes are held for another try (None when healthy)."""
+        self.failing_since: float | None = None
+        """``time.monotonic()`` of the first failed commit of the current spell."""
+        self.failures_total = 0
+        self._retry_in = retry_first
+        self._retry: asyncio.TimerHandle | None = None
+
+    @property
+    def held(self) -> int:
+        """How many writes wait for a commit (a turn's worth normally; more while failing)."""
+        return len(self._turn_thens)
 
     async def open(self) -> None:
         """Open the database (the writer here, the reader on its thread), start checkpointing."""
@@ -344,7 +370,8 @@ class AsyncStorage:
     async def run(self, fn: Callable[[], T]) -> T:
         """Run ``fn`` on the reader thread, after committing the writes queued before it."""
         assert self._reads is not None and self._loop is not None, "storage is not open"
-        self._commit_turn()
+        if self.failure is None:
+            self._commit_turn()
         return await self._loop.run_in_executor(self._reads, fn)
 
     def submit(self, ops: list[StorageOp]) -> asyncio.Future[Any]:
@@ -355,34 +382,116 @@ class AsyncStorage:
 
     def write(self, ops: list[StorageOp], then: Done) -> None:
         """Queue ``ops`` with this turn's writes; ``then(None, error)`` runs on this event loop
-        once they are committed (``error`` None) or failed. Cheaper than :meth:`submit` when
-        hundreds wait at once."""
-        if not self._turn_thens:
+        once they are committed (``error`` None). ``error`` is :class:`WriteRefused` for a write
+        that can never be stored (its ops are broken), or :class:`StorageClosed` if the storage
+        closed before it could be written. Cheaper than :meth:`submit` when hundreds wait at
+        once."""
+        if not self._turn_thens and self.failure is None:  # while failing, the retry commits
             assert self._loop is not None, "storage is not open"
             self._loop.call_soon(self._commit_turn)
         self._turn_ops.extend(ops)
+        self._turn_sizes.append(len(ops))
         self._turn_thens.append(then)
 
-    def _commit_turn(self) -> None:
-        """Commit the writes queued so far as one transaction and call each of them back."""
+    def _commit_turn(self) -> bool:
+        """Commit the writes queued so far as one transaction and call each of them back, or, if
+        the database fails, keep them queued and try again later. Whether none is left."""
         if not self._turn_thens:
-            return
-        ops, self._turn_ops = self._turn_ops, []
-        thens, self._turn_thens = self._turn_thens, []
-        error: BaseException | None = None
+            return True
         try:
-            self.writer.apply(ops)
-        except Exception as exc:  # every waiting write hears of it
-            error = exc
-        _call_all(thens, error)
+            self.writer.apply(self._turn_ops)
+        except sqlite3.Error as exc:
+            self._failed(exc)
+            return False
+        except Exception:  # not the database's fault: one of the writes is broken
+            return self._commit_one_by_one()
+        self._recovered()
+        self._settle(len(self._turn_thens), [])
+        return True
+
+    def _commit_one_by_one(self) -> bool:
+        """Commit each queued write on its own, refusing the broken ones, so that one broken
+        write holds back nobody else's."""
+        refused: list[tuple[int, BaseException]] = []
+        start = 0
+        for index, size in enumerate(self._turn_sizes):
+            try:
+                self.writer.apply(self._turn_ops[start : start + size])
+            except sqlite3.Error as exc:
+                self._settle(index, refused)
+                self._failed(exc)
+                return False
+            except Exception as exc:
+                log.error("a write cannot be stored", exc_info=exc)
+                refused.append((index, WriteRefused(f"{type(exc).__name__}: {exc}")))
+            start += size
+        self._recovered()
+        self._settle(len(self._turn_thens), refused)
+        return True
+
+    def _settle(self, count: int, refused: list[tuple[int, BaseException]]) -> None:
+        """The first ``count`` queued writes are over (committed, or ``refused`` by index):
+        unqueue them and call them back."""
+        if count == len(self._turn_thens):
+            thens = self._turn_thens
+            self._turn_thens, self._turn_ops, self._turn_sizes = [], [], []
+        else:
+            thens = self._turn_thens[:count]
+            del self._turn_thens[:count]
+            del self._turn_ops[: sum(self._turn_sizes[:count])]
+            del self._turn_sizes[:count]
+        _call_all(thens, dict(refused))
         if self._after_commit is not None:
             self._after_commit()
+
+    def _recovered(self) -> None:
+        """Every held write is committed: back to committing each turn."""
+        if self.failure is not None:
+            log.warning(
+                "storage writes again: %d held writes committed after %.1f s",
+                self.held,
+                time.monotonic() - (self.failing_since or 0.0),
+            )
+            self.failure = self.failing_since = None
+            self._retry_in = self.retry_first
+
+    def _failed(self, error: sqlite3.Error) -> None:
+        """Hold the queued writes and schedule another try."""
+        self.failures_total += 1
+        if self.failure is None:
+            self.failing_since = time.monotonic()
+            log.error(
+                "storage write failed; holding %d writes (and their outputs) and trying again",
+                self.held,
+                exc_info=error,
+            )
+        else:
+            log.warning("storage write failed again (%s); %d writes held", error, self.held)
+        self.failure = error
+        assert self._loop is not None, "storage is not open"
+        self._retry = self._loop.call_later(self._retry_in, self._try_again)
+        self._retry_in = min(self._retry_in * 2, self.retry_most)
+
+    def _try_again(self) -> None:
+        self._retry = None
+        self._commit_turn()
 
     async def close(self) -> None:
         """Commit what is queued, finish the reads, close the database."""
         if self._writer is None:
             return
-        self._commit_turn()
+        if self._retry is not None:
+            self._retry.cancel()
+            self._retry = None
+        if not self._commit_turn():  # a last try; what it could not write is lost
+            if self._retry is not None:
+                self._retry.cancel()
+                self._retry = None
+            log.error("storage closed with %d writes not committed", self.held)
+            lost = StorageClosed(f"not written before the storage closed: {self.failure}")
+            thens = self._turn_thens
+            self._turn_thens, self._turn_ops, self._turn_sizes = [], [], []
+            _call_all(thens, dict.fromkeys(range(len(thens)), lost))
         loop = asyncio.get_running_loop()
         if self.checkpointer is not None:
             await loop.run_in_executor(None, self.checkpointer.stop)
@@ -404,10 +513,19 @@ Done = Callable[[Any, BaseException | None], None]
 """Told ``(result, error)`` when a storage job is over, on the event loop that queued it."""
 
 
-def _call_all(thens: list[Done], error: BaseException | None) -> None:
-    for then in thens:
+class WriteRefused(Exception):
+    """A write that can never be stored: building its rows failed (a bug, not the disk)."""
+
+
+class StorageClosed(Exception):
+    """A write the failing database had not taken when the storage closed."""
+
+
+def _call_all(thens: list[Done], errors: dict[int, BaseException]) -> None:
+    """Call back each write with its error (by index; None for those not in ``errors``)."""
+    for index, then in enumerate(thens):
         try:
-            then(None, error)
+            then(None, errors.get(index))
         except Exception:  # the others must still hear of their writes
             log.exception("a storage write's callback failed")
 

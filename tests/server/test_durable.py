@@ -100,7 +100,7 @@ async def test_bot_game_survives_a_restart(tmp_path: Path) -> None:
         assert room["status"] == "playing" and room["seats"]["second"]["bot"]
         await ann.expect("presence", room=code, seat="second", connected=True, timeout=30)
         await ann.request(type="move", room=code, ply=0, move="0,0")
-        await ann.expect("moved", ply=1, timeout=30)
+        bot_move = (await ann.expect("moved", ply=1, timeout=30))["move"]
         token = ann.welcome["token"]
     finally:
         await proc.kill()
@@ -110,7 +110,9 @@ async def test_bot_game_survives_a_restart(tmp_path: Path) -> None:
         assert ann2.welcome["resumed"] == [code]
         back = await ann2.expect("presence", room=code, seat="second", connected=True, timeout=30)
         assert back["connected"] is True
-        assert (await ann2.request(type="move", room=code, ply=2, move="1,0"))["type"] == "moved"
+        free = next(cell for cell in ("1,0", "2,0") if cell != bot_move)  # the bot plays at random
+        answer = await ann2.request(type="move", room=code, ply=2, move=free)
+        assert answer["type"] == "moved", answer
         reply = await ann2.expect("moved", ply=3, timeout=30)
         assert reply["by"] == "second"
         await ann2.close()
