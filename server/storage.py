@@ -14,12 +14,15 @@ import sqlite3
 import tempfile
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
+from server.logsync import LogSyncer
 from server.outputs import SaveGame, SaveIdentity, SaveMove, StorageOp, TruncateMoves
 
 T = TypeVar("T")
@@ -311,6 +314,7 @@ class AsyncStorage:
         after_commit: Callable[[], None] | None = None,
         retry_first: float = 0.05,
         retry_most: float = 2.0,
+        sync_on_loop: bool = False,
     ) -> None:
         self._path = path
         self._durable = durable
@@ -334,11 +338,16 @@ class AsyncStorage:
         self.failures_total = 0
         self._retry_in = retry_first
         self._retry: asyncio.TimerHandle | None = None
+        self.sync_on_loop = sync_on_loop
+        self._syncer: LogSyncer | None = None
+        self._commits = 0  # numbers the commits whose log syncs are awaited
+        self._syncing: deque[_Batch] = deque()  # committed, waiting for their sync
+        self._sync_waiters: list[tuple[int, asyncio.Future[None]]] = []
 
     @property
     def held(self) -> int:
-        """How many writes wait for a commit (a turn's worth normally; more while failing)."""
-        return len(self._turn_thens)
+        """How many writes are not durable yet (a turn's worth normally; more while failing)."""
+        return len(self._turn_thens) + sum(len(batch.thens) for batch in self._syncing)
 
     async def open(self) -> None:
         """Open the database (the writer here, the reader on its thread), start checkpointing."""
@@ -346,9 +355,12 @@ class AsyncStorage:
         if path == ":memory:":
             self._throwaway = tempfile.TemporaryDirectory(prefix="boardhall-")
             path, durable = str(Path(self._throwaway.name) / "throwaway.db"), False
-        self._writer = Storage(path, durable=durable, checkpoints=False)
+        sync_here = durable and self.sync_on_loop
+        self._writer = Storage(path, durable=sync_here, checkpoints=False)
         self._reads = ThreadPoolExecutor(1, thread_name_prefix="boardhall-reads")
         loop = self._loop = asyncio.get_running_loop()  # kept: getting it is a system call
+        if durable and not sync_here:
+            self._syncer = LogSyncer(path + "-wal", loop, self._synced)
         self._reader = await loop.run_in_executor(
             self._reads, partial(Storage, path, durable=durable, checkpoints=False)
         )
@@ -372,6 +384,7 @@ class AsyncStorage:
         assert self._reads is not None and self._loop is not None, "storage is not open"
         if self.failure is None:
             self._commit_turn()
+        await self._durable_so_far()  # a read never shows what may not survive a crash
         return await self._loop.run_in_executor(self._reads, fn)
 
     def submit(self, ops: list[StorageOp]) -> asyncio.Future[Any]:
@@ -432,17 +445,76 @@ class AsyncStorage:
     def _settle(self, count: int, refused: list[tuple[int, BaseException]]) -> None:
         """The first ``count`` queued writes are over (committed, or ``refused`` by index):
         unqueue them and call them back."""
+        ops, sizes, thens = self._unqueue(count)
+        errors = dict(refused)
+        if self._syncer is None:
+            self._call_back(thens, errors)
+            return
+        self._commits += 1
+        self._syncing.append(_Batch(self._commits, ops, sizes, thens, errors))
+        self._syncer.request(self._commits)
+
+    def _unqueue(self, count: int) -> tuple[list[StorageOp], list[int], list[Done]]:
+        """Take the first ``count`` queued writes off the queue: their ops, sizes and thens."""
         if count == len(self._turn_thens):
-            thens = self._turn_thens
-            self._turn_thens, self._turn_ops, self._turn_sizes = [], [], []
-        else:
-            thens = self._turn_thens[:count]
-            del self._turn_thens[:count]
-            del self._turn_ops[: sum(self._turn_sizes[:count])]
-            del self._turn_sizes[:count]
-        _call_all(thens, dict(refused))
+            taken = self._turn_ops, self._turn_sizes, self._turn_thens
+            self._turn_ops, self._turn_sizes, self._turn_thens = [], [], []
+            return taken
+        taken = (
+            self._turn_ops[: sum(self._turn_sizes[:count])],
+            self._turn_sizes[:count],
+            self._turn_thens[:count],
+        )
+        del self._turn_ops[: len(taken[0])]
+        del self._turn_sizes[:count]
+        del self._turn_thens[:count]
+        return taken
+
+    def _call_back(self, thens: list[Done], errors: dict[int, BaseException]) -> None:
+        _call_all(thens, errors)
         if self._after_commit is not None:
             self._after_commit()
+
+    def _synced(self, number: int, error: OSError | None) -> None:
+        """The log sync covering commits up to ``number`` is over: call their writes back, or,
+        if it failed, queue every commit still waiting for a sync again, ahead of the rest."""
+        if error is None:
+            while self._syncing and self._syncing[0].number <= number:
+                batch = self._syncing.popleft()
+                self._call_back(batch.thens, batch.refused)
+        elif self._syncing:
+            ops: list[StorageOp] = []
+            sizes: list[int] = []
+            thens: list[Done] = []
+            for batch in self._syncing:
+                start = 0
+                for index, (size, then) in enumerate(zip(batch.sizes, batch.thens, strict=True)):
+                    if index in batch.refused:
+                        then(None, batch.refused[index])
+                    else:
+                        ops += batch.ops[start : start + size]
+                        sizes.append(size)
+                        thens.append(then)
+                    start += size
+            self._syncing.clear()
+            self._turn_ops[:0], self._turn_sizes[:0], self._turn_thens[:0] = ops, sizes, thens
+            self._failed(error)
+        # after a failure the reads waiting go ahead (the writes are queued again)
+        last = self._commits if error is not None else number
+        ready = [waiter for n, waiter in self._sync_waiters if n <= last]
+        self._sync_waiters = [(n, w) for n, w in self._sync_waiters if n > last]
+        for waiter in ready:
+            if not waiter.done():
+                waiter.set_result(None)
+
+    async def _durable_so_far(self) -> None:
+        """Wait until every commit made so far is synced (or its sync failed)."""
+        if not self._syncing:
+            return
+        assert self._loop is not None, "storage is not open"
+        waiter = self._loop.create_future()
+        self._sync_waiters.append((self._commits, waiter))
+        await waiter
 
     def _recovered(self) -> None:
         """Every held write is committed: back to committing each turn."""
@@ -455,7 +527,7 @@ class AsyncStorage:
             self.failure = self.failing_since = None
             self._retry_in = self.retry_first
 
-    def _failed(self, error: sqlite3.Error) -> None:
+    def _failed(self, error: BaseException) -> None:
         """Hold the queued writes and schedule another try."""
         self.failures_total += 1
         if self.failure is None:
@@ -468,9 +540,10 @@ class AsyncStorage:
         else:
             log.warning("storage write failed again (%s); %d writes held", error, self.held)
         self.failure = error
-        assert self._loop is not None, "storage is not open"
-        self._retry = self._loop.call_later(self._retry_in, self._try_again)
-        self._retry_in = min(self._retry_in * 2, self.retry_most)
+        if self._retry is None:
+            assert self._loop is not None, "storage is not open"
+            self._retry = self._loop.call_later(self._retry_in, self._try_again)
+            self._retry_in = min(self._retry_in * 2, self.retry_most)
 
     def _try_again(self) -> None:
         self._retry = None
@@ -480,13 +553,15 @@ class AsyncStorage:
         """Commit what is queued, finish the reads, close the database."""
         if self._writer is None:
             return
-        if self._retry is not None:
-            self._retry.cancel()
-            self._retry = None
-        if not self._commit_turn():  # a last try; what it could not write is lost
+        for _ in range(2):  # a sync that fails puts its writes back: one more try for those
+            self._commit_turn()
+            await self._durable_so_far()
             if self._retry is not None:
                 self._retry.cancel()
                 self._retry = None
+            if not self.held:
+                break
+        if self.held:  # what the failing database did not take is lost
             log.error("storage closed with %d writes not committed", self.held)
             lost = StorageClosed(f"not written before the storage closed: {self.failure}")
             thens = self._turn_thens
@@ -502,6 +577,9 @@ class AsyncStorage:
                 self._reader = None
             self._reads.shutdown(wait=True)
             self._reads = None
+        if self._syncer is not None:
+            await loop.run_in_executor(None, self._syncer.close)
+            self._syncer = None
         self._writer.close()  # the last connection: copies the log back into the database
         self._writer = None
         if self._throwaway is not None:
@@ -511,6 +589,17 @@ class AsyncStorage:
 
 Done = Callable[[Any, BaseException | None], None]
 """Told ``(result, error)`` when a storage job is over, on the event loop that queued it."""
+
+
+@dataclass(slots=True)
+class _Batch:
+    """One commit's writes, waiting for the log sync that makes them durable."""
+
+    number: int
+    ops: list[StorageOp]
+    sizes: list[int]
+    thens: list[Done]
+    refused: dict[int, BaseException]
 
 
 class WriteRefused(Exception):
