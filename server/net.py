@@ -14,7 +14,6 @@ import importlib.util
 import itertools
 import json
 import logging
-import os
 import ssl
 import time
 from collections import deque
@@ -151,12 +150,7 @@ class BoardhallServer:
         )
         self._keepalive_timer: asyncio.TimerHandle | None = None
         self.hall = Hall(self.config)
-        self.storage = AsyncStorage(
-            db,
-            durable,
-            after_commit=self._release_written,
-            sync_on_loop=os.environ.get("BOARDHALL_SYNC_ON_LOOP") == "1",  # A/B, temporary
-        )
+        self.storage = AsyncStorage(db, durable, after_commit=self._release_written)
         self.metrics = Metrics()
         self.connections: dict[ConnId, ServerConnection] = {}
         self._ids = itertools.count(1)

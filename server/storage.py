@@ -1,8 +1,9 @@
 """Durable games and identities in SQLite (WAL).
 
 :class:`Storage` is one blocking connection; :class:`AsyncStorage` serves the event loop: writes
-group-committed on the loop's thread at the end of each turn, reads on a thread of their own,
-the write-ahead log copied back by a :class:`Checkpointer` on a third.
+group-committed on the loop's thread at the end of each turn and made durable by a
+:class:`~server.logsync.LogSyncer` on a thread of its own, reads on another, the write-ahead log
+copied back by a :class:`Checkpointer` on a fourth. The loop never waits for the disk.
 """
 
 from __future__ import annotations
@@ -284,16 +285,18 @@ class Checkpointer:
 
 
 class AsyncStorage:
-    """The database for the event loop: writes committed on the loop's thread, reads on another.
+    """The database for the event loop: writes committed on the loop's thread and synced on
+    another, reads on a third.
 
     Writes are group-committed on the event loop's own thread: every write queued during one turn
-    of the loop is committed in one transaction once the turn's other callbacks are done, then
-    each write is called back, in order. The loop waits for that commit (with
-    ``synchronous=FULL``, for its sync; so a disk in a slow spell holds up the whole server, not
-    only the sends), and that measured better than the alternatives (bench/README.md): a storage
-    thread that committed and called back cost two waits for the GIL and the busy loop per batch
-    (steady p99 4.9-5.1 ms there against 3.7-4.0 ms here), and a helper process or thread that
-    only synced the log was no better.
+    of the loop is committed in one transaction (``synchronous=NORMAL``: into the write-ahead log,
+    not yet synced) once the turn's other callbacks are done. With ``durable``, a
+    :class:`~server.logsync.LogSyncer` thread then syncs the log, and only then is each write
+    called back, in order; commits made while a sync runs are covered by the next one. So the
+    loop never waits for the disk (DESIGN.md): a disk in a slow spell delays the moves being
+    written, not every room, ping and timer. That hand-over costs about 0.1 ms per move against
+    syncing on the loop (bench/README.md, tenth session); committing on a storage thread as well
+    cost more (steady p99 4.9-5.1 ms against 3.7-4.0 ms), as each batch waited twice for the GIL.
 
     A commit that fails (a full disk, an I/O error, a database made read-only) is not given up:
     its writes stay queued, nothing of them is called back, and the whole queue is committed
@@ -303,8 +306,9 @@ class AsyncStorage:
     :attr:`failure` says what went wrong while writes are held.
 
     Reads (:meth:`run`) run on a reader thread with a connection of their own, so a long read
-    never holds up the loop; a read sees every write queued before it (those are committed
-    first). ``":memory:"`` is a throwaway database: a temporary file, removed by :meth:`close`.
+    never holds up the loop; a read sees every write queued before it (those are committed and
+    synced first), and nothing that may not survive a crash. ``":memory:"`` is a throwaway
+    database: a temporary file, removed by :meth:`close`.
     """
 
     def __init__(
@@ -314,7 +318,6 @@ class AsyncStorage:
         after_commit: Callable[[], None] | None = None,
         retry_first: float = 0.05,
         retry_most: float = 2.0,
-        sync_on_loop: bool = False,
     ) -> None:
         self._path = path
         self._durable = durable
@@ -338,7 +341,6 @@ class AsyncStorage:
         self.failures_total = 0
         self._retry_in = retry_first
         self._retry: asyncio.TimerHandle | None = None
-        self.sync_on_loop = sync_on_loop
         self._syncer: LogSyncer | None = None
         self._commits = 0  # numbers the commits whose log syncs are awaited
         self._syncing: deque[_Batch] = deque()  # committed, waiting for their sync
@@ -355,11 +357,10 @@ class AsyncStorage:
         if path == ":memory:":
             self._throwaway = tempfile.TemporaryDirectory(prefix="boardhall-")
             path, durable = str(Path(self._throwaway.name) / "throwaway.db"), False
-        sync_here = durable and self.sync_on_loop
-        self._writer = Storage(path, durable=sync_here, checkpoints=False)
+        self._writer = Storage(path, durable=False, checkpoints=False)  # synced by the syncer
         self._reads = ThreadPoolExecutor(1, thread_name_prefix="boardhall-reads")
         loop = self._loop = asyncio.get_running_loop()  # kept: getting it is a system call
-        if durable and not sync_here:
+        if durable:
             self._syncer = LogSyncer(path + "-wal", loop, self._synced)
         self._reader = await loop.run_in_executor(
             self._reads, partial(Storage, path, durable=durable, checkpoints=False)

@@ -1,0 +1,190 @@
+"""The write-ahead log is synced on its own thread: a write is called back (and its outputs sent)
+only after the sync that covers it, a failed sync writes again, and a slow disk holds up the
+moves being written, never the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from server.logsync import LogSyncer
+from server.net import running_server
+from server.outputs import SaveMove
+from server.storage import AsyncStorage
+from server.testing import WireClient
+from tests.server.test_net import http_get
+
+
+class Disk:
+    """``os.fdatasync`` with a hand on it: held syncs wait for :meth:`release`; queued errors
+    are raised by the next syncs."""
+
+    def __init__(self, real: Callable[[int], None]) -> None:
+        self.real = real
+        self.syncs = 0
+        self.started = threading.Event()
+        self.open = threading.Event()
+        self.open.set()
+        self.errors: list[OSError] = []
+
+    def hold(self) -> None:
+        self.started.clear()
+        self.open.clear()
+
+    def release(self) -> None:
+        self.open.set()
+
+    def fdatasync(self, fd: int) -> None:
+        self.syncs += 1
+        self.started.set()
+        assert self.open.wait(60), "a held sync was never released"
+        if self.errors:
+            raise self.errors.pop(0)
+        self.real(fd)
+
+
+@pytest.fixture
+def disk(monkeypatch: pytest.MonkeyPatch) -> Iterator[Disk]:
+    fake = Disk(os.fdatasync)
+    monkeypatch.setattr(os, "fdatasync", fake.fdatasync)
+    yield fake
+    fake.release()
+
+
+def _move(ply: int) -> SaveMove:
+    return SaveMove("g1", ply, "e2e4", "first", None, 0, "2026-11-24T10:00:00Z", {"first": 1})
+
+
+def _plies_on_disk(path: Path) -> list[int]:
+    db = sqlite3.connect(path)
+    try:
+        return [p for (p,) in db.execute("SELECT ply FROM moves WHERE game_id = 'g1' ORDER BY ply")]
+    finally:
+        db.close()
+
+
+async def _turns(count: int = 20) -> None:
+    for _ in range(count):
+        await asyncio.sleep(0)
+
+
+async def test_a_write_is_called_back_only_once_the_log_is_synced(
+    tmp_path: Path, disk: Disk
+) -> None:
+    store = AsyncStorage(tmp_path / "hall.db")
+    await store.open()
+    disk.hold()
+    written = store.submit([_move(0)])
+    assert await asyncio.to_thread(disk.started.wait, 10)
+    read = asyncio.ensure_future(store.run(lambda: len(store.storage.moves("g1"))))
+    await _turns()
+    assert _plies_on_disk(tmp_path / "hall.db") == [0]  # committed, not yet synced
+    assert not written.done() and not read.done()
+    assert store.held == 1
+    disk.release()
+    await asyncio.wait_for(written, 10)
+    assert await asyncio.wait_for(read, 10) == 1
+    await store.close()
+
+
+async def test_commits_made_during_a_sync_share_the_next_one(tmp_path: Path, disk: Disk) -> None:
+    store = AsyncStorage(tmp_path / "hall.db")
+    await store.open()
+    disk.hold()
+    first = store.submit([_move(0)])
+    assert await asyncio.to_thread(disk.started.wait, 10)
+    later = []
+    for ply in range(1, 6):  # five turns, five commits, while the first sync is held
+        later.append(store.submit([_move(ply)]))
+        await asyncio.sleep(0)
+    assert _plies_on_disk(tmp_path / "hall.db") == [0, 1, 2, 3, 4, 5]
+    assert not any(f.done() for f in [first, *later])
+    syncs = disk.syncs
+    disk.release()
+    await asyncio.wait_for(asyncio.gather(first, *later), 10)
+    assert disk.syncs == syncs + 1
+    await store.close()
+
+
+async def test_a_failed_sync_holds_its_writes_and_writes_them_again(
+    tmp_path: Path, disk: Disk
+) -> None:
+    store = AsyncStorage(tmp_path / "hall.db", retry_first=0.001)
+    await store.open()
+    disk.errors.append(OSError(errno.EIO, "Input/output error"))
+    written = store.submit([_move(0), _move(1)])
+    await asyncio.wait_for(written, 10)
+    assert store.failures_total == 1 and store.failure is None
+    assert disk.syncs == 2
+    assert _plies_on_disk(tmp_path / "hall.db") == [0, 1]
+    await store.close()
+
+
+async def test_a_sync_failing_until_close_loses_the_write_without_calling_it_done(
+    tmp_path: Path, disk: Disk
+) -> None:
+    store = AsyncStorage(tmp_path / "hall.db", retry_first=3600)
+    await store.open()
+    disk.errors += [OSError(errno.EIO, "Input/output error")] * 3
+    written = store.submit([_move(0)])
+    await asyncio.wait_for(asyncio.to_thread(disk.started.wait, 10), 10)
+    async with asyncio.timeout(10):
+        while store.failure is None:
+            await asyncio.sleep(0)
+    assert isinstance(store.failure, OSError) and not written.done()
+    await store.close()
+    assert written.done() and "Input/output error" in str(written.exception())
+
+
+def test_the_syncer_reports_every_request_in_order(tmp_path: Path) -> None:
+    log = tmp_path / "log"
+    log.write_bytes(b"x")
+    loop = asyncio.new_event_loop()
+    heard: list[tuple[int, OSError | None]] = []
+
+    def synced(number: int, error: OSError | None) -> None:
+        heard.append((number, error))
+        if number == 50:
+            loop.stop()
+
+    syncer = LogSyncer(str(log), loop, synced)
+    for number in range(1, 51):
+        syncer.request(number)
+    loop.run_forever()
+    syncer.close()
+    loop.close()
+    numbers = [n for n, _ in heard]
+    assert numbers == sorted(numbers) and numbers[-1] == 50
+    assert all(error is None for _, error in heard)
+    assert syncer.syncs == len(heard) <= 50
+
+
+async def test_a_stalled_disk_holds_the_move_not_the_server(tmp_path: Path, disk: Disk) -> None:
+    """While the log sync hangs, the move is not sent, but everything else is served: a player
+    in no room and the health check (a slow disk is not a failure)."""
+    async with running_server(host="127.0.0.1", port=0, db=str(tmp_path / "hall.db")) as server:
+        ann = await WireClient.connect(server.url, "ann")
+        bob = await WireClient.connect(server.url, "bob")
+        carl = await WireClient.connect(server.url, "carl")
+        code = (await ann.request(type="create", game="chess", color="first"))["room"]
+        await bob.request(type="join", room=code)
+        disk.hold()
+        await ann.send(id="m0", type="move", room=code, ply=0, move="e4")
+        assert await asyncio.to_thread(disk.started.wait, 10)
+        assert (await carl.request(type="list", timeout=5))["type"] == "rooms"
+        status, body = await http_get(server, "/healthz")
+        assert status == 200 and json.loads(body)["status"] == "ok"
+        assert not [m for m in ann.inbox + bob.inbox if m["type"] == "moved"]
+        disk.release()
+        assert (await bob.expect("moved", ply=0))["move"] == "e2e4"
+        assert (await ann.expect("moved", re="m0"))["move"] == "e2e4"
+        for wire in (ann, bob, carl):
+            await wire.close()
