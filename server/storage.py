@@ -480,9 +480,13 @@ class AsyncStorage:
         """The log sync covering commits up to ``number`` is over: call their writes back, or,
         if it failed, queue every commit still waiting for a sync again, ahead of the rest."""
         if error is None:
+            durable = 0
             while self._syncing and self._syncing[0].number <= number:
                 batch = self._syncing.popleft()
-                self._call_back(batch.thens, batch.refused)
+                _call_all(batch.thens, batch.refused)
+                durable += 1
+            if durable and self._after_commit is not None:  # once for all the sync covered
+                self._after_commit()
         elif self._syncing:
             ops: list[StorageOp] = []
             sizes: list[int] = []
