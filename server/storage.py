@@ -83,18 +83,31 @@ class Storage:
 
     With ``checkpoints=False`` this connection never copies the write-ahead log back into the
     database itself (a :class:`Checkpointer` must), so no commit waits for that copy and its
-    syncs.
+    syncs. With ``synced_elsewhere`` as well, it never syncs at all (``synchronous=OFF``):
+    whoever uses it must sync the log after each commit before relying on it (a
+    :class:`~server.logsync.LogSyncer`). Even ``NORMAL`` syncs the log's header whenever a
+    commit starts the log over after a checkpoint; the log sync after that commit covers the
+    header too, and the checkpoints, on their own connection, still sync what they copy.
     """
 
-    def __init__(self, path: str | Path, durable: bool = True, checkpoints: bool = True) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        durable: bool = True,
+        checkpoints: bool = True,
+        synced_elsewhere: bool = False,
+    ) -> None:
+        assert not (checkpoints and synced_elsewhere), "its checkpoints would not be synced"
         self.path = str(path)
+        self.synced_elsewhere = synced_elsewhere
         self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self.db.row_factory = sqlite3.Row
         if self.path != ":memory:":
             self.db.execute("PRAGMA journal_mode=WAL")
             if not checkpoints:
                 self.db.execute("PRAGMA wal_autocheckpoint=0")
-        self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+        mode = "OFF" if synced_elsewhere else "FULL" if durable else "NORMAL"
+        self.db.execute(f"PRAGMA synchronous={mode}")
         self.db.executescript(SCHEMA)
         self._writer = self.db.cursor()
         """The one cursor writes go through: ``Connection.execute`` makes a cursor per call, and
@@ -103,7 +116,9 @@ class Storage:
         being returned to the system."""
 
     def close(self) -> None:
-        """Close the database."""
+        """Close the database (the last connection to close checkpoints the log, synced)."""
+        if self.synced_elsewhere:
+            self.db.execute("PRAGMA synchronous=FULL")
         self.db.close()
 
     def apply(self, ops: Iterable[StorageOp]) -> None:
@@ -288,15 +303,16 @@ class AsyncStorage:
     """The database for the event loop: writes committed on the loop's thread and synced on
     another, reads on a third.
 
-    Writes are group-committed on the event loop's own thread: every write queued during one turn
-    of the loop is committed in one transaction (``synchronous=NORMAL``: into the write-ahead log,
-    not yet synced) once the turn's other callbacks are done. With ``durable``, a
-    :class:`~server.logsync.LogSyncer` thread then syncs the log, and only then is each write
-    called back, in order; commits made while a sync runs are covered by the next one. So the
-    loop never waits for the disk (DESIGN.md): a disk in a slow spell delays the moves being
-    written, not every room, ping and timer. That hand-over costs about 0.1 ms per move against
-    syncing on the loop (bench/README.md, tenth session); committing on a storage thread as well
-    cost more (steady p99 4.9-5.1 ms against 3.7-4.0 ms), as each batch waited twice for the GIL.
+    Writes are group-committed on the event loop's own thread: every write queued during one
+    turn of the loop is committed in one transaction once the turn's other callbacks are done:
+    into the write-ahead log, not synced (with ``durable`` the writing connection never syncs;
+    see :class:`Storage`). With ``durable``, a :class:`~server.logsync.LogSyncer` thread then
+    syncs the log, and only then is each write called back, in order; commits made while a sync
+    runs are covered by the next one. So the loop never waits for the disk (DESIGN.md): a disk
+    in a slow spell delays the moves being written, not every room, ping and timer. That
+    hand-over costs about 0.1 ms per move against syncing on the loop (bench/README.md, tenth
+    session); committing on a storage thread as well cost more (steady p99 4.9-5.1 ms against
+    3.7-4.0 ms), as each batch waited twice for the GIL.
 
     A commit that fails (a full disk, an I/O error, a database made read-only) is not given up:
     its writes stay queued, nothing of them is called back, and the whole queue is committed
@@ -357,7 +373,7 @@ class AsyncStorage:
         if path == ":memory:":
             self._throwaway = tempfile.TemporaryDirectory(prefix="boardhall-")
             path, durable = str(Path(self._throwaway.name) / "throwaway.db"), False
-        self._writer = Storage(path, durable=False, checkpoints=False)  # synced by the syncer
+        self._writer = Storage(path, durable=False, checkpoints=False, synced_elsewhere=durable)
         self._reads = ThreadPoolExecutor(1, thread_name_prefix="boardhall-reads")
         loop = self._loop = asyncio.get_running_loop()  # kept: getting it is a system call
         if durable:

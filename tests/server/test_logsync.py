@@ -188,3 +188,22 @@ async def test_a_stalled_disk_holds_the_move_not_the_server(tmp_path: Path, disk
         assert (await ann.expect("moved", re="m0"))["move"] == "e2e4"
         for wire in (ann, bob, carl):
             await wire.close()
+
+
+async def test_the_writing_connection_never_syncs_itself_when_the_syncer_does(
+    tmp_path: Path,
+) -> None:
+    """Even ``NORMAL`` syncs the log's header whenever a commit starts the log over, on the
+    loop; with the syncer, the writer runs with ``synchronous=OFF`` (and FULL for its close)."""
+    durable = AsyncStorage(tmp_path / "durable.db")
+    relaxed = AsyncStorage(tmp_path / "relaxed.db", durable=False)
+    for store in (durable, relaxed):
+        await store.open()
+    assert durable.writer.db.execute("PRAGMA synchronous").fetchone()[0] == 0
+    assert relaxed.writer.db.execute("PRAGMA synchronous").fetchone()[0] == 1
+    assert durable.writer.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
+    await durable.submit([_move(0)])
+    for store in (durable, relaxed):
+        await store.close()
+    assert _plies_on_disk(tmp_path / "durable.db") == [0]
+    assert not (tmp_path / "durable.db-wal").exists()  # the close checkpointed it all
