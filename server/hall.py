@@ -16,7 +16,7 @@ import random
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -1045,6 +1045,15 @@ class Hall:
                 if seat is not None and not seat.connected:
                     seat.away_since = now
             self._schedule(room)
+
+    def restart_turns_of(self, game_ids: Collection[str], now: float) -> None:
+        """The running turns of the games ``game_ids`` begin again at ``now`` (their players
+        were not shown the position before then)."""
+        for room in self.rooms.values():
+            clock = room.clock
+            if room.game_id in game_ids and room.status == "playing" and clock.running:
+                clock.start_turn(clock.running, now)
+                self._schedule(room)
 
     def restore(self, meta: dict[str, Any], moves: list[dict[str, Any]], now: float) -> Room:
         """Bring back an unfinished game from storage; the turn restarts at ``now``."""

@@ -150,7 +150,10 @@ class BoardhallServer:
         )
         self._keepalive_timer: asyncio.TimerHandle | None = None
         self.hall = Hall(self.config)
-        self.storage = AsyncStorage(db, durable, after_commit=self._release_written)
+        self.storage = AsyncStorage(
+            db, durable, after_commit=self._release_written, on_health=self._storage_health
+        )
+        self._storage_down = False
         self.metrics = Metrics()
         self.connections: dict[ConnId, ServerConnection] = {}
         self._ids = itertools.count(1)
@@ -456,6 +459,11 @@ class BoardhallServer:
     # ---- timers ------------------------------------------------------------------------------
 
     def _arm(self) -> None:
+        if self._storage_down:  # no game ends on time while moves are held
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer = self._timer_at = None
+            return
         when = self.hall.next_wake()
         if when == self._timer_at:
             return
@@ -469,12 +477,23 @@ class BoardhallServer:
     def _fire(self) -> None:
         self._timer = None
         self._timer_at = None
+        if self._storage_down:  # re-armed when the storage is back
+            return
         loop = asyncio.get_running_loop()
         try:
             for out in self.hall.tick(loop.time()):
                 self._emit(out)
         finally:
             self._arm()
+
+    def _storage_health(self, healthy: bool) -> None:
+        """While commits fail, moves are held unseen, so no clock may run out; once they go
+        through, the turn after each held move begins again (its player could not see the
+        position before), and the timeouts due in the meantime fire."""
+        self._storage_down = not healthy
+        if healthy:
+            self.hall.restart_turns_of(self.storage.held_games(), self.loop.time())
+        self._arm()
 
     # ---- keepalive ---------------------------------------------------------------------------
 

@@ -332,6 +332,7 @@ class AsyncStorage:
         path: str | Path,
         durable: bool = True,
         after_commit: Callable[[], None] | None = None,
+        on_health: Callable[[bool], None] | None = None,
         retry_first: float = 0.05,
         retry_most: float = 2.0,
     ) -> None:
@@ -339,6 +340,9 @@ class AsyncStorage:
         self._durable = durable
         self._after_commit = after_commit
         """Called once a turn's writes have all been called back (to act on them together)."""
+        self._on_health = on_health
+        """Told ``False`` when a spell of failed commits starts, ``True`` when it ends (before
+        the held writes are called back: :meth:`held_games` still names their games)."""
         self._throwaway: tempfile.TemporaryDirectory[str] | None = None
         self._reads: ThreadPoolExecutor | None = None
         self._writer: Storage | None = None
@@ -361,6 +365,10 @@ class AsyncStorage:
         self._commits = 0  # numbers the commits whose log syncs are awaited
         self._syncing: deque[_Batch] = deque()  # committed, waiting for their sync
         self._sync_waiters: list[tuple[int, asyncio.Future[None]]] = []
+
+    def held_games(self) -> set[str]:
+        """The games with a move among the writes waiting for a commit."""
+        return {op.game_id for op in self._turn_ops if isinstance(op, SaveMove)}
 
     @property
     def held(self) -> int:
@@ -547,11 +555,15 @@ class AsyncStorage:
             )
             self.failure = self.failing_since = None
             self._retry_in = self.retry_first
+            if self._on_health is not None:
+                self._on_health(True)
 
     def _failed(self, error: BaseException) -> None:
         """Hold the queued writes and schedule another try."""
         self.failures_total += 1
         if self.failure is None:
+            if self._on_health is not None:
+                self._on_health(False)
             self.failing_since = time.monotonic()
             log.error(
                 "storage write failed; holding %d writes (and their outputs) and trying again",

@@ -194,3 +194,16 @@ def test_move_after_the_flag_is_refused() -> None:
     refused = d.move(a, code, "1,0")
     assert refused["code"] == "game_over"
     assert d.last(a, "over")["reason"] == "timeout"
+
+
+def test_after_a_storage_failure_only_the_turns_after_held_moves_begin_again() -> None:
+    driver = HallDriver()
+    a1, _, seen = driver.table("chess", {"initial": 300})
+    a2, _, held = driver.table("chess", {"initial": 300})
+    driver.move(a1, seen, "e4")
+    driver.move(a2, held, "d4")
+    began = driver.hall.rooms[seen].clock.turn_start
+    driver.advance(20)
+    driver.hall.restart_turns_of({driver.hall.rooms[held].game_id}, driver.now)
+    assert driver.hall.rooms[seen].clock.turn_start == began
+    assert driver.hall.rooms[held].clock.turn_start == driver.now

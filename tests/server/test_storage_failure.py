@@ -205,3 +205,41 @@ async def test_later_messages_to_the_same_players_wait_behind_the_held_move(
         assert kinds[0] == "moved", kinds
     refused = await bob.expect(None, re="early")
     assert refused["type"] == "error" and refused["code"] == "stale", refused
+
+
+async def test_no_clock_runs_out_while_moves_are_held(
+    server: BoardhallServer, client: Factory
+) -> None:
+    """A timeout due during the failure fires only once the database is back; a turn that began
+    during it (its player could not see the move) begins again then."""
+    server.storage.retry_first = server.storage.retry_most = 0.01
+    clock = {"initial": 60}
+    ann, bob, carl, dave = [await client(n) for n in ("ann", "bob", "carl", "dave")]
+    held = (await ann.request(type="create", game="chess", color="first", clock=clock))["room"]
+    await bob.request(type="join", room=held)
+    idle = (await carl.request(type="create", game="chess", color="first", clock=clock))["room"]
+    await dave.request(type="join", room=idle)
+    for first, second, code in ((ann, bob, held), (carl, dave, idle)):
+        assert (await first.request(type="move", room=code, ply=0, move="e4"))["type"] == "moved"
+        assert (await second.request(type="move", room=code, ply=1, move="e5"))["type"] == "moved"
+
+    server.storage.writer.db.execute("PRAGMA query_only=1")
+    await ann.send(id="d4", type="move", room=held, ply=2, move="d4")
+    await _until(lambda: server.storage.failure is not None)
+    loop = asyncio.get_running_loop()
+    idle_room, held_room = server.hall.rooms[idle], server.hall.rooms[held]
+    idle_room.clock.turn_start = loop.time() - 600  # carl's 60 s ran out long ago
+    server.hall._schedule(idle_room)
+    server._arm()
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert idle_room.status == "playing" and server._timer is None
+    bob_began = held_room.clock.turn_start
+    back = loop.time()
+
+    server.storage.writer.db.execute("PRAGMA query_only=0")
+    over = await carl.expect("over", room=idle)
+    assert over["reason"] == "timeout" and over["result"] == "second", over
+    assert (await bob.expect("moved", ply=2))["move"] == "d2d4"
+    assert bob_began < back <= held_room.clock.turn_start
+    assert (await bob.request(type="move", room=held, ply=3, move="exd4"))["type"] == "moved"
