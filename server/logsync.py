@@ -21,12 +21,19 @@ Synced = Callable[[int, OSError | None], None]
 (``error`` None), or the sync that covered them failed."""
 
 
+def _sync(fd: int) -> None:
+    """``fdatasync``, or ``fsync`` where there is none (macOS, Windows), as SQLite does."""
+    sync = getattr(os, "fdatasync", None) or os.fsync
+    sync(fd)
+
+
 class LogSyncer:
     """Syncs one file on its own thread; see the module doc."""
 
     def __init__(self, path: str, loop: asyncio.AbstractEventLoop, synced: Synced) -> None:
         self.path = path
-        self._fd = os.open(path, os.O_RDONLY)
+        # writable: Windows commits a file only through a handle that may write to it
+        self._fd = os.open(path, os.O_RDWR | getattr(os, "O_BINARY", 0))
         self._loop = loop
         self._synced = synced
         self._requests: queue.SimpleQueue[int | None] = queue.SimpleQueue()
@@ -56,9 +63,11 @@ class LogSyncer:
                 number = later
             error: OSError | None = None
             try:
-                os.fdatasync(self._fd)
+                _sync(self._fd)
             except OSError as exc:
                 error = exc
+            except Exception as exc:  # the thread must live on and report every request
+                error = OSError(f"syncing {self.path} failed: {exc!r}")
             self.syncs += 1
             try:
                 self._loop.call_soon_threadsafe(self._synced, number, error)

@@ -33,7 +33,7 @@ class Disk:
         self.started = threading.Event()
         self.open = threading.Event()
         self.open.set()
-        self.errors: list[OSError] = []
+        self.errors: list[Exception] = []
 
     def hold(self) -> None:
         self.started.clear()
@@ -207,3 +207,47 @@ async def test_the_writing_connection_never_syncs_itself_when_the_syncer_does(
         await store.close()
     assert _plies_on_disk(tmp_path / "durable.db") == [0]
     assert not (tmp_path / "durable.db-wal").exists()  # the close checkpointed it all
+
+
+def _sync_twice(path: Path) -> list[tuple[int, OSError | None]]:
+    """Two requests through a fresh syncer, one after the other, and what each was told."""
+    loop = asyncio.new_event_loop()
+    heard: list[tuple[int, OSError | None]] = []
+
+    def synced(number: int, error: OSError | None) -> None:
+        heard.append((number, error))
+        loop.stop()
+
+    syncer = LogSyncer(str(path), loop, synced)
+    for number in (1, 2):
+        syncer.request(number)
+        give_up = loop.call_later(10, loop.stop)  # a dead syncer thread never answers
+        loop.run_forever()
+        give_up.cancel()
+    syncer.close()
+    loop.close()
+    return heard
+
+
+def test_without_fdatasync_the_syncer_uses_fsync(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """macOS and Windows have no ``os.fdatasync``."""
+    log = tmp_path / "log"
+    log.write_bytes(b"x")
+    synced: list[int] = []
+    monkeypatch.delattr(os, "fdatasync", raising=False)
+    monkeypatch.setattr(os, "fsync", synced.append)
+    assert _sync_twice(log) == [(1, None), (2, None)]
+    assert len(synced) == 2
+
+
+def test_an_unexpected_error_in_a_sync_is_reported_and_the_syncer_lives_on(
+    tmp_path: Path, disk: Disk
+) -> None:
+    log = tmp_path / "log"
+    log.write_bytes(b"x")
+    disk.errors.append(RuntimeError("the disk driver broke"))
+    (first, error), second = _sync_twice(log)
+    assert first == 1 and isinstance(error, OSError) and "driver broke" in str(error)
+    assert second == (2, None)
