@@ -1,11 +1,11 @@
 """Makes a file durable on a thread of its own, so the event loop never waits for the disk.
 
-The storage's writer commits with ``synchronous=NORMAL``: the transaction is in the write-ahead
-log and consistent, but maybe not yet on the disk. :class:`LogSyncer` then ``fdatasync``s the
-log file (any descriptor of a file syncs all of its data) on its thread and reports on the event
-loop, so whatever waits for the commit goes out only once it is durable: the promise of
-``synchronous=FULL`` without the loop waiting for the sync. Requests that arrive while a sync
-runs are covered together by the next one.
+The storage's writer commits without syncing (``synchronous=OFF``, and it never checkpoints): the
+transaction is in the write-ahead log and consistent, but maybe not yet on the disk.
+:class:`LogSyncer` then ``fdatasync``s the log file (any descriptor of a file syncs all of its
+data) on its thread and reports on the event loop, so whatever waits for the commit goes out only
+once it is durable: the promise of ``synchronous=FULL`` without the loop waiting for the sync.
+Requests that arrive while a sync runs are covered together by the next one.
 """
 
 from __future__ import annotations

@@ -118,8 +118,9 @@ class BoardhallServer:
             connection that leaves one unanswered for ``ping_timeout`` seconds (by default
             ``max(20, 2 * ping_interval)``) is closed with 1011. ``None`` or 0 sends no pings.
         variants: a directory of custom variant files to load at start.
-        durable: SQLite ``synchronous=FULL`` (survives power loss) rather than ``NORMAL``
-            (survives a killed process; faster commits).
+        durable: every commit synced to the disk before its outputs go out (survives power
+            loss; the sync runs on a thread, see :mod:`server.logsync`) rather than
+            ``synchronous=NORMAL`` (survives a killed process; nothing waits for the disk).
     """
 
     def __init__(
