@@ -7,7 +7,9 @@ server). The stages of a move, in order:
 
 * ``handle``: frame handed to the server -> its write queued (hall, room, engine, encoding);
 * ``turn``: -> the loop turn's commit starts (the other messages of the turn are handled);
-* ``commit``: -> the turn's writes are committed;
+* ``commit``: -> the turn's writes are committed (into the write-ahead log);
+* ``sync``: -> the write is called back, durable (the log synced on the syncer's thread, and
+  the event loop back to hear of it; about nothing with ``--sync normal``);
 * ``send``: -> every output the commit released has been written to its sockets (the
   opponents' copies first).
 
@@ -34,13 +36,13 @@ from typing import Any
 from bench import harness
 from server import net, storage
 
-STAGES = ("handle", "turn", "commit", "send", "total")
+STAGES = ("handle", "turn", "commit", "sync", "send", "total")
 SPLIT = ("to server", "in server", "to opponent", "client latency")
 
 _records: list[list[Any]] = []
-"""Per stored move: the five hand-off times, then the frame that carried the move."""
+"""Per stored move: the six hand-off times, then the frame that carried the move."""
 _turn: list[list[Any]] = []
-_committed: list[list[Any]] = []
+_durable: list[list[Any]] = []  # called back, waiting for the release of their outputs
 _received_at = 0.0
 _frame: Any = None
 _path = ""
@@ -49,7 +51,7 @@ _path = ""
 def report() -> str:
     """Percentiles of each stage (milliseconds) over the moves recorded so far."""
     columns = [
-        [r[4] - r[0] for r in _records]
+        [r[5] - r[0] for r in _records]
         if name == "total"
         else [r[index + 1] - r[index] for r in _records]
         for index, name in enumerate(STAGES)
@@ -78,11 +80,11 @@ def _dump_moves() -> None:
     with open(_path + ".moves", "w") as out:
         for record in _records:
             try:
-                frame = json.loads(record[5])
+                frame = json.loads(record[6])
                 room, ply = str(frame["room"]), int(frame["ply"])
             except (TypeError, ValueError, KeyError):
                 continue
-            out.write(f"{room} {ply} {record[0]:.6f} {record[4]:.6f}\n")
+            out.write(f"{room} {ply} {record[0]:.6f} {record[5]:.6f}\n")
 
 
 def split_latency(moves_file: Path, client: list[tuple[str, int, float, float]]) -> str:
@@ -120,9 +122,18 @@ def install(path: str) -> None:
         received(self, conn, inbox, frame)
 
     def traced_write(self: Any, ops: Any, then: Any) -> None:
-        if any(isinstance(op, storage.SaveMove) for op in ops):
-            _turn.append([_received_at, time.perf_counter(), 0.0, 0.0, 0.0, _frame])
-        write(self, ops, then)
+        if not any(isinstance(op, storage.SaveMove) for op in ops):
+            write(self, ops, then)
+            return
+        record = [_received_at, time.perf_counter(), 0.0, 0.0, 0.0, 0.0, _frame]
+        _turn.append(record)
+
+        def traced_then(result: Any, error: Any) -> None:
+            record[4] = time.perf_counter()
+            _durable.append(record)
+            then(result, error)
+
+        write(self, ops, traced_then)
 
     def traced_apply(self: Any, ops: Any) -> None:
         started = time.perf_counter()
@@ -130,16 +141,15 @@ def install(path: str) -> None:
         ended = time.perf_counter()
         for record in _turn:
             record[2], record[3] = started, ended
-        _committed.extend(_turn)
         _turn.clear()
 
     def traced_release(self: Any) -> None:
         release(self)
         sent = time.perf_counter()
-        for record in _committed:
-            record[4] = sent
+        for record in _durable:
+            record[5] = sent
             _records.append(record)
-        _committed.clear()
+        _durable.clear()
 
     net.BoardhallServer._received = traced_received  # type: ignore[method-assign]
     storage.AsyncStorage.write = traced_write  # type: ignore[method-assign]

@@ -101,7 +101,7 @@ def test_stages_show_where_each_stored_move_went_inside_the_server(tmp_path: Pat
     measured = report["boardhall"]["rate"]["moves_s"]  # --duration 1: the window's moves
     assert moves >= measured > 0  # every stored move, the warm-up's too
     rows = {line.split()[0]: [float(x) for x in line.split()[1:]] for line in lines[2:]}
-    assert list(rows) == ["handle", "turn", "commit", "send", "total"]
+    assert list(rows) == ["handle", "turn", "commit", "sync", "send", "total"]
     for name, (p50, p90, p99, top) in rows.items():
         assert 0 <= p50 <= p90 <= p99 <= top, name
     assert rows["total"][0] >= rows["commit"][0]  # a move's total holds its commit
