@@ -296,15 +296,6 @@ class CustomEngine(Engine):
         cols = table.cols
         return f"{a // cols + 1},{a % cols + 1}-{b // cols + 1},{b % cols + 1}"
 
-    def _after(self, state: CustomState, move: tuple[int, int]) -> Board:
-        table = state.rules
-        board = list(state.board)
-        board[move[1]] = board[move[0]]
-        board[move[0]] = 0
-        if table.variant.rules.promotion:
-            return table.promote_all(board)
-        return tuple(board)
-
     def _pseudo(self, state: CustomState) -> list[tuple[int, int]]:
         table = state.rules
         side = _side_number(state.turn)
@@ -322,6 +313,16 @@ class CustomEngine(Engine):
         return pairs
 
     def _safety(self, state: CustomState) -> Callable[[tuple[int, int]], bool]:
+        """:meth:`_safe_moves` of ``state``, made once per state (a move is checked against the
+        state before it, and the state after it is asked whether any move is left). The check
+        keeps the board, not the state, so the memo makes no reference cycle."""
+        memo = state._memo
+        safe = memo.get("safety")
+        if safe is None:
+            safe = memo["safety"] = self._safe_moves(state)
+        return safe
+
+    def _safe_moves(self, state: CustomState) -> Callable[[tuple[int, int]], bool]:
         """Whether a pseudo-legal move of ``state`` neither faces the generals nor leaves a
         captain attacked (always true without the self-check rule). The board is scanned for
         captains, enemies and generals once, not once per move.
@@ -348,7 +349,7 @@ class CustomEngine(Engine):
 
         def safe(move: tuple[int, int]) -> bool:
             a, b = move
-            after = self._after(state, move)
+            after = _board_after(table, board, move)
             if generals:
                 moved = sorted(b if sq == a else sq for sq in generals if sq != b)
                 if table.facing_among(after, moved) is not None:
@@ -448,7 +449,7 @@ class CustomEngine(Engine):
             neutral[mover - 1] += 1
         else:
             neutral[mover - 1] = 0
-        board = self._after(state, pair)
+        board = _board_after(state.rules, state.board, pair)
         finished = None
         if captured and table.captain[captured]:
             finished = Outcome(
@@ -524,3 +525,13 @@ class CustomEngine(Engine):
 
 def _always_safe(move: tuple[int, int]) -> bool:
     return True
+
+
+def _board_after(table: Compiled, board: Board, move: tuple[int, int]) -> Board:
+    """``board`` with ``move`` played (and promotions made)."""
+    after = list(board)
+    after[move[1]] = after[move[0]]
+    after[move[0]] = 0
+    if table.variant.rules.promotion:
+        return table.promote_all(after)
+    return tuple(after)

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
 import random
+import weakref
 from typing import Any
 
 import pytest
 
 from engines.base import BadOption, BadPosition, IllegalMove
 from engines.custom import CustomEngine, CustomState
+from engines.custom.engine import _board_after
 
 
 @pytest.fixture
@@ -567,7 +570,7 @@ def reference_pairs(engine: CustomEngine, state: CustomState) -> set[tuple[int, 
     side = 1 if state.turn == "first" else 2
     kept = set()
     for move in pairs:
-        board = engine._after(state, move)
+        board = _board_after(table, state.board, move)
         if table.facing_generals(board) is not None:
             continue
         if any(table.attacked(board, sq, 3 - side) for sq in table.captains(board, side)):
@@ -581,7 +584,8 @@ def test_fast_paths_agree_with_the_full_move_list(engine: CustomEngine, vid: str
     """The early-exit legality and "has a move" checks of the hot path match the move list.
 
     Every state is re-read from its position string so that nothing is memoised yet, and every
-    pair whose first square holds a piece is tried, legal or not (neither check memoises).
+    pair whose first square holds a piece is tried, legal or not (neither check memoises its
+    answer).
     """
     rng = random.Random(7)
     for _ in range(2):
@@ -620,3 +624,20 @@ def test_xiangqi_moves_match_the_plain_self_check_filter_on_long_games(
             checks += len(engine._pseudo(state)) - len(reference)
             state = engine.play(state, rng.choice(engine.legal_moves(state)))
     assert checks > 0  # some pseudo-legal moves were refused
+
+
+def test_a_state_and_its_memoised_checks_are_freed_without_the_collector(
+    engine: CustomEngine,
+) -> None:
+    """The memoised self-check keeps the board, not the state: no reference cycle, so a room's
+    old states go as soon as nothing holds them, not at the next garbage collection."""
+    state = engine.start("xiangqi")
+    assert engine.legal_moves(state) and engine.outcome(state) is None
+    assert "safety" in state._memo
+    gone = weakref.ref(state)
+    gc.disable()
+    try:
+        del state
+        assert gone() is None
+    finally:
+        gc.enable()
