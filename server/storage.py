@@ -405,7 +405,7 @@ class AsyncStorage:
         return self._writer
 
     async def run(self, fn: Callable[[], T]) -> T:
-        """Run ``fn`` on the reader thread, after committing the writes queued before it."""
+        """Run ``fn`` on the reader thread, once the writes queued before it are durable."""
         assert self._reads is not None and self._loop is not None, "storage is not open"
         if self.failure is None:
             self._commit_turn()
@@ -413,17 +413,17 @@ class AsyncStorage:
         return await self._loop.run_in_executor(self._reads, fn)
 
     def submit(self, ops: list[StorageOp]) -> asyncio.Future[Any]:
-        """Queue ``ops``; the future completes once they are committed."""
+        """Queue ``ops``; the future completes once they are durable."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self.write(ops, partial(_settle, future))
         return future
 
     def write(self, ops: list[StorageOp], then: Done) -> None:
         """Queue ``ops`` with this turn's writes; ``then(None, error)`` runs on this event loop
-        once they are committed (``error`` None). ``error`` is :class:`WriteRefused` for a write
-        that can never be stored (its ops are broken), or :class:`StorageClosed` if the storage
-        closed before it could be written. Cheaper than :meth:`submit` when hundreds wait at
-        once."""
+        once they are durable (``error`` None: committed and, with ``durable``, synced).
+        ``error`` is :class:`WriteRefused` for a write that can never be stored (its ops are
+        broken), or :class:`StorageClosed` if the storage closed before it could be written.
+        Cheaper than :meth:`submit` when hundreds wait at once."""
         if not self._turn_thens and self.failure is None:  # while failing, the retry commits
             assert self._loop is not None, "storage is not open"
             self._loop.call_soon(self._commit_turn)
@@ -432,8 +432,9 @@ class AsyncStorage:
         self._turn_thens.append(then)
 
     def _commit_turn(self) -> bool:
-        """Commit the writes queued so far as one transaction and call each of them back, or, if
-        the database fails, keep them queued and try again later. Whether none is left."""
+        """Commit the writes queued so far as one transaction and call each of them back (after
+        the log sync, with ``durable``), or, if the database fails, keep them queued and try
+        again later. Whether none is left."""
         if not self._turn_thens:
             return True
         try:
