@@ -154,7 +154,6 @@ class BoardhallServer:
         self.storage = AsyncStorage(
             db, durable, after_commit=self._release_written, on_health=self._storage_health
         )
-        self._storage_down = False
         self.metrics = Metrics()
         self.connections: dict[ConnId, ServerConnection] = {}
         self._ids = itertools.count(1)
@@ -253,7 +252,12 @@ class BoardhallServer:
             try:
                 await asyncio.wait_for(idle, grace)
             except TimeoutError:
-                log.error("stopping with %d outputs whose writes failed", self._order.waiting)
+                log.error(
+                    "stopping with %d outputs never sent: their writes did not become durable "
+                    "in %.0f s",
+                    self._order.waiting,
+                    grace,
+                )
             self._order.on_idle = None
         for process in self._bots:
             if process.returncode is None:
@@ -460,7 +464,7 @@ class BoardhallServer:
     # ---- timers ------------------------------------------------------------------------------
 
     def _arm(self) -> None:
-        if self._storage_down:  # no game ends on time while moves are held
+        if self.storage.failure is not None:  # no game ends on time while moves are held
             if self._timer is not None:
                 self._timer.cancel()
             self._timer = self._timer_at = None
@@ -478,7 +482,7 @@ class BoardhallServer:
     def _fire(self) -> None:
         self._timer = None
         self._timer_at = None
-        if self._storage_down:  # re-armed when the storage is back
+        if self.storage.failure is not None:  # re-armed when the storage is back
             return
         loop = asyncio.get_running_loop()
         try:
@@ -491,7 +495,6 @@ class BoardhallServer:
         """While commits fail, moves are held unseen, so no clock may run out; once they go
         through, the turn after each held move begins again (its player could not see the
         position before), and the timeouts due in the meantime fire."""
-        self._storage_down = not healthy
         if healthy:
             self.hall.restart_turns_of(self.storage.held_games(), self.loop.time())
         self._arm()

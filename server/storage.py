@@ -503,7 +503,8 @@ class AsyncStorage:
 
     def _synced(self, number: int, error: OSError | None) -> None:
         """The log sync covering commits up to ``number`` is over: call their writes back, or,
-        if it failed, queue every commit still waiting for a sync again, ahead of the rest."""
+        if it failed, queue the writes of every commit still waiting for a sync again, ahead of
+        the rest."""
         if error is None:
             durable = 0
             while self._syncing and self._syncing[0].number <= number:
@@ -512,22 +513,12 @@ class AsyncStorage:
                 durable += 1
             if durable and self._after_commit is not None:  # once for all the sync covered
                 self._after_commit()
-        elif self._syncing:
-            ops: list[StorageOp] = []
-            sizes: list[int] = []
-            thens: list[Done] = []
-            for batch in self._syncing:
-                start = 0
-                for index, (size, then) in enumerate(zip(batch.sizes, batch.thens, strict=True)):
-                    if index in batch.refused:
-                        then(None, batch.refused[index])
-                    else:
-                        ops += batch.ops[start : start + size]
-                        sizes.append(size)
-                        thens.append(then)
-                    start += size
+        elif self._syncing:  # all of them, refused writes too: the retry refuses those again
+            for batch in reversed(self._syncing):
+                self._turn_ops[:0] = batch.ops
+                self._turn_sizes[:0] = batch.sizes
+                self._turn_thens[:0] = batch.thens
             self._syncing.clear()
-            self._turn_ops[:0], self._turn_sizes[:0], self._turn_thens[:0] = ops, sizes, thens
             self._failed(error)
         # after a failure the reads waiting go ahead (the writes are queued again)
         last = self._commits if error is not None else number
@@ -562,18 +553,18 @@ class AsyncStorage:
     def _failed(self, error: BaseException) -> None:
         """Hold the queued writes and schedule another try."""
         self.failures_total += 1
-        if self.failure is None:
-            if self._on_health is not None:
-                self._on_health(False)
+        first, self.failure = self.failure is None, error
+        if first:
             self.failing_since = time.monotonic()
             log.error(
                 "storage write failed; holding %d writes (and their outputs) and trying again",
                 self.held,
                 exc_info=error,
             )
+            if self._on_health is not None:
+                self._on_health(False)
         else:
             log.warning("storage write failed again (%s); %d writes held", error, self.held)
-        self.failure = error
         if self._retry is None:
             assert self._loop is not None, "storage is not open"
             self._retry = self._loop.call_later(self._retry_in, self._try_again)
@@ -598,8 +589,7 @@ class AsyncStorage:
         if self.held:  # what the failing database did not take is lost
             log.error("storage closed with %d writes not committed", self.held)
             lost = StorageClosed(f"not written before the storage closed: {self.failure}")
-            thens = self._turn_thens
-            self._turn_thens, self._turn_ops, self._turn_sizes = [], [], []
+            _, _, thens = self._unqueue(len(self._turn_thens))
             _call_all(thens, dict.fromkeys(range(len(thens)), lost))
         loop = asyncio.get_running_loop()
         if self.checkpointer is not None:
