@@ -8,7 +8,6 @@ import asyncio
 import errno
 import json
 import os
-import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,9 +16,10 @@ import pytest
 
 from server.logsync import LogSyncer
 from server.net import running_server
-from server.outputs import SaveMove
-from server.storage import AsyncStorage
+from server.outputs import SaveGame
+from server.storage import WriteRefused
 from server.testing import WireClient
+from tests.server.storage_tools import move, opened, plies_on_disk, until
 from tests.server.test_net import http_get
 
 
@@ -59,18 +59,6 @@ def disk(monkeypatch: pytest.MonkeyPatch) -> Iterator[Disk]:
     fake.release()
 
 
-def _move(ply: int) -> SaveMove:
-    return SaveMove("g1", ply, "e2e4", "first", None, 0, "2026-11-24T10:00:00Z", {"first": 1})
-
-
-def _plies_on_disk(path: Path) -> list[int]:
-    db = sqlite3.connect(path)
-    try:
-        return [p for (p,) in db.execute("SELECT ply FROM moves WHERE game_id = 'g1' ORDER BY ply")]
-    finally:
-        db.close()
-
-
 async def _turns(count: int = 20) -> None:
     for _ in range(count):
         await asyncio.sleep(0)
@@ -79,14 +67,13 @@ async def _turns(count: int = 20) -> None:
 async def test_a_write_is_called_back_only_once_the_log_is_synced(
     tmp_path: Path, disk: Disk
 ) -> None:
-    store = AsyncStorage(tmp_path / "hall.db")
-    await store.open()
+    store = await opened(tmp_path / "hall.db")
     disk.hold()
-    written = store.submit([_move(0)])
+    written = store.submit([move(0)])
     assert await asyncio.to_thread(disk.started.wait, 10)
     read = asyncio.ensure_future(store.run(lambda: len(store.storage.moves("g1"))))
     await _turns()
-    assert _plies_on_disk(tmp_path / "hall.db") == [0]  # committed, not yet synced
+    assert plies_on_disk(tmp_path / "hall.db") == [0]  # committed, not yet synced
     assert not written.done() and not read.done()
     assert store.held == 1
     disk.release()
@@ -96,16 +83,15 @@ async def test_a_write_is_called_back_only_once_the_log_is_synced(
 
 
 async def test_commits_made_during_a_sync_share_the_next_one(tmp_path: Path, disk: Disk) -> None:
-    store = AsyncStorage(tmp_path / "hall.db")
-    await store.open()
+    store = await opened(tmp_path / "hall.db")
     disk.hold()
-    first = store.submit([_move(0)])
+    first = store.submit([move(0)])
     assert await asyncio.to_thread(disk.started.wait, 10)
     later = []
     for ply in range(1, 6):  # five turns, five commits, while the first sync is held
-        later.append(store.submit([_move(ply)]))
+        later.append(store.submit([move(ply)]))
         await asyncio.sleep(0)
-    assert _plies_on_disk(tmp_path / "hall.db") == [0, 1, 2, 3, 4, 5]
+    assert plies_on_disk(tmp_path / "hall.db") == [0, 1, 2, 3, 4, 5]
     assert not any(f.done() for f in [first, *later])
     syncs = disk.syncs
     disk.release()
@@ -117,54 +103,64 @@ async def test_commits_made_during_a_sync_share_the_next_one(tmp_path: Path, dis
 async def test_a_failed_sync_holds_its_writes_and_writes_them_again(
     tmp_path: Path, disk: Disk
 ) -> None:
-    store = AsyncStorage(tmp_path / "hall.db", retry_first=0.001)
-    await store.open()
+    store = await opened(tmp_path / "hall.db", retry_first=0.001)
     disk.errors.append(OSError(errno.EIO, "Input/output error"))
-    written = store.submit([_move(0), _move(1)])
+    written = store.submit([move(0), move(1)])
     await asyncio.wait_for(written, 10)
     assert store.failures_total == 1 and store.failure is None
     assert disk.syncs == 2
-    assert _plies_on_disk(tmp_path / "hall.db") == [0, 1]
+    assert plies_on_disk(tmp_path / "hall.db") == [0, 1]
     await store.close()
 
 
 async def test_a_sync_failing_until_close_loses_the_write_without_calling_it_done(
     tmp_path: Path, disk: Disk
 ) -> None:
-    store = AsyncStorage(tmp_path / "hall.db", retry_first=3600)
-    await store.open()
+    store = await opened(tmp_path / "hall.db", retry_first=3600)
     disk.errors += [OSError(errno.EIO, "Input/output error")] * 3
-    written = store.submit([_move(0)])
+    written = store.submit([move(0)])
     await asyncio.wait_for(asyncio.to_thread(disk.started.wait, 10), 10)
-    async with asyncio.timeout(10):
-        while store.failure is None:
-            await asyncio.sleep(0)
+    await until(lambda: store.failure is not None)
     assert isinstance(store.failure, OSError) and not written.done()
     await store.close()
     assert written.done() and "Input/output error" in str(written.exception())
 
 
-def test_the_syncer_reports_every_request_in_order(tmp_path: Path) -> None:
-    log = tmp_path / "log"
-    log.write_bytes(b"x")
+def _drive_syncer(
+    path: Path, rounds: list[list[int]]
+) -> tuple[list[tuple[int, OSError | None]], int]:
+    """A fresh syncer on a new file at ``path``: each round's requests made at once, then the
+    loop run until the round's last number is answered. What it was told, and how many syncs."""
+    path.write_bytes(b"x")
     loop = asyncio.new_event_loop()
     heard: list[tuple[int, OSError | None]] = []
+    awaited = 0
 
     def synced(number: int, error: OSError | None) -> None:
         heard.append((number, error))
-        if number == 50:
+        if number == awaited:
             loop.stop()
 
-    syncer = LogSyncer(str(log), loop, synced)
-    for number in range(1, 51):
-        syncer.request(number)
-    loop.run_forever()
+    syncer = LogSyncer(str(path), loop, synced)
+    for numbers in rounds:
+        awaited = numbers[-1]
+        for number in numbers:
+            syncer.request(number)
+        give_up = loop.call_later(10, loop.stop)  # a dead syncer thread never answers
+        loop.run_forever()
+        give_up.cancel()
     syncer.close()
     loop.close()
+    return heard, syncer.syncs
+
+
+def test_the_syncer_reports_every_request_in_order(tmp_path: Path) -> None:
+    """Fifty requests at once: answered in order, some covered together by one sync."""
+    heard, syncs = _drive_syncer(tmp_path / "log", [list(range(1, 51))])
     numbers = [n for n, _ in heard]
     assert numbers == sorted(numbers) and numbers[-1] == 50
     assert all(error is None for _, error in heard)
-    assert syncer.syncs == len(heard) <= 50
+    assert syncs == len(heard) <= 50
 
 
 async def test_a_stalled_disk_holds_the_move_not_the_server(tmp_path: Path, disk: Disk) -> None:
@@ -195,38 +191,16 @@ async def test_the_writing_connection_never_syncs_itself_when_the_syncer_does(
 ) -> None:
     """Even ``NORMAL`` syncs the log's header whenever a commit starts the log over, on the
     loop; with the syncer, the writer runs with ``synchronous=OFF`` (and FULL for its close)."""
-    durable = AsyncStorage(tmp_path / "durable.db")
-    relaxed = AsyncStorage(tmp_path / "relaxed.db", durable=False)
-    for store in (durable, relaxed):
-        await store.open()
+    durable = await opened(tmp_path / "durable.db")
+    relaxed = await opened(tmp_path / "relaxed.db", durable=False)
     assert durable.writer.db.execute("PRAGMA synchronous").fetchone()[0] == 0
     assert relaxed.writer.db.execute("PRAGMA synchronous").fetchone()[0] == 1
     assert durable.writer.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
-    await durable.submit([_move(0)])
+    await durable.submit([move(0)])
     for store in (durable, relaxed):
         await store.close()
-    assert _plies_on_disk(tmp_path / "durable.db") == [0]
+    assert plies_on_disk(tmp_path / "durable.db") == [0]
     assert not (tmp_path / "durable.db-wal").exists()  # the close checkpointed it all
-
-
-def _sync_twice(path: Path) -> list[tuple[int, OSError | None]]:
-    """Two requests through a fresh syncer, one after the other, and what each was told."""
-    loop = asyncio.new_event_loop()
-    heard: list[tuple[int, OSError | None]] = []
-
-    def synced(number: int, error: OSError | None) -> None:
-        heard.append((number, error))
-        loop.stop()
-
-    syncer = LogSyncer(str(path), loop, synced)
-    for number in (1, 2):
-        syncer.request(number)
-        give_up = loop.call_later(10, loop.stop)  # a dead syncer thread never answers
-        loop.run_forever()
-        give_up.cancel()
-    syncer.close()
-    loop.close()
-    return heard
 
 
 def test_without_fdatasync_the_syncer_uses_fsync(
@@ -234,11 +208,10 @@ def test_without_fdatasync_the_syncer_uses_fsync(
 ) -> None:
     """macOS and Windows have no ``os.fdatasync``."""
     log = tmp_path / "log"
-    log.write_bytes(b"x")
     synced: list[int] = []
     monkeypatch.delattr(os, "fdatasync", raising=False)
     monkeypatch.setattr(os, "fsync", synced.append)
-    assert _sync_twice(log) == [(1, None), (2, None)]
+    assert _drive_syncer(log, [[1], [2]])[0] == [(1, None), (2, None)]
     assert len(synced) == 2
 
 
@@ -246,8 +219,25 @@ def test_an_unexpected_error_in_a_sync_is_reported_and_the_syncer_lives_on(
     tmp_path: Path, disk: Disk
 ) -> None:
     log = tmp_path / "log"
-    log.write_bytes(b"x")
     disk.errors.append(RuntimeError("the disk driver broke"))
-    (first, error), second = _sync_twice(log)
+    (first, error), second = _drive_syncer(log, [[1], [2]])[0]
     assert first == 1 and isinstance(error, OSError) and "driver broke" in str(error)
     assert second == (2, None)
+
+
+async def test_a_broken_write_beside_a_failed_sync_is_refused_once_and_the_rest_written(
+    tmp_path: Path, disk: Disk
+) -> None:
+    """The failed sync puts the whole commit back, the broken write too; the retry refuses it
+    again and it hears of that once."""
+    store = await opened(tmp_path / "hall.db", retry_first=0.001)
+    disk.errors.append(OSError(errno.EIO, "Input/output error"))
+    heard: list[tuple[str, BaseException | None]] = []
+    store.write([move(0)], lambda _, error: heard.append(("good", error)))
+    store.write([SaveGame(meta={"room": "K7QD"})], lambda _, error: heard.append(("bad", error)))
+    await store.submit([move(1)])
+    assert [name for name, _ in heard] == ["good", "bad"]
+    assert heard[0][1] is None and isinstance(heard[1][1], WriteRefused)
+    assert store.failures_total == 1 and disk.syncs == 2
+    assert plies_on_disk(tmp_path / "hall.db") == [0, 1]
+    await store.close()

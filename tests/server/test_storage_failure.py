@@ -10,43 +10,22 @@ from pathlib import Path
 from typing import Any
 
 from server.net import BoardhallServer
-from server.outputs import SaveGame, SaveMove, StorageOp
-from server.storage import AsyncStorage, StorageClosed, WriteRefused
+from server.outputs import SaveGame, StorageOp
+from server.storage import StorageClosed, WriteRefused
+from tests.server.storage_tools import move, opened, plies_on_disk, until
 from tests.server.test_net import Factory, http_get
-
-
-def _move(ply: int, game: str = "g1") -> SaveMove:
-    return SaveMove(game, ply, "e2e4", "first", None, 0, "2026-11-24T10:00:00Z", {"first": 1})
-
-
-def _stored_plies(path: Path, game: str = "g1") -> list[int]:
-    """The plies a fresh connection finds on disk."""
-    db = sqlite3.connect(path)
-    try:
-        rows = db.execute("SELECT ply FROM moves WHERE game_id = ? ORDER BY ply", (game,))
-        return [ply for (ply,) in rows]
-    finally:
-        db.close()
-
-
-async def _until(condition: Any) -> None:
-    """Let the loop run until ``condition()`` holds (turns of the loop, not a timed sleep)."""
-    async with asyncio.timeout(10):
-        while not condition():
-            await asyncio.sleep(0)
 
 
 async def test_writes_held_while_the_database_is_read_only_are_committed_in_order(
     tmp_path: Path,
 ) -> None:
-    store = AsyncStorage(tmp_path / "hall.db", retry_first=0.001, retry_most=0.01)
-    await store.open()
-    await store.submit([_move(0)])
+    store = await opened(tmp_path / "hall.db", retry_first=0.001, retry_most=0.01)
+    await store.submit([move(0)])
     store.writer.db.execute("PRAGMA query_only=1")
-    first = store.submit([_move(1)])
-    await _until(lambda: store.failure is not None)
-    second = store.submit([_move(2)])
-    await _until(lambda: store.failures_total >= 3)  # tried again, and failed again
+    first = store.submit([move(1)])
+    await until(lambda: store.failure is not None)
+    second = store.submit([move(2)])
+    await until(lambda: store.failures_total >= 3)  # tried again, and failed again
     assert not first.done() and not second.done()
     assert isinstance(store.failure, sqlite3.OperationalError)
     assert "readonly" in str(store.failure)
@@ -56,38 +35,36 @@ async def test_writes_held_while_the_database_is_read_only_are_committed_in_orde
     store.writer.db.execute("PRAGMA query_only=0")
     await asyncio.wait_for(asyncio.gather(first, second), 10)
     assert store.failure is None and store.held == 0
-    assert _stored_plies(tmp_path / "hall.db") == [0, 1, 2]
+    assert plies_on_disk(tmp_path / "hall.db") == [0, 1, 2]
     await store.close()
 
 
 async def test_a_full_disk_holds_writes_until_there_is_room(tmp_path: Path) -> None:
     """A real ``SQLITE_FULL``: the database may not grow past its size at the start."""
-    store = AsyncStorage(tmp_path / "hall.db", retry_first=0.001, retry_most=0.01)
-    await store.open()
+    store = await opened(tmp_path / "hall.db", retry_first=0.001, retry_most=0.01)
     pages = store.writer.db.execute("PRAGMA page_count").fetchone()[0]
     store.writer.db.execute(f"PRAGMA max_page_count={pages}")
     written: list[asyncio.Future[Any]] = []
     for ply in range(2_000):
-        written.append(store.submit([_move(ply)]))
-        await _until(lambda: written[-1].done() or store.failure is not None)
+        written.append(store.submit([move(ply)]))
+        await until(lambda: written[-1].done() or store.failure is not None)
         if store.failure is not None:
             break
     assert store.failure is not None, "the database never filled up"
     assert "full" in str(store.failure)
     full_at = len(written) - 1
     assert not written[full_at].done()
-    assert _stored_plies(tmp_path / "hall.db") == list(range(full_at))
+    assert plies_on_disk(tmp_path / "hall.db") == list(range(full_at))
 
     store.writer.db.execute("PRAGMA max_page_count=1000000")
     await asyncio.wait_for(asyncio.gather(*written), 10)
-    assert _stored_plies(tmp_path / "hall.db") == list(range(full_at + 1))
+    assert plies_on_disk(tmp_path / "hall.db") == list(range(full_at + 1))
     await store.close()
 
 
 async def test_while_failing_only_the_retry_commits(tmp_path: Path) -> None:
     """New writes during a failure join the held ones; they do not each try the disk again."""
-    store = AsyncStorage(tmp_path / "hall.db", retry_first=3600)
-    await store.open()
+    store = await opened(tmp_path / "hall.db", retry_first=3600)
     applies: list[int] = []
     apply = store.writer.apply
 
@@ -97,44 +74,43 @@ async def test_while_failing_only_the_retry_commits(tmp_path: Path) -> None:
 
     store.writer.apply = counting_apply  # type: ignore[method-assign]
     store.writer.db.execute("PRAGMA query_only=1")
-    held = [store.submit([_move(0)])]
-    await _until(lambda: store.failure is not None)
+    held = [store.submit([move(0)])]
+    await until(lambda: store.failure is not None)
     for ply in range(1, 50):
-        held.append(store.submit([_move(ply)]))
+        held.append(store.submit([move(ply)]))
         await asyncio.sleep(0)
     assert applies == [1] and store.held == 50
     store.writer.db.execute("PRAGMA query_only=0")
     await store.close()  # its last try succeeds
     assert applies == [1, 50]
     assert all(f.done() and f.exception() is None for f in held)
-    assert _stored_plies(tmp_path / "hall.db") == list(range(50))
+    assert plies_on_disk(tmp_path / "hall.db") == list(range(50))
 
 
 async def test_closing_while_failing_tells_each_held_write(tmp_path: Path) -> None:
-    store = AsyncStorage(tmp_path / "hall.db", retry_first=3600)
-    await store.open()
+    store = await opened(tmp_path / "hall.db", retry_first=3600)
     store.writer.db.execute("PRAGMA query_only=1")
-    held = store.submit([_move(0)])
-    await _until(lambda: store.failure is not None)
+    held = store.submit([move(0)])
+    await until(lambda: store.failure is not None)
     await store.close()
-    assert isinstance(held.exception(), StorageClosed)
-    assert _stored_plies(tmp_path / "hall.db") == []
+    closed = held.exception()
+    assert isinstance(closed, StorageClosed) and "readonly" in str(closed)  # names the cause
+    assert plies_on_disk(tmp_path / "hall.db") == []
 
 
 async def test_a_broken_write_is_refused_and_the_others_of_its_turn_are_written(
     tmp_path: Path,
 ) -> None:
-    store = AsyncStorage(tmp_path / "hall.db")
-    await store.open()
+    store = await opened(tmp_path / "hall.db")
     heard: dict[str, BaseException | None] = {}
-    store.write([_move(0)], lambda _, error: heard.__setitem__("before", error))
+    store.write([move(0)], lambda _, error: heard.__setitem__("before", error))
     store.write([SaveGame(meta={"room": "K7QD"})], lambda _, error: heard.__setitem__("bad", error))
-    store.write([_move(1)], lambda _, error: heard.__setitem__("after", error))
+    store.write([move(1)], lambda _, error: heard.__setitem__("after", error))
     await store.submit([])
     assert heard["before"] is None and heard["after"] is None
-    assert isinstance(heard["bad"], WriteRefused)
+    assert isinstance(heard["bad"], WriteRefused) and str(heard["bad"]) == "KeyError: 'id'"
     assert store.failure is None
-    assert _stored_plies(tmp_path / "hall.db") == [0, 1]
+    assert plies_on_disk(tmp_path / "hall.db") == [0, 1]
     await store.close()
 
 
@@ -153,7 +129,7 @@ async def test_a_move_is_not_sent_until_the_failing_database_takes_it(
 
     server.storage.writer.db.execute("PRAGMA query_only=1")
     await bob.send(id="m1", type="move", room=code, ply=1, move="e5")
-    await _until(lambda: server.storage.failure is not None)
+    await until(lambda: server.storage.failure is not None)
     for _ in range(2):  # everything sent before carl's replies has reached its reader
         assert (await carl.request(type="list"))["type"] == "rooms"
     assert not [m for m in ann.inbox + bob.inbox if m.get("type") == "moved"]
@@ -178,7 +154,7 @@ async def test_a_move_is_not_sent_until_the_failing_database_takes_it(
     assert "boardhall_storage_failures_total 0" not in metrics
 
 
-async def test_later_messages_to_the_same_players_wait_behind_the_held_move(
+async def test_later_messages_to_the_same_players_wait_behind_the_heldmove(
     server: BoardhallServer, client: Factory
 ) -> None:
     """Each connection still gets its messages in order: a refusal and a chat made after the
@@ -189,7 +165,7 @@ async def test_later_messages_to_the_same_players_wait_behind_the_held_move(
     await bob.request(type="join", room=code)
     server.storage.writer.db.execute("PRAGMA query_only=1")
     await ann.send(id="m0", type="move", room=code, ply=0, move="d4")
-    await _until(lambda: server.storage.failure is not None)
+    await until(lambda: server.storage.failure is not None)
     await bob.send(id="early", type="move", room=code, ply=0, move="d5")  # he has not seen d4
     await ann.send(id="talk", type="chat", room=code, text="your move")
     for _ in range(2):
@@ -225,7 +201,7 @@ async def test_no_clock_runs_out_while_moves_are_held(
 
     server.storage.writer.db.execute("PRAGMA query_only=1")
     await ann.send(id="d4", type="move", room=held, ply=2, move="d4")
-    await _until(lambda: server.storage.failure is not None)
+    await until(lambda: server.storage.failure is not None)
     loop = asyncio.get_running_loop()
     idle_room, held_room = server.hall.rooms[idle], server.hall.rooms[held]
     idle_room.clock.turn_start = loop.time() - 600  # carl's 60 s ran out long ago
