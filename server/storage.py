@@ -106,8 +106,8 @@ class Storage:
             self.db.execute("PRAGMA journal_mode=WAL")
             if not checkpoints:
                 self.db.execute("PRAGMA wal_autocheckpoint=0")
-        mode = "OFF" if synced_elsewhere else "FULL" if durable else "NORMAL"
-        self.db.execute(f"PRAGMA synchronous={mode}")
+        self._mode = "OFF" if synced_elsewhere else "FULL" if durable else "NORMAL"
+        self.db.execute(f"PRAGMA synchronous={self._mode}")
         self.db.executescript(SCHEMA)
         self._writer = self.db.cursor()
         """The one cursor writes go through: ``Connection.execute`` makes a cursor per call, and
@@ -120,6 +120,26 @@ class Storage:
         if self.synced_elsewhere:
             self.db.execute("PRAGMA synchronous=FULL")
         self.db.close()
+
+    def restart_log(self) -> None:
+        """Copy the whole write-ahead log into the database, sync the database and empty the
+        log, so the next commit starts a new log; raises :class:`sqlite3.OperationalError` if a
+        reader or another checkpoint is in the way for longer than 0.2 s.
+
+        After a failed sync of the log, Linux may have dropped the pages it could not write
+        and reports that only once: the next sync succeeds with a hole in the log on the disk,
+        and a crash recovery stops reading the log at that hole, dropping every later commit.
+        The copy reads the log through the cache, which still holds those pages."""
+        db = self._writer
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA busy_timeout=200")
+        try:
+            busy, _, _ = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        finally:
+            db.execute(f"PRAGMA synchronous={self._mode}")
+            db.execute("PRAGMA busy_timeout=5000")
+        if busy:
+            raise sqlite3.OperationalError("cannot start the write-ahead log over: it is busy")
 
     def apply(self, ops: Iterable[StorageOp]) -> None:
         """Write ``ops`` in one transaction."""
@@ -365,6 +385,9 @@ class AsyncStorage:
         self._commits = 0  # numbers the commits whose log syncs are awaited
         self._syncing: deque[_Batch] = deque()  # committed, waiting for their sync
         self._sync_waiters: list[tuple[int, asyncio.Future[None]]] = []
+        self._log_suspect = False
+        """A log sync failed: the log is started over (see :meth:`Storage.restart_log`)
+        before the next commit."""
 
     def held_games(self) -> set[str]:
         """The games with a move among the writes waiting for a commit."""
@@ -438,6 +461,9 @@ class AsyncStorage:
         if not self._turn_thens:
             return True
         try:
+            if self._log_suspect:  # no commit may follow a part of the log that failed
+                self.writer.restart_log()
+                self._log_suspect = False
             self.writer.apply(self._turn_ops)
         except sqlite3.Error as exc:
             self._failed(exc)
@@ -504,7 +530,7 @@ class AsyncStorage:
     def _synced(self, number: int, error: OSError | None) -> None:
         """The log sync covering commits up to ``number`` is over: call their writes back, or,
         if it failed, queue the writes of every commit still waiting for a sync again, ahead of
-        the rest."""
+        the rest, to be committed into a log started over."""
         if error is None:
             durable = 0
             while self._syncing and self._syncing[0].number <= number:
@@ -513,13 +539,15 @@ class AsyncStorage:
                 durable += 1
             if durable and self._after_commit is not None:  # once for all the sync covered
                 self._after_commit()
-        elif self._syncing:  # all of them, refused writes too: the retry refuses those again
-            for batch in reversed(self._syncing):
-                self._turn_ops[:0] = batch.ops
-                self._turn_sizes[:0] = batch.sizes
-                self._turn_thens[:0] = batch.thens
-            self._syncing.clear()
-            self._failed(error)
+        else:
+            self._log_suspect = True
+            if self._syncing:  # all of them, refused writes too: the retry refuses those again
+                for batch in reversed(self._syncing):
+                    self._turn_ops[:0] = batch.ops
+                    self._turn_sizes[:0] = batch.sizes
+                    self._turn_thens[:0] = batch.thens
+                self._syncing.clear()
+                self._failed(error)
         # after a failure the reads waiting go ahead (the writes are queued again)
         last = self._commits if error is not None else number
         ready = [waiter for n, waiter in self._sync_waiters if n <= last]

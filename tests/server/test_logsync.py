@@ -8,6 +8,8 @@ import asyncio
 import errno
 import json
 import os
+import shutil
+import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -34,6 +36,8 @@ class Disk:
         self.open = threading.Event()
         self.open.set()
         self.errors: list[Exception] = []
+        self.failed_at: list[int] = []
+        """The file's size at each failed sync."""
 
     def hold(self) -> None:
         self.started.clear()
@@ -47,6 +51,7 @@ class Disk:
         self.started.set()
         assert self.open.wait(60), "a held sync was never released"
         if self.errors:
+            self.failed_at.append(os.fstat(fd).st_size)
             raise self.errors.pop(0)
         self.real(fd)
 
@@ -240,4 +245,91 @@ async def test_a_broken_write_beside_a_failed_sync_is_refused_once_and_the_rest_
     assert heard[0][1] is None and isinstance(heard[1][1], WriteRefused)
     assert store.failures_total == 1 and disk.syncs == 2
     assert plies_on_disk(tmp_path / "hall.db") == [0, 1]
+    await store.close()
+
+
+def _log_salt(path: Path) -> bytes:
+    """The salt in a write-ahead log's header: a new one each time the log starts over."""
+    return path.read_bytes()[16:24]
+
+
+def _crash_copy(db: Path, into: Path, lost: tuple[int, int] | None, salt: bytes) -> Path:
+    """The database and its log as a crash would leave them, with the log's bytes ``lost``
+    zeroed if the log is still the one whose header has ``salt`` (the pages a failed sync did
+    not write; a log started over since has no such bytes)."""
+    into.mkdir()
+    shutil.copy(db, into / db.name)
+    log = into / f"{db.name}-wal"
+    shutil.copy(f"{db}-wal", log)
+    if lost is not None and _log_salt(log) == salt:
+        data = bytearray(log.read_bytes())
+        start, end = lost
+        data[start:end] = bytes(end - start)
+        log.write_bytes(bytes(data))
+    return into / db.name
+
+
+async def test_after_a_failed_sync_the_log_starts_over_so_a_crash_keeps_the_rewritten_moves(
+    tmp_path: Path, disk: Disk
+) -> None:
+    """fsyncgate: a failed ``fdatasync`` may have dropped the log's pages it could not write,
+    and the next sync succeeds all the same. Moves written again after the failure must not
+    sit in the log behind that hole, where crash recovery stops reading: the log is copied into
+    the database and started over first."""
+    path = tmp_path / "hall.db"
+    store = await opened(path, retry_first=0.001)
+    assert store.checkpointer is not None
+    await asyncio.to_thread(store.checkpointer.stop)  # no checkpoint but the one under test
+    await store.submit([move(0)])
+    wal = Path(f"{path}-wal")
+    before, salt = wal.stat().st_size, _log_salt(wal)
+    disk.errors.append(OSError(errno.EIO, "Input/output error"))
+    await store.submit([move(1), move(2)])
+    assert store.failures_total == 1 and len(disk.failed_at) == 1
+    lost = (before, disk.failed_at[0])
+    assert lost[1] > lost[0]  # the failed commit's frames
+    await store.submit([move(3)])
+    crashed = _crash_copy(path, tmp_path / "crash", lost, salt)
+    assert plies_on_disk(crashed) == [0, 1, 2, 3]
+    with sqlite3.connect(crashed) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    await store.close()
+
+
+async def test_without_a_failed_sync_the_log_is_not_started_over(
+    tmp_path: Path, disk: Disk
+) -> None:
+    """The emulated crash of the test above loses nothing when no sync failed (the control:
+    starting the log over is the failure path's, not every commit's)."""
+    path = tmp_path / "hall.db"
+    store = await opened(path)
+    assert store.checkpointer is not None
+    await asyncio.to_thread(store.checkpointer.stop)
+    await store.submit([move(0)])
+    wal = Path(f"{path}-wal")
+    salt = _log_salt(wal)
+    await store.submit([move(1), move(2)])
+    assert _log_salt(wal) == salt
+    assert plies_on_disk(_crash_copy(path, tmp_path / "crash", None, salt)) == [0, 1, 2]
+    await store.close()
+
+
+async def test_a_log_that_cannot_start_over_yet_keeps_its_writes_held(
+    tmp_path: Path, disk: Disk
+) -> None:
+    """A reader in the way of the restart: the writes stay held and go in once it is gone."""
+    path = tmp_path / "hall.db"
+    store = await opened(path, retry_first=0.001)
+    await store.submit([move(0)])
+    reader = sqlite3.connect(path)
+    reader.execute("BEGIN")
+    assert reader.execute("SELECT count(*) FROM moves").fetchone()[0] == 1
+    disk.errors.append(OSError(errno.EIO, "Input/output error"))
+    written = store.submit([move(1)])
+    await until(lambda: store.failures_total >= 2)
+    assert "busy" in str(store.failure) and not written.done()
+    reader.execute("COMMIT")
+    reader.close()
+    await asyncio.wait_for(written, 10)
+    assert store.failure is None and plies_on_disk(path) == [0, 1]
     await store.close()
