@@ -601,7 +601,17 @@ def _print_ratios(what: str, ratios: dict[str, float]) -> None:
     )
 
 
-def _print(label: str, name: str, f: PhaseFigures) -> None:
+CLIENT_BOUND_PCT = 95.0
+"""A load client process this busy (in % of one core) is what sets a phase's pace."""
+
+
+def client_bound(f: PhaseFigures, procs: int) -> bool:
+    """Whether the load clients, not the target, limited this phase: each of the ``procs``
+    client processes was busy at least :data:`CLIENT_BOUND_PCT` % of the time."""
+    return f.client_cpu_pct >= CLIENT_BOUND_PCT * procs
+
+
+def _print(label: str, name: str, f: PhaseFigures, procs: int = 1) -> None:
     print(
         f"  {label:11} {name:5} moves/s {f.moves_s:9.1f}  frames/s {f.frames_s:9.1f}  "
         f"p50 {f.p50_ms:7.1f} ms  p99 {f.p99_ms:7.1f} ms  cpu {f.cpu_pct:5.1f}%  "
@@ -611,6 +621,12 @@ def _print(label: str, name: str, f: PhaseFigures) -> None:
         f"slowest 1 % in {f.slow_windows}/{f.windows} 100-ms windows, "
         f"per-second p99 median {f.p99_per_second_ms:.1f} ms"
     )
+    if client_bound(f, procs):
+        print(
+            f"  {'':11} {name:5} the load client was busy {f.client_cpu_pct / procs:.1f} % of "
+            f"the time: this is the client's limit, not the {label} server's, and it moves "
+            "from run to run"
+        )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -707,7 +723,7 @@ def _one_round(
         if args.stages and server is not None:
             _print_stages(Path(args.stages), timed)
         for name, f in figures.items():
-            _print("boardhall", name, f)
+            _print("boardhall", name, f, args.procs)
         report["boardhall"] = {k: vars(v) for k, v in figures.items()}
         report["boardhall_peak_mb"] = peak
         if not args.no_echo and not args.url:
@@ -721,7 +737,7 @@ def _one_round(
                 finally:
                     echo.stop()
                 for name, f in echoed.items():
-                    _print(label, name, f)
+                    _print(label, name, f, args.procs)
                 report[label] = {k: vars(v) for k, v in echoed.items()}
                 for name in figures:
                     ratios = _ratios(figures[name], echoed[name])
