@@ -46,7 +46,48 @@ class ProcSample:
 
 
 def sample(pid: int) -> ProcSample:
-    """Read /proc/PID/stat (user+system CPU) and /proc/PID/status (VmRSS, VmHWM)."""
+    """CPU (user+system, /proc/PID/stat) and memory (VmRSS and VmHWM, /proc/PID/status) of a
+    process and its live descendants together: the server's log-sync helper counts as the
+    server's (the peak is the sum of each process's own peak)."""
+    total = ProcSample(time.monotonic(), 0.0, 0, 0)
+    for member in [pid, *descendants(pid)]:
+        try:
+            one = _sample_one(member)
+        except (FileNotFoundError, ProcessLookupError):  # a child that just exited
+            if member == pid:
+                raise
+            continue
+        total = ProcSample(
+            total.at,
+            total.cpu_s + one.cpu_s,
+            total.rss_bytes + one.rss_bytes,
+            total.hwm_bytes + one.hwm_bytes,
+        )
+    return total
+
+
+def descendants(pid: int) -> list[int]:
+    """The live children of a process, their children, and so on (/proc/PID/task/*/children)."""
+    found: list[int] = []
+    parents = [pid]
+    while parents:
+        parent = parents.pop()
+        try:
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except FileNotFoundError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{parent}/task/{task}/children") as f:
+                    children = [int(c) for c in f.read().split()]
+            except FileNotFoundError:
+                continue
+            found += children
+            parents += children
+    return found
+
+
+def _sample_one(pid: int) -> ProcSample:
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     cpu = (int(fields[11]) + int(fields[12])) / TICKS

@@ -1,20 +1,43 @@
-"""Makes a file durable on a thread of its own, so the event loop never waits for the disk.
+"""Makes a file durable away from the event loop, so the loop never waits for the disk.
 
 The storage's writer commits without syncing (``synchronous=OFF``, and it never checkpoints): the
-transaction is in the write-ahead log and consistent, but maybe not yet on the disk.
-:class:`LogSyncer` then ``fdatasync``s the log file (any descriptor of a file syncs all of its
-data) on its thread and reports on the event loop, so whatever waits for the commit goes out only
-once it is durable: the promise of ``synchronous=FULL`` without the loop waiting for the sync.
-Requests that arrive while a sync runs are covered together by the next one.
+transaction is in the write-ahead log and consistent, but maybe not yet on the disk. A syncer then
+``fdatasync``s the log file (any descriptor of a file syncs all of its data) and reports on the
+event loop, so whatever waits for the commit goes out only once it is durable: the promise of
+``synchronous=FULL`` without the loop waiting for the sync. Requests that arrive while a sync runs
+are covered together by the next one.
+
+:class:`HelperSyncer` syncs in a helper process (:mod:`server.synchelper`) that the loop talks to
+through two pipes; :class:`LogSyncer` syncs on a thread, for event loops that cannot watch a pipe
+(asyncio's on Windows). A thread takes the interpreter's lock to hear of a request, after its sync
+and to report, and may wait for the busy loop to let go of it each time; the helper takes nothing
+from the server's process (bench/README.md, eleventh session: at a steady 1,000 moves/s each
+second's p99 3.0-3.1 ms against 3.6-4.0 ms on a thread).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import errno
+import logging
 import os
 import queue
+import subprocess
+import sys
 import threading
+from collections import deque
 from collections.abc import Callable
+from typing import Protocol
+
+from server import synchelper
+
+log = logging.getLogger("boardhall.storage")
+
+PIPELINE = 1
+"""Requests a :class:`HelperSyncer` keeps with its helper. With two, the next sync waits in the
+pipe when one ends instead of being asked for once the loop has heard of the end; measured, it
+was no faster at full speed and slower at a steady rate (bench/README.md, eleventh session)."""
 
 Synced = Callable[[int, OSError | None], None]
 """Told ``(number, error)`` on the event loop: every request up to ``number`` is durable
@@ -74,9 +97,148 @@ class LogSyncer:
             except RuntimeError:  # the loop is closed: nobody waits any more
                 return
 
+    async def aclose(self) -> None:
+        """Finish the requests made so far and stop, waiting on another thread."""
+        await self._loop.run_in_executor(None, self.close)
+
     def close(self) -> None:
         """Finish the requests made so far, stop the thread and close the file (blocking: call
         it once nothing waits on the event loop, or from another thread)."""
         self._requests.put(None)
         self._thread.join()
         os.close(self._fd)
+
+
+
+class Syncer(Protocol):
+    """What the storage needs of a syncer."""
+
+    syncs: int
+
+    def request(self, number: int) -> None:
+        """Make everything written so far durable; ``number`` comes back to ``synced``."""
+
+    async def aclose(self) -> None:
+        """Finish the requests made so far and stop."""
+
+
+class HelperSyncer:
+    """Syncs one file in a helper process; see the module doc.
+
+    At most :data:`PIPELINE` requests are with the helper at a time: those made meanwhile are
+    sent as one when an answer comes (before the answer is reported, so the next sync runs
+    while the loop delivers what the last one made durable). A helper that dies is started
+    again, and the request it had is reported failed (it may not have synced), so the storage
+    writes it again.
+    """
+
+    def __init__(self, path: str, loop: asyncio.AbstractEventLoop, synced: Synced) -> None:
+        self.path = path
+        self._loop = loop
+        self._synced = synced
+        self._wanted = 0  # the last number requested
+        self._asked: deque[int] = deque()  # the requests sent and not yet answered
+        self._closing = False
+        self._replies = b""
+        self.syncs = 0
+        """Syncs done (fewer than requests when several waited for one)."""
+        self.restarts = 0
+        """Helpers started again after one stopped."""
+        self._start()
+
+    def _start(self) -> None:
+        self._helper = subprocess.Popen(
+            [sys.executable, synchelper.__file__, self.path],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            bufsize=0,
+        )
+        assert self._helper.stdin is not None and self._helper.stdout is not None
+        self._to_helper = self._helper.stdin.fileno()
+        self._from_helper = self._helper.stdout.fileno()
+        try:
+            self._loop.add_reader(self._from_helper, self._readable)
+        except NotImplementedError:  # a loop that cannot watch a pipe
+            self._helper.kill()
+            self._helper.wait()
+            self._close_pipes()
+            raise
+
+    @property
+    def pid(self) -> int:
+        """The helper's process id."""
+        return self._helper.pid
+
+    def request(self, number: int) -> None:
+        """Make everything written so far durable; ``number`` comes back to ``synced``."""
+        self._wanted = number
+        if len(self._asked) < PIPELINE:
+            self._ask()
+
+    def _ask(self) -> None:
+        self._asked.append(self._wanted)
+        with contextlib.suppress(OSError):  # a helper that is gone: its replies end
+            os.write(self._to_helper, synchelper.REQUEST.pack(self._wanted))
+
+    def _readable(self) -> None:
+        data = os.read(self._from_helper, 4096)
+        if not data:
+            self._helper_stopped()
+            return
+        self._replies += data
+        size = synchelper.REPLY.size
+        whole = len(self._replies) - len(self._replies) % size
+        replies = [synchelper.REPLY.unpack_from(self._replies, at) for at in range(0, whole, size)]
+        self._replies = self._replies[whole:]
+        if not replies:
+            return
+        answered = replies[-1][0]
+        while self._asked and self._asked[0] <= answered:
+            self._asked.popleft()
+        if self._wanted > (self._asked[-1] if self._asked else answered):
+            self._ask()
+        for number, code in replies:
+            self.syncs += 1
+            self._synced(number, OSError(code, os.strerror(code)) if code else None)
+
+    def _helper_stopped(self) -> None:
+        self._loop.remove_reader(self._from_helper)
+        self._helper.wait()
+        self._close_pipes()
+        if self._closing:
+            return
+        log.error(
+            "the log's sync helper stopped (exit code %s); starting another",
+            self._helper.returncode,
+        )
+        self.restarts += 1
+        lost, self._replies = bool(self._asked), b""
+        self._asked.clear()
+        self._start()
+        if lost:
+            self._synced(self._wanted, OSError(errno.EIO, "the sync helper stopped during a sync"))
+
+    def _close_pipes(self) -> None:
+        for pipe in (self._helper.stdin, self._helper.stdout):
+            if pipe is not None:
+                pipe.close()
+
+    async def aclose(self) -> None:
+        """Let the helper finish its sync and exit (the answer is not waited for)."""
+        if self._closing:
+            return
+        self._closing = True
+        self._loop.remove_reader(self._from_helper)
+        assert self._helper.stdin is not None
+        self._helper.stdin.close()  # the end of its requests: the helper exits
+        await self._loop.run_in_executor(None, self._helper.wait)
+        self._close_pipes()
+
+
+def start_syncer(path: str, loop: asyncio.AbstractEventLoop, synced: Synced) -> Syncer:
+    """A :class:`HelperSyncer` for ``path``, or a :class:`LogSyncer` where ``loop`` cannot
+    watch a pipe."""
+    try:
+        return HelperSyncer(path, loop, synced)
+    except NotImplementedError:
+        return LogSyncer(path, loop, synced)

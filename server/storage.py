@@ -2,8 +2,8 @@
 
 :class:`Storage` is one blocking connection; :class:`AsyncStorage` serves the event loop: writes
 group-committed on the loop's thread at the end of each turn and made durable by a
-:class:`~server.logsync.LogSyncer` on a thread of its own, reads on another, the write-ahead log
-copied back by a :class:`Checkpointer` on a fourth. The loop never waits for the disk.
+:mod:`~server.logsync` syncer in a helper process, reads on a thread, the write-ahead log copied
+back by a :class:`Checkpointer` on another. The loop never waits for the disk.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
-from server.logsync import LogSyncer
+from server.logsync import LogSyncer, Syncer, start_syncer
 from server.outputs import SaveGame, SaveIdentity, SaveMove, StorageOp, TruncateMoves
 
 T = TypeVar("T")
@@ -85,7 +85,7 @@ class Storage:
     database itself (a :class:`Checkpointer` must), so no commit waits for that copy and its
     syncs. With ``synced_elsewhere`` as well, it never syncs at all (``synchronous=OFF``):
     whoever uses it must sync the log after each commit before relying on it (a
-    :class:`~server.logsync.LogSyncer`). Even ``NORMAL`` syncs the log's header whenever a
+    :mod:`server.logsync` syncer). Even ``NORMAL`` syncs the log's header whenever a
     commit starts the log over after a checkpoint; the log sync after that commit covers the
     header too, and the checkpoints, on their own connection, still sync what they copy.
     """
@@ -326,13 +326,12 @@ class AsyncStorage:
     Writes are group-committed on the event loop's own thread: every write queued during one
     turn of the loop is committed in one transaction once the turn's other callbacks are done:
     into the write-ahead log, not synced (with ``durable`` the writing connection never syncs;
-    see :class:`Storage`). With ``durable``, a :class:`~server.logsync.LogSyncer` thread then
-    syncs the log, and only then is each write called back, in order; commits made while a sync
-    runs are covered by the next one. So the loop never waits for the disk (DESIGN.md): a disk
-    in a slow spell delays the moves being written, not every room, ping and timer. That
-    hand-over costs about 0.1 ms per move against syncing on the loop (bench/README.md, tenth
-    session); committing on a storage thread as well cost more (steady p99 4.9-5.1 ms against
-    3.7-4.0 ms), as each batch waited twice for the GIL.
+    see :class:`Storage`). With ``durable``, a syncer (:mod:`server.logsync`: a helper process,
+    or a thread with ``sync_on_thread``) then syncs the log, and only then is each write called
+    back, in order; commits made while a sync runs are covered by the next one. So the loop
+    never waits for the disk (DESIGN.md): a disk in a slow spell delays the moves being written,
+    not every room, ping and timer. Committing on a storage thread as well cost more (steady p99
+    4.9-5.1 ms against 3.7-4.0 ms, bench/README.md), as each batch waited twice for the GIL.
 
     A commit that fails (a full disk, an I/O error, a database made read-only) is not given up:
     its writes stay queued, nothing of them is called back, and the whole queue is committed
@@ -355,8 +354,11 @@ class AsyncStorage:
         on_health: Callable[[bool], None] | None = None,
         retry_first: float = 0.05,
         retry_most: float = 2.0,
+        sync_on_thread: bool = False,
     ) -> None:
         self._path = path
+        self._sync_on_thread = sync_on_thread
+        """Sync the log on a thread, not in a helper process (see :mod:`server.logsync`)."""
         self._durable = durable
         self._after_commit = after_commit
         """Called once a turn's writes have all been called back (to act on them together)."""
@@ -381,7 +383,7 @@ class AsyncStorage:
         self.failures_total = 0
         self._retry_in = retry_first
         self._retry: asyncio.TimerHandle | None = None
-        self._syncer: LogSyncer | None = None
+        self._syncer: Syncer | None = None
         self._commits = 0  # numbers the commits whose log syncs are awaited
         self._syncing: deque[_Batch] = deque()  # committed, waiting for their sync
         self._sync_waiters: list[tuple[int, asyncio.Future[None]]] = []
@@ -408,12 +410,18 @@ class AsyncStorage:
         self._reads = ThreadPoolExecutor(1, thread_name_prefix="boardhall-reads")
         loop = self._loop = asyncio.get_running_loop()  # kept: getting it is a system call
         if durable:
-            self._syncer = LogSyncer(path + "-wal", loop, self._synced)
+            start = LogSyncer if self._sync_on_thread else start_syncer
+            self._syncer = start(path + "-wal", loop, self._synced)
         self._reader = await loop.run_in_executor(
             self._reads, partial(Storage, path, durable=durable, checkpoints=False)
         )
         self.checkpointer = Checkpointer(path)
         self.checkpointer.start()
+
+    @property
+    def syncer(self) -> Syncer | None:
+        """What syncs the log (None when not ``durable``)."""
+        return self._syncer
 
     @property
     def storage(self) -> Storage:
@@ -630,7 +638,7 @@ class AsyncStorage:
             self._reads.shutdown(wait=True)
             self._reads = None
         if self._syncer is not None:
-            await loop.run_in_executor(None, self._syncer.close)
+            await self._syncer.aclose()
             self._syncer = None
         self._writer.close()  # the last connection: copies the log back into the database
         self._writer = None

@@ -1,0 +1,46 @@
+"""A process that syncs one file on request, so the server's own threads never wait for it.
+
+Run as ``python synchelper.py PATH`` (it imports nothing of ours): it reads request numbers
+(8 bytes each, little endian) on stdin, ``fdatasync``s PATH once for all the requests that have
+arrived, and writes back the last number with 0, or with the errno of a failed sync (12 bytes).
+It exits at the end of stdin, and only then: an interrupt meant for the server (Ctrl-C in its
+terminal) leaves it be.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import struct
+import sys
+
+REQUEST = struct.Struct("<q")
+REPLY = struct.Struct("<qi")
+
+
+def serve(path: str, requests: int, replies: int) -> None:
+    """Answer requests read from fd ``requests`` on fd ``replies`` until end of input."""
+    fd = os.open(path, os.O_RDWR | getattr(os, "O_BINARY", 0))
+    sync = getattr(os, "fdatasync", None) or os.fsync
+    pending = b""
+    while True:
+        chunk = os.read(requests, 65536)
+        if not chunk:
+            return
+        pending += chunk
+        whole = len(pending) - len(pending) % REQUEST.size
+        if not whole:
+            continue
+        (number,) = REQUEST.unpack_from(pending, whole - REQUEST.size)
+        pending = pending[whole:]
+        error = 0
+        try:
+            sync(fd)
+        except OSError as exc:
+            error = exc.errno or -1
+        os.write(replies, REPLY.pack(number, error))
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    serve(sys.argv[1], sys.stdin.fileno(), sys.stdout.fileno())
