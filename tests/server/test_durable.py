@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from bench import harness
 from server.testing import ServerProcess, WireClient
 
 
@@ -116,5 +117,30 @@ async def test_bot_game_survives_a_restart(tmp_path: Path) -> None:
         reply = await ann2.expect("moved", ply=3, timeout=30)
         assert reply["by"] == "second"
         await ann2.close()
+    finally:
+        await proc.kill()
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (a zombie waiting for its parent is not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.slow
+async def test_the_log_sync_helper_ends_with_a_killed_server(tmp_path: Path) -> None:
+    """The server's one child, its log-sync helper, is not left behind by a SIGKILL."""
+    proc = await ServerProcess.start(str(tmp_path / "hall.db"))
+    try:
+        (helper,) = harness.descendants(proc.process.pid)
+        with open(f"/proc/{helper}/cmdline") as f:
+            assert "synchelper.py" in f.read()
+        await proc.kill()
+        async with asyncio.timeout(10):
+            while _running(helper):
+                await asyncio.sleep(0.01)
     finally:
         await proc.kill()
