@@ -129,8 +129,11 @@ class HelperSyncer:
     sent as one when an answer comes (before the answer is reported, so the next sync runs
     while the loop delivers what the last one made durable). A helper that dies is started
     again, and the request it had is reported failed (it may not have synced), so the storage
-    writes it again.
+    writes it again; while no helper can be started, requests wait for one.
     """
+
+    restart_after = 1.0
+    """Seconds before trying again to start a helper when the system would not."""
 
     def __init__(self, path: str, loop: asyncio.AbstractEventLoop, synced: Synced) -> None:
         self.path = path
@@ -138,6 +141,9 @@ class HelperSyncer:
         self._synced = synced
         self._wanted = 0  # the last number requested
         self._asked: deque[int] = deque()  # the requests sent and not yet answered
+        self._answered = 0  # the last number answered
+        self._running = False
+        self._restarting: asyncio.TimerHandle | None = None
         self._closing = False
         self._replies = b""
         self.syncs = 0
@@ -147,6 +153,8 @@ class HelperSyncer:
         self._start()
 
     def _start(self) -> None:
+        """Start a helper and watch its answers; raises :class:`OSError` if the system cannot
+        start it."""
         self._helper = subprocess.Popen(
             [sys.executable, synchelper.__file__, self.path],
             stdin=subprocess.PIPE,
@@ -163,6 +171,7 @@ class HelperSyncer:
             self._helper.wait()
             self._close_pipes()
             raise
+        self._running = True
 
     @property
     def pid(self) -> int:
@@ -176,6 +185,8 @@ class HelperSyncer:
             self._ask()
 
     def _ask(self) -> None:
+        if not self._running:  # asked once a helper is back
+            return
         self._asked.append(self._wanted)
         with contextlib.suppress(OSError):  # a helper that is gone: its replies end
             os.write(self._to_helper, synchelper.REQUEST.pack(self._wanted))
@@ -192,7 +203,7 @@ class HelperSyncer:
         self._replies = self._replies[whole:]
         if not replies:
             return
-        answered = replies[-1][0]
+        answered = self._answered = replies[-1][0]
         while self._asked and self._asked[0] <= answered:
             self._asked.popleft()
         if self._wanted > (self._asked[-1] if self._asked else answered):
@@ -203,6 +214,7 @@ class HelperSyncer:
 
     def _helper_stopped(self) -> None:
         self._loop.remove_reader(self._from_helper)
+        self._running = False
         self._helper.wait()
         self._close_pipes()
         if self._closing:
@@ -211,12 +223,31 @@ class HelperSyncer:
             "the log's sync helper stopped (exit code %s); starting another",
             self._helper.returncode,
         )
-        self.restarts += 1
         lost, self._replies = bool(self._asked), b""
         self._asked.clear()
-        self._start()
+        if lost:  # answered below, as failed
+            self._answered = self._wanted
+        self._restart()
         if lost:
             self._synced(self._wanted, OSError(errno.EIO, "the sync helper stopped during a sync"))
+
+    def _restart(self) -> None:
+        self._restarting = None
+        if self._closing:
+            return
+        try:
+            self._start()
+        except OSError as exc:
+            log.error(
+                "cannot start the log's sync helper (%s); trying again in %.1f s",
+                exc,
+                self.restart_after,
+            )
+            self._restarting = self._loop.call_later(self.restart_after, self._restart)
+            return
+        self.restarts += 1
+        if self._wanted > self._answered:
+            self._ask()
 
     def _close_pipes(self) -> None:
         for pipe in (self._helper.stdin, self._helper.stdout):
@@ -228,6 +259,11 @@ class HelperSyncer:
         if self._closing:
             return
         self._closing = True
+        if self._restarting is not None:
+            self._restarting.cancel()
+        if not self._running:
+            return
+        self._running = False
         self._loop.remove_reader(self._from_helper)
         assert self._helper.stdin is not None
         self._helper.stdin.close()  # the end of its requests: the helper exits

@@ -10,6 +10,7 @@ import errno
 import json
 import os
 import signal
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -169,3 +170,28 @@ async def test_a_stopped_helper_holds_the_move_not_the_server(tmp_path: Path) ->
         assert (await ann.expect("moved", re="m0"))["move"] == "e2e4"
         for wire in (ann, bob, carl):
             await wire.close()
+
+
+async def test_while_no_helper_can_be_started_requests_wait_for_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Out of processes or file descriptors: the helper is tried again later, and a request
+    made meanwhile is answered by the one that finally starts."""
+    heard: Heard = []
+    syncer = _syncer(tmp_path / "log", heard)
+    syncer.restart_after = 0.01
+    real = subprocess.Popen
+    refusals = [OSError(errno.EMFILE, "Too many open files")] * 2
+
+    def popen(*args: Any, **kwargs: Any) -> Any:
+        if refusals:
+            raise refusals.pop()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(subprocess, "Popen", popen)
+    os.kill(syncer.pid, signal.SIGKILL)
+    await until(lambda: len(refusals) == 1)
+    syncer.request(1)  # no helper to ask yet
+    await until(lambda: heard)
+    assert heard == [(1, None)] and not refusals and syncer.restarts == 1
+    await syncer.aclose()
