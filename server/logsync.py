@@ -34,10 +34,11 @@ from server import synchelper
 
 log = logging.getLogger("boardhall.storage")
 
-PIPELINE = 1
-"""Requests a :class:`HelperSyncer` keeps with its helper. With two, the next sync waits in the
-pipe when one ends instead of being asked for once the loop has heard of the end; measured, it
-was no faster at full speed and slower at a steady rate (bench/README.md, eleventh session)."""
+PIPELINE = 2
+"""Requests a :class:`HelperSyncer` keeps with its helper: the next sync waits in the pipe when
+one ends. With one, what was committed while the loop delivered a sync's outputs waited for the
+loop to hear of the next sync's end before its own was asked for; at full speed the server then
+sat idle at times (bench/README.md, eleventh session)."""
 
 Synced = Callable[[int, OSError | None], None]
 """Told ``(number, error)`` on the event loop: every request up to ``number`` is durable
