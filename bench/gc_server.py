@@ -2,7 +2,8 @@
 ``malloc_trim(0)`` (free memory back to the system). With ``BENCH_MALLOCSTATS=FILE`` every
 SIGUSR1 appends ``sys._debugmallocstats()`` (pymalloc arenas and pools) to FILE. With
 ``BENCH_TRACEMALLOC=FILE`` every SIGUSR1 after the first writes the Python allocations that grew
-since the first to FILE.
+since the first to FILE. With ``BENCH_TYPES=FILE`` every SIGUSR1 appends the commonest types
+among the objects the collector tracks.
 
 Run exactly like ``boardhall-server`` (same flags, e.g. ``--loop asyncio``). The soak compares
 the server's memory before and after the clients come and go.
@@ -10,6 +11,7 @@ the server's memory before and after the clients come and go.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import ctypes
 import gc
@@ -33,6 +35,9 @@ def _collect(signum: int, frame: FrameType | None) -> None:
     allocator_report = os.environ.get("BENCH_MALLOCSTATS")
     if allocator_report:
         _append_malloc_stats(allocator_report)
+    types_report = os.environ.get("BENCH_TYPES")
+    if types_report:
+        _append_type_counts(types_report)
     report = os.environ.get("BENCH_TRACEMALLOC")
     if not report or not tracemalloc.is_tracing():
         return
@@ -44,6 +49,14 @@ def _collect(signum: int, frame: FrameType | None) -> None:
             for stat in stats[:25]:
                 out.write(f"{stat.size_diff / 1e3:.1f} KB in {stat.count_diff} blocks\n")
                 out.write("\n".join(stat.traceback.format()[-8:]) + "\n")
+
+
+def _append_type_counts(path: str) -> None:
+    """Append the 40 commonest types among the objects the collector tracks to ``path``."""
+    counts = collections.Counter(type(o).__qualname__ for o in gc.get_objects())
+    with open(path, "a") as out:
+        out.write(f"--- {os.getpid()} {time.time():.0f} {sum(counts.values())} objects\n")
+        out.writelines(f"{n} {name}\n" for name, n in counts.most_common(40))
 
 
 def _append_malloc_stats(path: str) -> None:

@@ -47,7 +47,17 @@ from bench.scripts import GAMES, Script, playout, replay
 CLOCK = {"initial": 900, "increment": 1}
 CLOCK_TOLERANCE_MS = 100
 MEMORY_TOLERANCE = 0.10
-KINDS = ("session", "seen", "stored", "replay", "clock", "restart_clock", "settle", "memory")
+KINDS = (
+    "session",
+    "seen",
+    "stored",
+    "replay",
+    "clock",
+    "restart_clock",
+    "settle",
+    "memory",
+    "stalled",
+)
 """Kinds of violation: each is one of the properties checked."""
 
 
@@ -76,6 +86,9 @@ class SoakConfig:
     """The games the tables play, in turn."""
     timed: bool = True
     """Fischer clocks (checked against the timestamps); untimed rooms otherwise."""
+    timeout: float = 600.0
+    """Seconds the tables get to play all their games; a table still playing then is reported
+    as stalled, with what its clients and the server saw."""
 
 
 @dataclass
@@ -106,6 +119,8 @@ class SoakReport:
     clock_checked: int = 0
     clock_max_dev_ms: float = 0.0
     restart_moves: int = 0
+    rejoined_ended: int = 0
+    from_records: int = 0
     baseline_mb: float = 0.0
     after_mb: float = 0.0
     baseline_trim_mb: float = 0.0
@@ -132,6 +147,8 @@ class SoakReport:
             f"clocks: {self.clock_checked} move charges checked, largest deviation "
             f"{self.clock_max_dev_ms:.1f} ms (limit {CLOCK_TOLERANCE_MS}); {self.restart_moves} "
             f"moves right after a restart not charged the downtime",
+            f"games that ended while a player was away: {self.rejoined_ended} seen on joining "
+            f"the room again, {self.from_records} from the record (the room had closed)",
             f"memory: baseline {self.baseline_mb:.1f} MB, after clients left + gc "
             f"{self.after_mb:.1f} MB ({growth:+.1f} %, limit +{MEMORY_TOLERANCE * 100:.0f} %); "
             f"after malloc_trim too: baseline {self.baseline_trim_mb:.1f} MB, after "
@@ -204,17 +221,19 @@ class Peer:
         table = self.table
         if self.role == "spectator" and table.room:
             await ws.send(json.dumps({"type": "join", "room": table.room, "role": "spectator"}))
-        elif self.role != "spectator":
-            playing = table.current is not None and not table.current.over
-            if self.seated and playing and table.room not in data["resumed"]:
-                self.soak.violation(
-                    "session", f"{self.name}: welcome.resumed {data['resumed']} lacks room"
-                )
+        ended_away = None
+        if self.role != "spectator":
+            game = table.current
+            on = self.seated and game is not None and not game.over
+            if on and table.room not in data["resumed"]:
+                ended_away = game  # or the server lost it: learn_end tells which
             for code in data["resumed"]:
                 if code != table.room:  # created, but the reply was lost with the connection
                     await ws.send(json.dumps({"type": "leave", "room": code}))
         self.ws = ws
         self.up.set()
+        if ended_away is not None:
+            self.soak.spawn(table.learn_end(self, ended_away))
         async for frame in ws:
             table.on_frame(self, json.loads(frame))
 
@@ -231,6 +250,15 @@ class Peer:
             # let the reader see the close (and clear ``up``) before the caller tries again
             await asyncio.sleep(0.05)
             return None
+
+
+def _ended(reply: Any) -> bool:
+    """Whether a reply says the game the client thought was on has ended."""
+    return (
+        isinstance(reply, dict)
+        and reply.get("type") == "error"
+        and reply.get("code") in ("game_over", "unknown_room")
+    )
 
 
 class Table:
@@ -252,6 +280,14 @@ class Table:
         self.games: list[GameSeen] = []
         self.changed = asyncio.Event()
         self.replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self.last_reply: Any = None
+        """The reply to this table's last resignation (what a stall report shows)."""
+        self.asked = 0
+        """Requests this table made that need a key of their own."""
+        self.rejoined_ended = 0
+        """Games that ended while a player was away, whose end it saw on joining again."""
+        self.from_records = 0
+        """Games whose end the clients learnt from the record (their room had closed)."""
 
     def peers(self) -> list[Peer]:
         """Every client of this table."""
@@ -310,6 +346,57 @@ class Table:
             game.over = True
             game.final = data["position"]
         self.changed.set()
+
+    async def learn_end(self, peer: Peer, game: GameSeen) -> None:
+        """``game`` is on as far as this table's clients know, but the server says it is not
+        (it is missing from ``welcome.resumed``, or a move got ``game_over`` or
+        ``unknown_room``): it ended while they were away. Join the room again, as the client
+        does after a reconnect, and see its end; when the room has closed (finished rooms are
+        not restored after a restart) read the game's record instead. A game that is still on,
+        or a record without an end, is a violation."""
+        if game.over or game is not self.current:
+            return
+        self.asked += 1
+        reply = await peer.request({"type": "join", "room": self.room}, f"e{self.asked}")
+        if game.over:
+            self.rejoined_ended += 1
+            return
+        if reply is None:  # dropped again: asked again after the next welcome
+            return
+        if reply.get("type") == "room" and reply.get("game_id") == game.game_id:
+            self.soak.violation(
+                "session", f"{peer.name}: {game.game_id} is {reply.get('status')} on the server "
+                "but was not resumed",
+            )
+            return
+        if reply.get("code") != "unknown_room":
+            self.soak.violation("session", f"{peer.name}: joining again got {reply}")
+            return
+        record = await self.soak.http_json(f"/games/{game.game_id}?format=json")
+        if record.get("reason") is None:
+            self.soak.violation(
+                "session", f"{peer.name}: {game.game_id} has no room and its record no end"
+            )
+            return
+        moves = [m["move"] for m in record["moves"]]
+        if moves[: len(game.moves)] != game.moves:
+            self.soak.violation("seen", f"{game.game_id}: record {moves} contradicts {game.moves}")
+        self.from_records += 1
+        game.moves = moves
+        game.final = replay(record["game"], record["variant"], record["start"], moves)
+        game.over = True
+        self.changed.set()
+
+    async def leave_finished(self) -> None:
+        """Both players leave the finished room, as the client does on its way to the lobby
+        (a room everyone has left closes at once; one they only dropped waits for them)."""
+        for peer in self.players.values():
+            for _ in range(20):
+                await peer.up.wait()
+                self.asked += 1
+                reply = await peer.request({"type": "leave", "room": self.room}, f"l{self.asked}")
+                if reply is not None:
+                    break
 
     async def _wait_change(self, timeout: float) -> None:
         self.changed.clear()
@@ -376,7 +463,11 @@ class Table:
                 if n >= len(script.moves):
                     first = self.players["first"]
                     await first.up.wait()
-                    await first.request({"type": "resign", "room": self.room}, f"r{game.game_id}")
+                    self.last_reply = await first.request(
+                        {"type": "resign", "room": self.room}, f"r{game.game_id}"
+                    )
+                    if _ended(self.last_reply):
+                        await self.learn_end(first, game)
                     await self._wait_change(1.0)
                     continue
                 mover = self.players[script.sides[n]]
@@ -388,7 +479,9 @@ class Table:
                 move = {"type": "move", "room": self.room, "ply": n, "move": script.moves[n]}
                 key = f"m{game.game_id}-{n}-{len(game.sends[n])}"
                 reply = await mover.request(move, key, timeout=3.0)
-                if reply is not None and reply.get("type") == "error":
+                if _ended(reply):
+                    await self.learn_end(mover, game)
+                elif reply is not None and reply.get("type") == "error":
                     if reply.get("code") != "stale":
                         soak.violation("session", f"{game.game_id} ply {n}: {reply}")
                         return
@@ -398,6 +491,7 @@ class Table:
                     soak.slow_opened = True
                     await soak.open_slow_readers()
                 await soak.maybe_restart()
+            await self.leave_finished()
             soak.report.games += 1
 
 
@@ -508,6 +602,8 @@ class Soak:
             await ask(mover, {"type": "move", "room": room, "ply": ply, "move": move})
         if not script.over:
             await ask(a, {"type": "resign", "room": room})
+        for ws in (a, b):  # as the client does on its way back to the lobby
+            await ask(ws, {"type": "leave", "room": room})
         await a.close()
         await b.close()
 
@@ -519,12 +615,16 @@ class Soak:
         await asyncio.sleep(0.5)
         return harness.sample(self.server.pid).rss_bytes / 2**20
 
-    async def health(self) -> dict[str, Any]:
-        """The server's /healthz."""
-        url = self.url.replace("ws://", "http://") + "/healthz"
+    async def http_json(self, path: str) -> dict[str, Any]:
+        """GET ``path`` from the server's HTTP side, as JSON."""
+        url = f"http://127.0.0.1:{self.port}{path}"
         body = await asyncio.to_thread(lambda: urllib.request.urlopen(url, timeout=5).read())
         found: dict[str, Any] = json.loads(body)
         return found
+
+    async def health(self) -> dict[str, Any]:
+        """The server's /healthz."""
+        return await self.http_json("/healthz")
 
     async def settle(self, rooms: int = 0, timeout: float = 20.0) -> dict[str, Any]:
         """Wait until /healthz shows no connection and only ``rooms`` rooms left."""
@@ -608,9 +708,16 @@ class Soak:
             await self.measure_baseline()
         peers = [asyncio.ensure_future(p.run()) for t in self.tables for p in t.peers()]
         chaos = asyncio.ensure_future(self.chaos())
+        plays = [asyncio.ensure_future(t.play()) for t in self.tables]
         try:
-            async with asyncio.timeout(600):
-                await asyncio.gather(*(t.play() for t in self.tables))
+            done, pending = await asyncio.wait(plays, timeout=config.timeout)
+            for task in done:
+                task.result()
+            for table, task in zip(self.tables, plays, strict=True):
+                if task in pending:
+                    self.violation("stalled", await self.describe_stall(table))
+                    task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
         finally:
             self.finished = True
             chaos.cancel()
@@ -624,6 +731,8 @@ class Soak:
             for task in peers:
                 task.cancel()
             await asyncio.gather(*peers, chaos, return_exceptions=True)
+        self.report.rejoined_ended = sum(t.rejoined_ended for t in self.tables)
+        self.report.from_records = sum(t.from_records for t in self.tables)
         await self.settle()
         self.report.after_mb = await self.collected_rss()
         self.report.after_trim_mb = await self.collected_rss(signal.SIGUSR2)
@@ -639,6 +748,31 @@ class Soak:
                 f"{self.report.baseline_mb:.1f} MB + {MEMORY_TOLERANCE * 100:.0f} %",
             )
         return self.report
+
+    async def describe_stall(self, table: Table) -> str:
+        """What the clients of a table still playing saw, and what the server says of its game."""
+        game = table.current
+        seats = ", ".join(
+            f"{p.name} up={p.up.is_set()} seated={p.seated}" for p in table.players.values()
+        )
+        text = (
+            f"table {table.index} still playing after {self.config.timeout:.0f} s: room "
+            f"{table.room or '-'}, script {table.script.game} of {len(table.script.moves)} moves, "
+            f"clients saw {len(game.moves) if game else 0} moves "
+            f"(over {game.over if game else '-'})"
+            f"; {seats}; awaited replies {sorted(table.replies)}; last resignation's reply "
+            f"{table.last_reply}"
+        )
+        if game is None:
+            return text
+        try:
+            stored = await self.http_json(f"/games/{game.game_id}?format=json")
+            return (
+                f"{text}; server: result {stored.get('result')}, reason {stored.get('reason')}, "
+                f"{len(stored.get('moves', []))} stored moves"
+            )
+        except (OSError, ValueError) as exc:
+            return f"{text}; server: /games/{game.game_id} failed: {exc}"
 
     def check_database(self) -> None:
         """Replay every game from the database and compare it with what the clients saw."""
@@ -758,6 +892,12 @@ def main(argv: list[str] | None = None) -> int:
     add("--seed", type=int, default=defaults.seed)
     add("--mix", default=",".join(GAMES), help="games the tables play, comma-separated")
     add("--untimed", action="store_true", help="rooms without clocks")
+    add(
+        "--timeout",
+        type=float,
+        default=defaults.timeout,
+        help="seconds to play every game before a table still playing is reported as stalled",
+    )
     args = parser.parse_args(argv)
     harness.raise_fd_limit()
     config = SoakConfig(
@@ -771,6 +911,7 @@ def main(argv: list[str] | None = None) -> int:
         seed=args.seed,
         games=tuple(g for g in args.mix.split(",") if g in GAMES) or GAMES,
         timed=not args.untimed,
+        timeout=args.timeout,
     )
     with tempfile.TemporaryDirectory() as tmp:
         report = asyncio.run(soak(config, Path(tmp) / "soak.db"))

@@ -115,6 +115,10 @@ class Room:
         self.wall = wall
         self.created = wall(now)
         self.ended: str | None = None
+        self.ended_at: float | None = None
+        """When the game ended (the room's clock)."""
+        self.done_with: set[str] = set()
+        """Seated players who left the room after the end: they saw it."""
         self.expires: float | None = now + config.waiting_room_ttl_s
         self.rematch_room: str | None = None
         self.bot_seat: Side | None = None
@@ -419,16 +423,16 @@ class Room:
                     out.writes.append(SaveGame(self.meta()))
                     self.snapshots(now, out)
             self.spectators.discard(conn)
-            if self.status == "over" and not self.everyone():
-                self.closed = True
+            if self.status == "over" and player is not None:
+                self.done_with.add(player)
+            self._close_if_deserted(now)
             return
         if conn not in self.spectators:
             raise _refuse(ErrorCode.NOT_ALLOWED, f"you are not in room {self.code}")
         self.spectators.discard(conn)
         out.send((conn,), Ok(re=re))
         self._presence(out)
-        if self.status == "over" and not self.everyone():
-            self.closed = True
+        self._close_if_deserted(now)
 
     def drop(self, conn: ConnId, player: str | None, now: float, out: Outputs) -> None:
         """A connection went away (its identity may still be seated)."""
@@ -443,8 +447,20 @@ class Room:
             seat.away_since = now
             self._presence(out, seat=side)
             self._waiting_expiry(now)
-        if self.status == "over" and not self.everyone():
-            self.expires = min(self.expires or now, now)
+        self._close_if_deserted(now)
+
+    def _close_if_deserted(self, now: float) -> None:
+        """A finished room nobody is in closes at once when every seated player left it after
+        the end, else ``finished_room_return_s`` after the end (at once when that has passed)."""
+        if self.status != "over" or self.everyone():
+            return
+        players = {s.player for s in self.seats.values() if s is not None and not s.bot}
+        closes = now
+        if self.ended_at is not None and not players <= self.done_with:
+            closes = max(now, self.ended_at + self.config.finished_room_return_s)
+        self.expires = closes if self.expires is None else min(self.expires, closes)
+        if self.expires <= now:
+            self.closed = True
 
     def returned(self, player: str, now: float, out: Outputs) -> Side | None:
         """``player`` is back: mark the seat connected and tell the others."""
@@ -572,6 +588,7 @@ class Room:
         self.outcome = outcome
         self.offers.clear()
         self.ended = self.wall(now)
+        self.ended_at = now
         self.expires = now + self.config.finished_room_ttl_s
         self.states.settle()
         out.writes.append(SaveGame(self.meta()))

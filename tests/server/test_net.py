@@ -48,6 +48,30 @@ async def test_flood_of_errors_closes_1008(client: Factory) -> None:
     assert len(ann.take_all("error")) >= 50
 
 
+async def test_a_game_that_ended_while_both_were_away_is_there_when_they_come_back(
+    client: Factory,
+) -> None:
+    """Bob drops, Ann resigns and drops too: Bob comes back to the result, not ``unknown_room``
+    (the soak found a client stuck on a game the server had ended while it was away)."""
+    ann, bob = await client("ann"), await client("bob")
+    code = (await ann.request(type="create", game="hexgomoku", color="first"))["room"]
+    await bob.request(type="join", room=code)
+    await ann.request(type="move", room=code, ply=0, move="0,0")
+    await bob.close()
+    await ann.expect("presence", seat="second")
+    assert (await ann.request(type="resign", room=code))["type"] == "over"
+    await ann.close()
+    bob2 = await client("bob", token=bob.welcome["token"])
+    assert bob2.welcome["resumed"] == []
+    room = await bob2.request(type="join", room=code)
+    assert (room["type"], room["status"], room["result"], room["moves"]) == (
+        "room",
+        "over",
+        "second",
+        ["0,0"],
+    )
+
+
 async def test_reconnect_keeps_the_seat_and_closes_the_older_connection(client: Factory) -> None:
     """Presence on drop and return; hello with token resumes with a snapshot; old one gets 4001."""
     ann, bob = await client("ann"), await client("bob")

@@ -192,10 +192,56 @@ def test_finished_rooms_are_cleaned_up() -> None:
     assert code not in d.hall.rooms
     a2, b2, code2 = d.table()
     d.request(a2, type="resign", room=code2)
+    for conn in (a2, b2):
+        assert d.request(conn, type="leave", room=code2)["type"] == "ok"
     d.drop(a2)
     d.drop(b2)
     d.advance(0.001)
     assert code2 not in d.hall.rooms
+
+
+def test_a_player_away_at_the_end_comes_back_to_the_result() -> None:
+    """Everyone gone right after the end: the room waits ``finished_room_return_s`` after the
+    end for a player whose connection dropped, who joins it again and sees the result."""
+    d = HallDriver(ServerConfig(finished_room_return_s=60))
+    a, b = d.player("ann"), d.open()
+    token = d.request(b, type="hello", name="bob", protocol=1)["token"]
+    code = d.request(a, type="create", game="hexgomoku", color="first")["room"]
+    d.request(b, type="join", room=code)
+    d.move(a, code, "0,0")
+    d.drop(b)
+    d.request(a, type="resign", room=code)
+    d.drop(a)
+    d.advance(59)
+    assert code in d.hall.rooms
+    back = d.open()
+    welcome = d.request(back, type="hello", name="bob", protocol=1, token=token)
+    assert welcome["resumed"] == []  # only unfinished games are resumed
+    room = d.request(back, type="join", room=code)
+    assert (room["type"], room["status"], room["you"]) == ("room", "over", "second")
+    assert (room["moves"], room["result"]) == (["0,0"], "second")
+    d.drop(back)  # the end is more than a minute old: nobody is waited for any more
+    d.advance(2)
+    assert code not in d.hall.rooms
+
+
+def test_a_finished_room_without_its_players_closes_when_the_wait_is_over() -> None:
+    """The players dropped at the end and never came back: closed a minute after the end,
+    long before the finished room's time to live; a spectator leaving changes nothing."""
+    d = HallDriver(ServerConfig(finished_room_return_s=60, finished_room_ttl_s=600))
+    a, b, code = d.table()
+    s = d.player("sue")
+    d.request(s, type="join", room=code, role="spectator")
+    d.request(a, type="resign", room=code)
+    d.drop(a)
+    d.drop(b)
+    d.advance(30)
+    assert d.request(s, type="leave", room=code)["type"] == "ok"
+    d.advance(29)
+    assert code in d.hall.rooms
+    d.advance(2)
+    assert code not in d.hall.rooms
+    assert d.request(s, type="join", room=code, role="spectator")["code"] == "unknown_room"
 
 
 def test_max_plies_ends_the_game_in_a_draw() -> None:
