@@ -71,6 +71,8 @@ class RoomModel:
     state: Any = None
     engine_error: str = ""
     needs_resync: bool = False
+    closed: bool = False
+    """The server has closed the room (its end was read from the game's record)."""
     highlight: tuple[str, ...] = ()
     history: list[Any] = field(default_factory=list)
     """Engine states from the start, one more than the moves followed (``state`` is the last)."""
@@ -156,6 +158,22 @@ class RoomModel:
             if outcome is not None:
                 self.highlight = tuple(outcome.highlight)
         return None
+
+    def apply_record(self, record: dict[str, Any], now: float) -> bool:
+        """Catch up from the game's record, fetched when its room had closed (the game ended while
+        this client was away): the moves it lacks, then the end. Returns whether it ended; a
+        record that does not continue the moves known here changes nothing."""
+        moves = [m for m in record.get("moves", []) if isinstance(m, str)]
+        if moves[: len(self.moves)] != self.moves:
+            return False
+        for move in moves[len(self.moves):]:
+            self.moves.append(move)
+            self._play(move, None)
+        if record.get("result") is None and record.get("reason") is None:
+            return False
+        self._on_over({"result": record.get("result"), "reason": record.get("reason")}, now)
+        self.closed = True
+        return True
 
     def _on_presence(self, m: dict[str, Any], now: float) -> str | None:
         count = _int(m.get("spectators"))

@@ -29,7 +29,7 @@ class ResultPanel(Dialog):
             Button(pygame.Rect(left + 240, top, 112, 52), "Close", "close", "Esc"),
             Button(pygame.Rect(left + 360, top, 112, 52), "Leave", "leave", "L"),
         ]
-        self.buttons[0].enabled = room.seated
+        self.buttons[0].enabled = self.can_rematch()
 
     def handle_event(self, event: pygame.event.Event) -> None:
         """Buttons and their keys."""
@@ -46,8 +46,12 @@ class ResultPanel(Dialog):
             keys = {pygame.K_m: "rematch", pygame.K_p: "replay", pygame.K_ESCAPE: "close",
                     pygame.K_RETURN: "close", pygame.K_l: "leave"}
             action = keys.get(event.key)
-            if action and (action != "rematch" or self.room.seated):
+            if action and (action != "rematch" or self.can_rematch()):
                 self.act(action)
+
+    def can_rematch(self) -> bool:
+        """A seated player of a room the server still has (a closed one cannot start another)."""
+        return self.room.seated and not self.room.model.closed
 
     def rematch_offered(self) -> bool:
         """True when the opponent offers a rematch (the Rematch button then accepts it)."""

@@ -7,9 +7,12 @@ Legal targets come from the engine; results come only from ``over``.
 from __future__ import annotations
 
 import contextlib
+import queue
 import re
+import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 import pygame
 
@@ -137,6 +140,9 @@ class RoomScene(Scene):
         self._buttons: list[Button] = []
         self._buttons_key: tuple[str, bool] | None = None
         self._shown_key: tuple[int, str | None] = (-1, None)
+        self.fetched_end: queue.Queue[dict[str, Any] | str] = queue.Queue()
+        """The record (or why it could not be read) of a game whose room closed under it."""
+        self.fetching_end = False
         self._shown_moves: list[str] = []
         self.result_shown_for = ""
         self.pending_move: str | None = None
@@ -251,7 +257,7 @@ class RoomScene(Scene):
         if not self.seated:
             return False
         if action.name == "rematch":
-            return m.status == "over"
+            return m.status == "over" and not m.closed
         if action.name == "swap":
             return m.status != "over" and not m.moves
         if action.name == "resign":
@@ -550,6 +556,8 @@ class RoomScene(Scene):
                 self.say(error_text(message), theme.BAD)
                 if message.get("code") == "stale":
                     self.app.send({"type": "join", "room": self.model.room})
+                if message.get("code") == "unknown_room" and message.get("room") == self.model.room:
+                    self.fetch_end()
             return
         line = self.model.apply(message, self.now)
         if message.get("room") != self.model.room:
@@ -579,6 +587,43 @@ class RoomScene(Scene):
             role = "player" if self.model.you is not None else "spectator"
             self.app.send({"type": "join", "room": self.model.room, "role": role})
 
+    def fetch_end(self) -> None:
+        """The room has closed under a game still on here: it ended while this client was away
+        (and the server restarted, or nobody came back within a minute). Read its record on a
+        thread; :meth:`update` shows the end."""
+        m = self.model
+        if m.status == "over" or not m.game_id or self.fetching_end:
+            return
+        from client.address import http_url
+        from client.scenes.replay import RecordError, fetch_record
+
+        url = http_url(self.app.url, f"/games/{quote(m.game_id, safe='')}?format=json")
+
+        def fetch() -> None:
+            try:
+                self.fetched_end.put(fetch_record(url))
+            except RecordError as exc:
+                self.fetched_end.put(str(exc))
+
+        self.fetching_end = True
+        threading.Thread(target=fetch, name="boardhall-fetch-end", daemon=True).start()
+        self.say("The room has closed; fetching how the game ended…", theme.TEXT)
+
+    def _show_fetched_end(self) -> None:
+        try:
+            found = self.fetched_end.get_nowait()
+        except queue.Empty:
+            return
+        self.fetching_end = False
+        self.app.invalidate()
+        if isinstance(found, str):
+            self.say(f"The room has closed and its record could not be read: {found}", theme.BAD)
+        elif self.model.apply_record(found, self.now):
+            self.say("The game ended while you were away.", theme.TEXT)
+            self.show_result()
+        else:
+            self.say("The room has closed; its record does not show an end.", theme.BAD)
+
     def close_result_panel(self) -> None:
         """Remove a result panel shown over this room."""
         from client.scenes.result import ResultPanel
@@ -599,6 +644,7 @@ class RoomScene(Scene):
 
     def update(self, dt: float) -> None:
         """Expire the message; keep the move picker in step with the position."""
+        self._show_fetched_end()
         if self.message and self.now > self.message_until:
             self.message = ""
             self.app.invalidate()

@@ -3,10 +3,11 @@ input handlers (synthetic mouse events on the room scene); then a dropped connec
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pygame
@@ -21,6 +22,7 @@ from client.scenes.replay import ReplayScene, fetch_record
 from client.scenes.result import ResultPanel
 from client.scenes.room import RoomScene
 from protocol import decode_client
+from tests.client.conftest import shoot
 from tests.client.helpers import open_app
 
 
@@ -407,23 +409,40 @@ def test_game_specific_input_against_the_server(tmp_path: Path,
         app.disconnect()
 
 
+@contextlib.contextmanager
+def two_players_on_a_server(tmp_path: Path, db: Path) -> Iterator[tuple[EmbeddedServer, App, App]]:
+    """A server on ``db`` with Alice and Bob connected; both disconnected at the end."""
+    server = EmbeddedServer(db=db).start()
+    alice = open_app(tmp_path, "Alice", server.url)
+    bob = open_app(tmp_path, "Bob", server.url)
+    try:
+        yield server, alice, bob
+    finally:
+        for app in (alice, bob):
+            app.disconnect()
+        server.stop()
+
+
+def first_move_at_a_table(alice: App, bob: App) -> None:
+    """Alice opens a hexgomoku room, Bob joins it, Alice plays 0,0 and Bob sees it."""
+    apps = [alice, bob]
+    pump(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
+    alice.send({"type": "create", "game": "hexgomoku", "color": "first"})
+    pump(apps, lambda: bool(alice.find(RoomScene)))
+    bob.send({"type": "join", "room": room_of(alice).model.room})
+    pump(apps, lambda: bool(bob.find(RoomScene)))
+    click(alice, px(room_of(alice), "0,0"))
+    pump(apps, lambda: len(room_of(bob).model.moves) == 1)
+
+
 def test_clients_ride_out_a_server_restart(tmp_path: Path) -> None:
     """The server stops and comes back on the same port and database: both clients reconnect by
     themselves, get their seats back, and the game goes on."""
     db = tmp_path / "games.sqlite"
-    first = EmbeddedServer(db=db).start()
-    port = first.server.port
-    alice = open_app(tmp_path, "Alice", first.url)
-    bob = open_app(tmp_path, "Bob", first.url)
-    apps = [alice, bob]
-    try:
-        pump(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
-        alice.send({"type": "create", "game": "hexgomoku", "color": "first"})
-        pump(apps, lambda: bool(alice.find(RoomScene)))
-        bob.send({"type": "join", "room": room_of(alice).model.room})
-        pump(apps, lambda: bool(bob.find(RoomScene)))
-        click(alice, px(room_of(alice), "0,0"))
-        pump(apps, lambda: len(room_of(bob).model.moves) == 1)
+    with two_players_on_a_server(tmp_path, db) as (first, alice, bob):
+        port = first.server.port
+        apps = [alice, bob]
+        first_move_at_a_table(alice, bob)
 
         first.stop()
         pump(apps, lambda: all(a.net_status != "online" for a in apps))
@@ -439,6 +458,38 @@ def test_clients_ride_out_a_server_restart(tmp_path: Path) -> None:
             for app in apps:
                 app.disconnect()
             second.stop()
-    finally:
-        for app in apps:
-            app.disconnect()
+
+
+def test_a_game_that_ended_unseen_across_a_restart_shows_its_end(tmp_path: Path) -> None:
+    """Bob resigns; Alice never gets the ``over`` (dropped here before she reads it) and the server
+    restarts, which does not bring finished rooms back. Alice's client comes back to
+    ``unknown_room``, reads the game's record over HTTP and shows the result."""
+    db = tmp_path / "games.sqlite"
+    with two_players_on_a_server(tmp_path, db) as (first, alice, bob):
+        port = first.server.port
+        apps = [alice, bob]
+        first_move_at_a_table(alice, bob)
+        pump([alice], lambda: len(room_of(alice).model.moves) == 1)
+
+        bob.send({"type": "resign", "room": room_of(bob).model.room})
+        pump([bob], lambda: room_of(bob).model.status == "over")
+        assert alice.connection is not None
+        lost: list[str] = []
+        while not {"over", "room"} <= set(lost):  # the end's messages, lost with the connection
+            lost.append(str(alice.connection.inbox.get(timeout=10).data.get("type")))
+        first.stop()
+        second = EmbeddedServer(db=db, port=port).start()
+        try:
+            pump([alice], lambda: room_of(alice).model.status == "over", timeout=30)
+            scene = room_of(alice)
+            assert (scene.model.result, scene.model.reason) == ("first", "resign")
+            assert scene.model.moves == ["0,0"]
+            panel = alice.find(ResultPanel)[-1]
+            assert isinstance(panel, ResultPanel)
+            assert not panel.buttons[0].enabled  # no rematch in a room the server has closed
+            assert "ended while you were away" in scene.message
+            shoot(alice, tmp_path, "room_ended_while_away")
+        finally:
+            for app in apps:
+                app.disconnect()
+            second.stop()
