@@ -873,8 +873,13 @@ def _frame(data: dict[str, Any]) -> bytes:
 
 
 async def soak(config: SoakConfig, db: Path) -> SoakReport:
-    """Run one soak against a fresh server on ``db``."""
-    return await Soak(config, db).run()
+    """Run one soak against a fresh server on ``db`` (stopped however the run ends)."""
+    run = Soak(config, db)
+    try:
+        return await run.run()
+    finally:
+        if run.server is not None:
+            run.server.stop()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from bench.soak import SoakConfig, SoakReport, soak
+from bench import harness
+from bench.soak import Soak, SoakConfig, SoakReport, soak
 
 pytestmark = pytest.mark.slow
 
@@ -70,3 +72,27 @@ def test_memory_returns_to_baseline_after_the_clients_leave(report: SoakReport) 
     assert report.of("settle") == []
     assert report.baseline_mb > 0
     assert report.after_mb <= report.baseline_mb * 1.10, report.lines()
+
+
+def test_a_soak_that_fails_stops_its_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A soak ended by an exception still stops its server (they used to be left running)."""
+    started: list[harness.Subprocess] = []
+    start_server = Soak.start_server
+
+    async def start_and_note(self: Soak, port: int = 0) -> None:
+        await start_server(self, port)
+        assert self.server is not None
+        started.append(self.server)
+
+    async def broken(self: Soak) -> None:
+        raise RuntimeError("a broken step")
+
+    monkeypatch.setattr(Soak, "start_server", start_and_note)
+    monkeypatch.setattr(Soak, "measure_baseline", broken)
+    with pytest.raises(RuntimeError, match="a broken step"):
+        asyncio.run(soak(SoakConfig(tables=1, restarts=0, slow_readers=0), tmp_path / "s.db"))
+    assert len(started) == 1
+    process = started[0].process
+    assert process is not None and process.poll() is not None
