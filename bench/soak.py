@@ -388,10 +388,13 @@ class Table:
         self.changed.set()
 
     async def leave_finished(self) -> None:
-        """Both players leave the finished room, as the client does on its way to the lobby
-        (a room everyone has left closes at once; one they only dropped waits for them)."""
-        for peer in self.players.values():
+        """The players and the spectators leave the finished room, as the client does on its way
+        to the lobby (a room everyone has left closes at once; one its players only dropped
+        waits for them). A spectator that is not connected has no room to leave."""
+        for peer in self.peers():
             for _ in range(20):
+                if peer.role == "spectator" and not peer.up.is_set():
+                    break
                 await peer.up.wait()
                 self.asked += 1
                 reply = await peer.request({"type": "leave", "room": self.room}, f"l{self.asked}")
@@ -563,10 +566,12 @@ class Soak:
     async def measure_baseline(self) -> None:
         """Warm the (re)started server, collect garbage, read RSS.
 
-        The warm-up plays as many games at once as there are tables (fresh random games of the
-        same kinds and length, no faults), so the baseline already holds what a server of this
-        size keeps: allocator high water, SQLite's page cache, engine caches of a round's worth of
-        positions. Growth past it after more rounds is what a leak would show.
+        The warm-up plays as many games at once as there are tables, each with the tables'
+        spectators (fresh random games of the same kinds and length, no faults), so the baseline
+        already holds what a server of this size keeps: allocator high water, SQLite's page
+        cache, engine caches of a round's worth of positions. Growth past it after more rounds is
+        what a leak would show (or a bounded cache still filling: draughts' legal moves hold
+        up to 4,096 positions, about 13.5 MB, more than one round reaches).
         """
         assert self.server is not None
         config = self.config
@@ -583,6 +588,9 @@ class Soak:
     async def _warm_game(self, script: Script) -> None:
         a = await connect(self.url, compression=None)
         b = await connect(self.url, compression=None)
+        watchers = [
+            await connect(self.url, compression=None) for _ in range(self.config.spectators)
+        ]
 
         async def ask(ws: ClientConnection, data: dict[str, Any]) -> dict[str, Any]:
             await ws.send(json.dumps({**data, "id": "w"}))
@@ -597,15 +605,18 @@ class Soak:
         await ask(b, {"type": "hello", "name": "warm-b", "protocol": 1})
         room = (await ask(a, {"type": "create", "game": script.game, "color": "first"}))["room"]
         await ask(b, {"type": "join", "room": room})
+        for i, ws in enumerate(watchers):
+            await ask(ws, {"type": "hello", "name": f"warm-w{i}", "protocol": 1})
+            await ask(ws, {"type": "join", "room": room, "role": "spectator"})
         for ply, move in enumerate(script.moves):
             mover = a if script.sides[ply] == "first" else b
             await ask(mover, {"type": "move", "room": room, "ply": ply, "move": move})
         if not script.over:
             await ask(a, {"type": "resign", "room": room})
-        for ws in (a, b):  # as the client does on its way back to the lobby
+        for ws in (a, b, *watchers):  # as the client does on its way back to the lobby
             await ask(ws, {"type": "leave", "room": room})
-        await a.close()
-        await b.close()
+        for ws in (a, b, *watchers):
+            await ws.close()
 
     async def collected_rss(self, sig: signal.Signals = signal.SIGUSR1) -> float:
         """RSS (MB) of the server after a ``gc.collect()`` (SIGUSR1 to the wrapper; SIGUSR2:

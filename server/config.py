@@ -16,7 +16,8 @@ class ServerConfig:
     absence_grace_s: float = 60.0
     """Untimed rooms: the opponent may claim the win (``timeout``) after this long away."""
     finished_room_ttl_s: float = 600.0
-    """A finished room stays open this long for chat and rematch (less once everyone has gone)."""
+    """A finished room stays open this long for chat and rematch (less once its players and
+    spectators have left it or gone offline)."""
     finished_room_return_s: float = 60.0
     """Once everyone has gone, a finished room still stays open this long after the end, unless
     every seated player left it: a player whose connection dropped around the end comes back to

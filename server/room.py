@@ -359,6 +359,7 @@ class Room:
         side = self.seat_of(player)
         if side is not None:
             self.spectators.discard(conn)
+            self.done_with.discard(player)
             out.send((conn,), self.view(side, now, re))
             return
         free = [s for s in SIDES if self.seats[s] is None]
@@ -450,11 +451,14 @@ class Room:
         self._close_if_deserted(now)
 
     def _close_if_deserted(self, now: float) -> None:
-        """A finished room nobody is in closes at once when every seated player left it after
-        the end, else ``finished_room_return_s`` after the end (at once when that has passed)."""
-        if self.status != "over" or self.everyone():
+        """A finished room nobody is in (no spectator, no seated player who is connected and has
+        not left it) closes at once when every seated player left it after the end, else
+        ``finished_room_return_s`` after the end (at once when that has passed)."""
+        if self.status != "over" or self.watchers():
             return
         players = {s.player for s in self.seats.values() if s is not None and not s.bot}
+        if any(self.connection_of(p) is not None for p in players - self.done_with):
+            return
         closes = now
         if self.ended_at is not None and not players <= self.done_with:
             closes = max(now, self.ended_at + self.config.finished_room_return_s)

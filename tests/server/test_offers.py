@@ -450,3 +450,23 @@ def test_identities_without_rooms_are_forgotten_on_disconnect() -> None:
     d.advance(10_000)
     d.drop(b)
     assert d.hall.identities == {} and d.hall.rooms == {}
+
+
+def test_a_finished_room_closes_once_its_players_have_left_it_though_still_online() -> None:
+    """Both players left the finished room and stay connected for their next game: it closes
+    then, not ten minutes later; while one of them is still in it (or a spectator), it stays."""
+    d = HallDriver(ServerConfig(finished_room_ttl_s=600))
+    a, b, code = d.table()
+    s = d.player("sue")
+    d.request(s, type="join", room=code, role="spectator")
+    d.request(a, type="resign", room=code)
+    assert d.request(a, type="leave", room=code)["type"] == "ok"
+    d.advance(0.001)
+    assert code in d.hall.rooms  # Bob is still in it
+    assert d.request(b, type="leave", room=code)["type"] == "ok"
+    d.advance(0.001)
+    assert code in d.hall.rooms  # and Sue watches
+    assert d.request(s, type="leave", room=code)["type"] == "ok"
+    d.advance(0.001)
+    assert code not in d.hall.rooms
+    assert d.request(a, type="create", game="hexgomoku")["type"] == "room"  # online all along
