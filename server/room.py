@@ -360,6 +360,7 @@ class Room:
         if side is not None:
             self.spectators.discard(conn)
             self.done_with.discard(player)
+            self._finished_expiry(now)
             out.send((conn,), self.view(side, now, re))
             return
         free = [s for s in SIDES if self.seats[s] is None]
@@ -384,6 +385,7 @@ class Room:
         if conn not in self.spectators and len(self.spectators) >= self.config.spectators_per_room:
             raise _refuse(ErrorCode.ROOM_FULL, f"room {self.code} has no room for more spectators")
         self.spectators.add(conn)
+        self._finished_expiry(now)
         out.send((conn,), self.view(None, now, re))
         self._presence(out, exclude=conn)
 
@@ -426,14 +428,14 @@ class Room:
             self.spectators.discard(conn)
             if self.status == "over" and player is not None:
                 self.done_with.add(player)
-            self._close_if_deserted(now)
+            self._finished_expiry(now)
             return
         if conn not in self.spectators:
             raise _refuse(ErrorCode.NOT_ALLOWED, f"you are not in room {self.code}")
         self.spectators.discard(conn)
         out.send((conn,), Ok(re=re))
         self._presence(out)
-        self._close_if_deserted(now)
+        self._finished_expiry(now)
 
     def drop(self, conn: ConnId, player: str | None, now: float, out: Outputs) -> None:
         """A connection went away (its identity may still be seated)."""
@@ -448,21 +450,23 @@ class Room:
             seat.away_since = now
             self._presence(out, seat=side)
             self._waiting_expiry(now)
-        self._close_if_deserted(now)
+        self._finished_expiry(now)
 
-    def _close_if_deserted(self, now: float) -> None:
-        """A finished room nobody is in (no spectator, no seated player who is connected and has
-        not left it) closes at once when every seated player left it after the end, else
-        ``finished_room_return_s`` after the end (at once when that has passed)."""
-        if self.status != "over" or self.watchers():
+    def _finished_expiry(self, now: float) -> None:
+        """When a finished room closes, worked out again whenever someone comes or goes: at the
+        end of ``finished_room_ttl_s`` while anyone is in it (a spectator, or a seated player
+        who is connected and has not left it); once nobody is, at once if every seated player
+        left it, else ``finished_room_return_s`` after the end for a player whose connection
+        dropped (at once when that has passed)."""
+        if self.status != "over" or self.ended_at is None:
             return
+        self.expires = self.ended_at + self.config.finished_room_ttl_s
         players = {s.player for s in self.seats.values() if s is not None and not s.bot}
-        if any(self.connection_of(p) is not None for p in players - self.done_with):
+        present = players - self.done_with
+        if self.watchers() or any(self.connection_of(p) is not None for p in present):
             return
-        closes = now
-        if self.ended_at is not None and not players <= self.done_with:
-            closes = max(now, self.ended_at + self.config.finished_room_return_s)
-        self.expires = closes if self.expires is None else min(self.expires, closes)
+        waited_for = self.ended_at + self.config.finished_room_return_s
+        self.expires = min(self.expires, max(now, waited_for)) if present else now
         if self.expires <= now:
             self.closed = True
 
@@ -476,6 +480,7 @@ class Room:
         seat.connected = True
         seat.away_since = None
         self._waiting_expiry(now)
+        self._finished_expiry(now)
         conn = self.connection_of(player)
         self._presence(out, seat=side, exclude=conn)
         return side
@@ -593,7 +598,7 @@ class Room:
         self.offers.clear()
         self.ended = self.wall(now)
         self.ended_at = now
-        self.expires = now + self.config.finished_room_ttl_s
+        self._finished_expiry(now)
         self.states.settle()
         out.writes.append(SaveGame(self.meta()))
         log.info(

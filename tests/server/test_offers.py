@@ -470,3 +470,24 @@ def test_a_finished_room_closes_once_its_players_have_left_it_though_still_onlin
     d.advance(0.001)
     assert code not in d.hall.rooms
     assert d.request(a, type="create", game="hexgomoku")["type"] == "room"  # online all along
+
+
+def test_a_player_back_in_a_finished_room_keeps_it_open_for_its_full_time() -> None:
+    """The room waited for Bob after everyone dropped at the end; once he is back it stays open
+    for chat and rematch until ``finished_room_ttl_s`` after the end, not the shorter wait."""
+    d = HallDriver(ServerConfig(finished_room_return_s=60, finished_room_ttl_s=600))
+    a, b = d.player("ann"), d.open()
+    token = d.request(b, type="hello", name="bob", protocol=1)["token"]
+    code = d.request(a, type="create", game="hexgomoku", color="first")["room"]
+    d.request(b, type="join", room=code)
+    d.request(a, type="resign", room=code)
+    d.drop(a)
+    d.drop(b)
+    d.advance(30)
+    back = d.open()
+    d.request(back, type="hello", name="bob", protocol=1, token=token)
+    assert d.request(back, type="join", room=code)["status"] == "over"
+    d.advance(500)
+    assert code in d.hall.rooms
+    d.advance(80)
+    assert code not in d.hall.rooms
