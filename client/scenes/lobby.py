@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 import os
-import queue
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote
 
 import pygame
 
-from client.address import http_url
 from client.room_model import clock_text, reply_to
 from client.scenes.base import Scene
 from client.ui import draw, fonts, theme
@@ -21,6 +17,7 @@ from protocol import limits
 if TYPE_CHECKING:
     from client.app import App
     from client.net import NetEvent
+    from client.scenes.replay import RecordFetch
 
 FISCHER = [("3+2", {"initial": 180, "increment": 2}), ("5+3", {"initial": 300, "increment": 3}),
            ("10+5", {"initial": 600, "increment": 5})]
@@ -174,7 +171,8 @@ class LobbyScene(Scene):
         self.options = TextField(pygame.Rect(28, 660, 352, 40), "Game options  (name=value)", "",
                                  "", 300)
         self.fields = [self.position, self.code, self.replay_source, self.options]
-        self.fetched: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self.fetch: RecordFetch | None = None
+        """The server record being read for a replay."""
         self._refresh_game()
 
     # ---- data ---------------------------------------------------------------------------------
@@ -426,7 +424,7 @@ class LobbyScene(Scene):
 
     def start_replay(self, source: str) -> None:
         """Load a record (a file here, or ``GET /games/ID?format=json`` on a thread)."""
-        from client.scenes.replay import RecordError, ReplayScene, fetch_record, parse_record
+        from client.scenes.replay import RecordError, RecordFetch, ReplayScene, parse_record
 
         if not source:
             self.say("Type a game id or the path of a record file.", theme.BAD)
@@ -440,31 +438,23 @@ class LobbyScene(Scene):
                 return
             self.app.push(ReplayScene.from_record(self.app, record))
             return
-        url = http_url(self.app.url, f"/games/{quote(source, safe='')}?format=json")
-
-        def fetch() -> None:
-            try:
-                self.fetched.put(("ok", fetch_record(url)))
-            except RecordError as exc:
-                self.fetched.put(("error", str(exc)))
-
-        threading.Thread(target=fetch, name="boardhall-fetch", daemon=True).start()
+        self.fetch = RecordFetch(self.app.url, source)
         self.say(f"Fetching game {source}…")
 
     def update(self, dt: float) -> None:
         """Open a replay once its record has arrived."""
-        from client.scenes.replay import ReplayScene
+        from client.scenes.replay import RecordError, ReplayScene
 
-        try:
-            status, value = self.fetched.get_nowait()
-        except queue.Empty:
+        found = self.fetch.result() if self.fetch is not None else None
+        if found is None:
             return
+        self.fetch = None
         self.app.invalidate()
-        if status == "ok":
-            self.say("")
-            self.app.push(ReplayScene.from_record(self.app, value))
+        if isinstance(found, RecordError):
+            self.say(str(found), theme.BAD)
         else:
-            self.say(str(value), theme.BAD)
+            self.say("")
+            self.app.push(ReplayScene.from_record(self.app, found))
 
     def request(self, message: dict[str, Any]) -> None:
         """Send ``message`` and remember its id to show its error here."""

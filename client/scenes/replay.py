@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import contextlib
 import json
+import queue
+import threading
 import urllib.request
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 import pygame
 
 import engines
+from client.address import http_url
 from client.annotations import CaptureTracker, check_squares, threatened_captains
 from client.boards import make_view
 from client.boards.base import BoardView, Marks
@@ -99,6 +103,29 @@ def fetch_record(http_url: str, timeout: float = 10.0) -> dict[str, Any]:
     except OSError as exc:
         raise RecordError(f"cannot fetch {http_url}: {exc}") from exc
     return parse_record(text)
+
+
+class RecordFetch:
+    """A server's record of one game (``GET /games/ID?format=json``), read on a thread so the
+    frame loop never waits for the network: poll :meth:`result` from ``update``."""
+
+    def __init__(self, server_url: str, game_id: str) -> None:
+        self.url = http_url(server_url, f"/games/{quote(game_id, safe='')}?format=json")
+        self._done: queue.Queue[dict[str, Any] | RecordError] = queue.Queue(maxsize=1)
+        threading.Thread(target=self._fetch, name="boardhall-fetch", daemon=True).start()
+
+    def _fetch(self) -> None:
+        try:
+            self._done.put(fetch_record(self.url))
+        except RecordError as exc:
+            self._done.put(exc)
+
+    def result(self) -> dict[str, Any] | RecordError | None:
+        """The parsed record, or what went wrong; ``None`` while it is still on its way."""
+        try:
+            return self._done.get_nowait()
+        except queue.Empty:
+            return None
 
 
 class ReplayScene(Scene):

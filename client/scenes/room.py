@@ -7,12 +7,9 @@ Legal targets come from the engine; results come only from ``over``.
 from __future__ import annotations
 
 import contextlib
-import queue
 import re
-import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote
 
 import pygame
 
@@ -45,6 +42,7 @@ from protocol import limits
 if TYPE_CHECKING:
     from client.app import App
     from client.net import NetEvent
+    from client.scenes.replay import RecordFetch
 
 BOARD_RECT = pygame.Rect(16, 16, 768, 768)
 GAME_NAMES = {"chess": "Chess", "draughts": "Draughts", "shuqi": "Number chess",
@@ -140,9 +138,8 @@ class RoomScene(Scene):
         self._buttons: list[Button] = []
         self._buttons_key: tuple[str, bool] | None = None
         self._shown_key: tuple[int, str | None] = (-1, None)
-        self.fetched_end: queue.Queue[dict[str, Any] | str] = queue.Queue()
-        """The record (or why it could not be read) of a game whose room closed under it."""
-        self.fetching_end = False
+        self.end_fetch: RecordFetch | None = None
+        """The record being read of a game whose room closed under it."""
         self._shown_moves: list[str] = []
         self.result_shown_for = ""
         self.pending_move: str | None = None
@@ -589,34 +586,25 @@ class RoomScene(Scene):
 
     def fetch_end(self) -> None:
         """The room has closed under a game still on here: it ended while this client was away
-        (and the server restarted, or nobody came back within a minute). Read its record on a
-        thread; :meth:`update` shows the end."""
+        (and the server restarted, or nobody came back within a minute). Read its record;
+        :meth:`update` shows the end."""
+        from client.scenes.replay import RecordFetch
+
         m = self.model
-        if m.status == "over" or not m.game_id or self.fetching_end:
+        if m.status == "over" or not m.game_id or self.end_fetch is not None:
             return
-        from client.address import http_url
-        from client.scenes.replay import RecordError, fetch_record
-
-        url = http_url(self.app.url, f"/games/{quote(m.game_id, safe='')}?format=json")
-
-        def fetch() -> None:
-            try:
-                self.fetched_end.put(fetch_record(url))
-            except RecordError as exc:
-                self.fetched_end.put(str(exc))
-
-        self.fetching_end = True
-        threading.Thread(target=fetch, name="boardhall-fetch-end", daemon=True).start()
+        self.end_fetch = RecordFetch(self.app.url, m.game_id)
         self.say("The room has closed; fetching how the game ended…", theme.TEXT)
 
     def _show_fetched_end(self) -> None:
-        try:
-            found = self.fetched_end.get_nowait()
-        except queue.Empty:
+        from client.scenes.replay import RecordError
+
+        found = self.end_fetch.result() if self.end_fetch is not None else None
+        if found is None:
             return
-        self.fetching_end = False
+        self.end_fetch = None
         self.app.invalidate()
-        if isinstance(found, str):
+        if isinstance(found, RecordError):
             self.say(f"The room has closed and its record could not be read: {found}", theme.BAD)
         elif self.model.apply_record(found, self.now):
             self.say("The game ended while you were away.", theme.TEXT)

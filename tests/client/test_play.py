@@ -18,7 +18,7 @@ from client.config import Config
 from client.local import EmbeddedServer
 from client.scenes.connect import ConnectScene
 from client.scenes.lobby import LobbyScene
-from client.scenes.replay import ReplayScene, fetch_record
+from client.scenes.replay import RecordError, RecordFetch, ReplayScene, fetch_record
 from client.scenes.result import ResultPanel
 from client.scenes.room import RoomScene
 from protocol import decode_client
@@ -493,3 +493,20 @@ def test_a_game_that_ended_unseen_across_a_restart_shows_its_end(tmp_path: Path)
             for app in apps:
                 app.disconnect()
             second.stop()
+
+
+def test_a_record_that_cannot_be_fetched_says_where_and_why() -> None:
+    """Nothing listens on the port: the fetch ends in a RecordError naming the URL."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    fetch = RecordFetch(f"ws://127.0.0.1:{port}", "g/1")
+    deadline = time.monotonic() + 10
+    found = fetch.result()
+    while found is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+        found = fetch.result()
+    assert isinstance(found, RecordError)
+    assert f"http://127.0.0.1:{port}/games/g%2F1?format=json" in str(found)

@@ -111,3 +111,20 @@ def test_clock_words() -> None:
     assert clock_text({"per_move": 30}) == "30 s/move"
     assert clock_text(None) == "untimed"
     assert format_clock(3_723_000) == "1:02:03"
+
+
+def test_a_record_catches_up_only_a_game_it_continues() -> None:
+    """``apply_record`` adds the moves the client missed and the end; a record of some other
+    game (its moves do not start with ours) or without an end leaves the room open."""
+    snap = demo_room("hexgomoku", plies=2)
+    model = model_after(snap)
+    known = list(model.moves)
+    assert not model.apply_record({"moves": ["9,9", *known], "result": "first"}, 100.0)
+    assert (model.moves, model.status, model.closed) == (known, snap["status"], False)
+    assert not model.apply_record({"moves": [*known, "3,3"], "result": None, "reason": None}, 100.0)
+    assert model.moves == [*known, "3,3"] and model.status != "over"
+    assert model.apply_record({"moves": [*known, "3,3"], "result": "second", "reason": "resign"},
+                              100.0)
+    assert (model.status, model.result, model.reason, model.closed) == (
+        "over", "second", "resign", True)
+    assert model.state is not None and model.state.ply == 3
