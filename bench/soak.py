@@ -120,7 +120,9 @@ class SoakReport:
     clock_max_dev_ms: float = 0.0
     restart_moves: int = 0
     rejoined_ended: int = 0
+    """Games that ended while a player was away, whose end it saw on joining the room again."""
     from_records: int = 0
+    """Games whose end the clients learnt from the record (their room had closed)."""
     baseline_mb: float = 0.0
     after_mb: float = 0.0
     baseline_trim_mb: float = 0.0
@@ -284,10 +286,6 @@ class Table:
         """The reply to this table's last resignation (what a stall report shows)."""
         self.asked = 0
         """Requests this table made that need a key of their own."""
-        self.rejoined_ended = 0
-        """Games that ended while a player was away, whose end it saw on joining again."""
-        self.from_records = 0
-        """Games whose end the clients learnt from the record (their room had closed)."""
 
     def peers(self) -> list[Peer]:
         """Every client of this table."""
@@ -359,7 +357,7 @@ class Table:
         self.asked += 1
         reply = await peer.request({"type": "join", "room": self.room}, f"e{self.asked}")
         if game.over:
-            self.rejoined_ended += 1
+            self.soak.report.rejoined_ended += 1
             return
         if reply is None:  # dropped again: asked again after the next welcome
             return
@@ -381,7 +379,7 @@ class Table:
         moves = [m["move"] for m in record["moves"]]
         if moves[: len(game.moves)] != game.moves:
             self.soak.violation("seen", f"{game.game_id}: record {moves} contradicts {game.moves}")
-        self.from_records += 1
+        self.soak.report.from_records += 1
         game.moves = moves
         game.final = replay(record["game"], record["variant"], record["start"], moves)
         game.over = True
@@ -570,8 +568,8 @@ class Soak:
         spectators (fresh random games of the same kinds and length, no faults), so the baseline
         already holds what a server of this size keeps: allocator high water, SQLite's page
         cache, engine caches of a round's worth of positions. Growth past it after more rounds is
-        what a leak would show (or a bounded cache still filling: draughts' legal moves hold
-        up to 4,096 positions, about 13.5 MB, more than one round reaches).
+        what a leak would show (or a bounded cache still filling, as draughts' legal moves did
+        at 4,096 positions: bench/README.md, twelfth session).
         """
         assert self.server is not None
         config = self.config
@@ -742,9 +740,7 @@ class Soak:
             for task in peers:
                 task.cancel()
             await asyncio.gather(*peers, chaos, return_exceptions=True)
-        self.report.rejoined_ended = sum(t.rejoined_ended for t in self.tables)
-        self.report.from_records = sum(t.from_records for t in self.tables)
-        await self.settle()
+        await self.settle(rooms=len(self.report.of("stalled")))  # their games are still on
         self.report.after_mb = await self.collected_rss()
         self.report.after_trim_mb = await self.collected_rss(signal.SIGUSR2)
         assert self.server is not None

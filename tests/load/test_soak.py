@@ -31,7 +31,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SoakReport]:
 
 def test_the_faults_really_happened(report: SoakReport) -> None:
     """Connections were dropped and came back, the server was killed once, readers stalled."""
-    assert report.games == CONFIG.tables
+    assert report.games == CONFIG.tables and report.of("stalled") == []
     assert report.drops > 0 and report.reconnects >= report.drops
     assert report.restarts == 1
     assert report.slow_readers > 0
@@ -96,3 +96,19 @@ def test_a_soak_that_fails_stops_its_server(
     assert len(started) == 1
     process = started[0].process
     assert process is not None and process.poll() is not None
+
+
+def test_a_table_still_playing_at_the_timeout_is_reported_with_both_sides_views(
+    tmp_path: Path,
+) -> None:
+    """The run is cut short: the stalled table is a violation naming its room, what its clients
+    saw, and what the server's record of the game says."""
+    config = SoakConfig(
+        tables=1, plies=60, spectators=0, drop_every=0, restarts=0, slow_readers=0, timeout=0.5
+    )
+    found = asyncio.run(soak(config, tmp_path / "s.db"))
+    [stalled] = found.of("stalled")
+    assert "table 0 still playing after 0 s: room " in stalled
+    assert "clients saw " in stalled and "(over False)" in stalled
+    assert "server: result None, reason None, " in stalled and " stored moves" in stalled
+    assert found.of("settle") == []  # the stalled game's room is the one left, as it should be
