@@ -76,9 +76,10 @@ def draw_player(room: RoomScene, surface: pygame.Surface, seat: str, rect: pygam
     draw.text(surface, name, (rect.left + 46, rect.top + 14), 19, theme.TEXT,
               max_width=rect.width - 210)
     details = []
+    connected = bool(info) and not m.closed and info.get("connected", True)
     if info:
-        connected = info.get("connected", True)
-        details.append("online" if connected else "away")
+        if not m.closed:  # a closed room's presence is stale: nobody is in it any more
+            details.append("online" if connected else "away")
         if info.get("bot"):
             details.append("bot")
     if m.scores and seat in m.scores:
@@ -86,7 +87,7 @@ def draw_player(room: RoomScene, surface: pygame.Surface, seat: str, rect: pygam
     elif m.game == "shuqi" and m.state is not None and m.engine is not None:
         with contextlib.suppress(Exception):
             details.append(f"score {m.engine.scores(m.state)[seat]}")  # type: ignore[attr-defined]
-    dot = theme.GOOD if info and info.get("connected", True) else theme.FAINT
+    dot = theme.GOOD if connected else theme.FAINT
     pygame.draw.circle(surface, dot, (rect.left + 50, rect.top + 50), 4)
     detail_text = " · ".join(details) or "—"
     draw.text(surface, detail_text, (rect.left + 60, rect.top + 50), 14,

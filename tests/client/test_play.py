@@ -9,6 +9,7 @@ import queue
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pygame
 
@@ -423,6 +424,24 @@ def two_players_on_a_server(tmp_path: Path, db: Path) -> Iterator[tuple[Embedded
         server.stop()
 
 
+def room_panel_texts(app: App) -> str:
+    """Every text drawn while rendering ``app`` once, joined by newlines."""
+    from unittest import mock
+
+    from client.ui import draw
+
+    drawn: list[str] = []
+    real = draw.text
+
+    def record(surface: pygame.Surface, text: str, *args: Any, **kwargs: Any) -> Any:
+        drawn.append(text)
+        return real(surface, text, *args, **kwargs)
+
+    with mock.patch.object(draw, "text", record):
+        app.render()
+    return "\n".join(drawn)
+
+
 def first_move_at_a_table(alice: App, bob: App) -> None:
     """Alice opens a hexgomoku room, Bob joins it, Alice plays 0,0 and Bob sees it."""
     apps = [alice, bob]
@@ -489,6 +508,8 @@ def test_a_game_that_ended_unseen_across_a_restart_shows_its_end(tmp_path: Path)
             assert not panel.buttons[0].enabled  # no rematch in a room the server has closed
             assert "ended while you were away" in scene.message
             shoot(alice, tmp_path, "room_ended_while_away")
+            details = [t.split(" · ")[0] for t in room_panel_texts(alice).splitlines()]
+            assert "online" not in details and "away" not in details  # no stale presence
         finally:
             for app in apps:
                 app.disconnect()
