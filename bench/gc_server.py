@@ -3,7 +3,11 @@
 SIGUSR1 appends ``sys._debugmallocstats()`` (pymalloc arenas and pools) to FILE. With
 ``BENCH_TRACEMALLOC=FILE`` every SIGUSR1 after the first writes the Python allocations that grew
 since the first to FILE. With ``BENCH_TYPES=FILE`` every SIGUSR1 appends the commonest types
-among the objects the collector tracks.
+among the objects the collector tracks. With ``BENCH_GARBAGE=FILE`` every SIGUSR1 first
+appends the commonest types among the cyclic garbage it collects (what reference counting left
+for the full collection). With ``BENCH_NATIVE=FILE`` every SIGUSR1 appends one line of native
+memory figures: glibc's ``mallinfo2`` (heap, mmapped, in use, free), SQLite's own
+``sqlite3_memory_used`` and ``RssAnon``.
 
 Run exactly like ``boardhall-server`` (same flags, e.g. ``--loop asyncio``). The soak compares
 the server's memory before and after the clients come and go.
@@ -31,10 +35,16 @@ _SNAPSHOTS: list[tracemalloc.Snapshot] = []
 
 
 def _collect(signum: int, frame: FrameType | None) -> None:
+    garbage_report = os.environ.get("BENCH_GARBAGE")
+    if garbage_report:
+        _append_garbage_types(garbage_report)
     gc.collect()
     allocator_report = os.environ.get("BENCH_MALLOCSTATS")
     if allocator_report:
         _append_malloc_stats(allocator_report)
+    native_report = os.environ.get("BENCH_NATIVE")
+    if native_report:
+        _append_native_memory(native_report)
     types_report = os.environ.get("BENCH_TYPES")
     if types_report:
         _append_type_counts(types_report)
@@ -51,12 +61,63 @@ def _collect(signum: int, frame: FrameType | None) -> None:
                 out.write("\n".join(stat.traceback.format()[-8:]) + "\n")
 
 
+def _append_garbage_types(path: str) -> None:
+    """Collect with ``gc.DEBUG_SAVEALL`` and append the commonest types of the cyclic garbage
+    found (what reference counting alone could not free), and whose frames it holds, to
+    ``path``."""
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        gc.collect()
+        counts = collections.Counter(type(o).__qualname__ for o in gc.garbage)
+        counts.update(
+            f"frame of {o.f_code.co_qualname} ({Path(o.f_code.co_filename).name})"
+            for o in gc.garbage
+            if type(o) is FrameType  # isinstance() raises on a dead weakref.proxy
+        )
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    with open(path, "a") as out:
+        out.write(f"--- {os.getpid()} {time.time():.0f} {sum(counts.values())} garbage objects\n")
+        out.writelines(f"{n} {name}\n" for name, n in counts.most_common(40))
+
+
 def _append_type_counts(path: str) -> None:
     """Append the 40 commonest types among the objects the collector tracks to ``path``."""
     counts = collections.Counter(type(o).__qualname__ for o in gc.get_objects())
     with open(path, "a") as out:
         out.write(f"--- {os.getpid()} {time.time():.0f} {sum(counts.values())} objects\n")
         out.writelines(f"{n} {name}\n" for name, n in counts.most_common(40))
+
+
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [
+        (name, ctypes.c_size_t)
+        for name in (
+            "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+            "fordblks", "keepcost",
+        )
+    ]
+
+
+def _append_native_memory(path: str) -> None:
+    """Append glibc's heap figures, SQLite's allocated bytes and RssAnon (MB) to ``path``."""
+    libc = ctypes.CDLL("libc.so.6")
+    libc.mallinfo2.restype = _MallInfo2
+    info = libc.mallinfo2()
+    sqlite = ctypes.CDLL("libsqlite3.so.0")
+    sqlite.sqlite3_memory_used.restype = ctypes.c_int64
+    rss_anon = next(
+        int(line.split()[1]) / 1e3
+        for line in Path("/proc/self/status").read_text().splitlines()
+        if line.startswith("RssAnon:")
+    )
+    with open(path, "a") as out:
+        out.write(
+            f"{time.time():.0f} heap {info.arena / 1e6:.1f} mmapped {info.hblkhd / 1e6:.1f} "
+            f"in_use {info.uordblks / 1e6:.1f} free {info.fordblks / 1e6:.1f} "
+            f"sqlite {sqlite.sqlite3_memory_used() / 1e6:.2f} rss_anon {rss_anon:.1f}\n"
+        )
 
 
 def _append_malloc_stats(path: str) -> None:

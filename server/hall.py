@@ -347,10 +347,12 @@ class Hall:
             out.closes.append((conn, 1008, "too many messages"))
             session.closing = True
             return out
+        if isinstance(message, ProtocolError):  # not raised: its traceback would hold message
+            self._error(session, message, message.re, now, out, message.room)
+            self._push_lobby(out, now)
+            return out
         re: MessageId | None = None
         try:
-            if isinstance(message, ProtocolError):
-                raise message
             re = message.id
             if not self._take_token(session, now):
                 raise ProtocolError(

@@ -343,7 +343,10 @@ class BoardhallServer:
         try:
             return decode_client(frame)
         except ProtocolError as exc:
-            return exc
+            # Handled as a message, so it outlives this frame: its traceback (and the one of the
+            # error it came from) would hold the connection's frames, which hold it: a cycle.
+            exc.__context__ = exc.__cause__ = None
+            return exc.with_traceback(None)
         except Exception:  # never let one frame kill the connection
             log.exception("decoding a frame failed")
             return ProtocolError(ErrorCode.BAD_MESSAGE, "not a valid message")
@@ -519,8 +522,7 @@ class BoardhallServer:
     async def _ping(self, conn: ConnId, ws: ServerConnection) -> None:
         """One ping; its pong updates ``ws.latency`` (lag compensation) and the keepalive."""
         try:
-            pong = await ws.ping()
-            await pong
+            await (await ws.ping())  # no local holds the pong: its error would hold this frame
         except websockets.ConnectionClosed:
             return
         if self.keepalive is not None:

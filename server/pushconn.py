@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import traceback
 from collections.abc import Callable
 from typing import Any
 
@@ -53,6 +54,20 @@ class PushConnection(ServerConnection):
         early, self._early = self._early, []
         for message in early:
             self._hand_over(message)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """Close as ``websockets`` does, then break the reference cycles a closed connection
+        keeps, so that reference counting frees it at once rather than the next full garbage
+        collection (see :mod:`server.gcpolicy`): the consumer usually refers back to this
+        connection, the protocol's parser is a generator suspended for good with the protocol
+        in its frame, and the parser's exception holds that frame in its traceback."""
+        super().connection_lost(exc)
+        self._consumer = None
+        self._early = []
+        protocol = self.protocol
+        protocol.parser.close()
+        if protocol.parser_exc is not None:
+            traceback.clear_frames(protocol.parser_exc.__traceback__)
 
     def process_event(self, event: Event) -> None:
         """Take data frames for the consumer; leave the handshake and control frames to
