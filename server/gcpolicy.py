@@ -11,7 +11,8 @@ Here automatic collection is off. The event loop runs a young collection every
 :data:`PROMOTE_EVERY_S` moves the survivors to the old generation without walking them
 (``gc.freeze()`` then ``gc.unfreeze()``). A full collection every :data:`FULL_EVERY_S` frees
 cycles among old objects. Closed connections leave no cycles (they are freed by reference
-counting), so little waits for the full collection.
+counting: ``tests/server/test_connection_cycles.py``), so little waits for the full collection;
+a connection left in a cycle would stay until then, however long ago it closed.
 """
 
 from __future__ import annotations
