@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import lru_cache
 from typing import Any, ClassVar, Final
 
 from engines.base import (
@@ -33,7 +33,7 @@ from engines.shuqi.board import (
     parse_point,
 )
 from engines.shuqi.expr import ExpressionError, evaluate
-from engines.shuqi.solver import can_solve, solve
+from engines.shuqi.solver import SOLVE_CACHE, can_solve, solve
 
 EMPTY: Final = -1
 """Board cell without a piece; otherwise a cell holds a piece code 0..19 (see :func:`code`)."""
@@ -114,7 +114,7 @@ RawMove = tuple[int, int, int, tuple[int, ...] | None]
 """``(piece code, from index, to index, sorted spanned numbers or None for a step/hop)``."""
 
 
-@cache
+@lru_cache(maxsize=SOLVE_CACHE)
 def _span_ok(numbers: tuple[int, ...], target: int) -> bool:
     return can_solve(numbers, target)
 
