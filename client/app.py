@@ -12,7 +12,7 @@ import gc
 import itertools
 import time
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pygame
 
@@ -20,6 +20,9 @@ from client.config import Config
 from client.net import Connection, NetEvent
 from client.scenes.base import Scene
 from client.ui import draw, theme
+
+if TYPE_CHECKING:
+    from client.scenes.replay import RecordFetch
 
 PING_EVERY_S = 10.0
 """How often the app pings the server to measure the round trip."""
@@ -144,6 +147,14 @@ class App:
         self.connection = Connection(url, name, self.config.token_for(url),
                                      ssl=ssl or self.ssl_context)
         self.connection.start()
+
+    def record_fetch(self, game_id: str) -> RecordFetch:
+        """Start reading game ``game_id``'s record from the connected server, as this player (so
+        their private games are readable) and with the connection's certificate trust."""
+        from client.scenes.replay import RecordFetch
+
+        context = self.connection.ssl if self.connection is not None else self.ssl_context
+        return RecordFetch(self.url, game_id, self.config.token_for(self.url), context)
 
     def disconnect(self) -> None:
         """Close every connection."""

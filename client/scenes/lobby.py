@@ -424,7 +424,7 @@ class LobbyScene(Scene):
 
     def start_replay(self, source: str) -> None:
         """Load a record (a file here, or ``GET /games/ID?format=json`` on a thread)."""
-        from client.scenes.replay import RecordError, RecordFetch, ReplayScene, parse_record
+        from client.scenes.replay import RecordError, ReplayScene, parse_record
 
         if not source:
             self.say("Type a game id or the path of a record file.", theme.BAD)
@@ -438,7 +438,7 @@ class LobbyScene(Scene):
                 return
             self.app.push(ReplayScene.from_record(self.app, record))
             return
-        self.fetch = RecordFetch(self.app.url, source)
+        self.fetch = self.app.record_fetch(source)
         self.say(f"Fetching game {source}…")
 
     def update(self, dt: float) -> None:

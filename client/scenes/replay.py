@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import queue
+import ssl
 import threading
 import urllib.request
 from collections.abc import Mapping
@@ -95,10 +96,20 @@ def _parse_pgn(text: str) -> dict[str, Any]:
             "result": result, "reason": None, "options": {}, "variant_info": None}
 
 
-def fetch_record(http_url: str, timeout: float = 10.0) -> dict[str, Any]:
-    """GET a JSON record from the server and parse it."""
+def fetch_record(
+    http_url: str,
+    timeout: float = 10.0,
+    token: str | None = None,
+    ssl_context: ssl.SSLContext | None = None,
+) -> dict[str, Any]:
+    """GET a JSON record from the server and parse it. ``token`` (sent as a bearer token, never
+    in the URL) lets a player read their own private games; ``ssl_context`` is the one the
+    WebSocket connection trusts (a server with its own certificate)."""
+    request = urllib.request.Request(http_url)
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
     try:
-        with urllib.request.urlopen(http_url, timeout=timeout) as response:
+        with urllib.request.urlopen(request, timeout=timeout, context=ssl_context) as response:
             text = response.read(1024 * 1024).decode("utf-8")
     except OSError as exc:
         raise RecordError(f"cannot fetch {http_url}: {exc}") from exc
@@ -109,14 +120,22 @@ class RecordFetch:
     """A server's record of one game (``GET /games/ID?format=json``), read on a thread so the
     frame loop never waits for the network: poll :meth:`result` from ``update``."""
 
-    def __init__(self, server_url: str, game_id: str) -> None:
+    def __init__(
+        self,
+        server_url: str,
+        game_id: str,
+        token: str | None = None,
+        ssl_context: ssl.SSLContext | None = None,
+    ) -> None:
         self.url = http_url(server_url, f"/games/{quote(game_id, safe='')}?format=json")
+        self._token = token
+        self._ssl_context = ssl_context
         self._done: queue.Queue[dict[str, Any] | RecordError] = queue.Queue(maxsize=1)
         threading.Thread(target=self._fetch, name="boardhall-fetch", daemon=True).start()
 
     def _fetch(self) -> None:
         try:
-            self._done.put(fetch_record(self.url))
+            self._done.put(fetch_record(self.url, token=self._token, ssl_context=self._ssl_context))
         except RecordError as exc:
             self._done.put(exc)
 

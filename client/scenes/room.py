@@ -588,12 +588,11 @@ class RoomScene(Scene):
         """The room has closed under a game still on here: it ended while this client was away
         (and the server restarted, or nobody came back within a minute). Read its record;
         :meth:`update` shows the end."""
-        from client.scenes.replay import RecordFetch
 
         m = self.model
         if m.status == "over" or not m.game_id or self.end_fetch is not None:
             return
-        self.end_fetch = RecordFetch(self.app.url, m.game_id)
+        self.end_fetch = self.app.record_fetch(m.game_id)
         self.say("The room has closed; fetching how the game ended…", theme.TEXT)
 
     def _show_fetched_end(self) -> None:

@@ -291,6 +291,11 @@ def test_wss_with_a_private_certificate_authority(tmp_path: Path) -> None:
         app.push(scene)
         scene.submit()
         pump([app], lambda: isinstance(app.top, LobbyScene))
+        fetch = app.record_fetch("no-such-game")  # HTTPS with the same trust: the server answers
+        deadline = time.monotonic() + 10
+        while (found := fetch.result()) is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert isinstance(found, RecordError) and "404" in str(found), found
         app.disconnect()
     finally:
         secure.stop()
@@ -531,3 +536,42 @@ def test_a_record_that_cannot_be_fetched_says_where_and_why() -> None:
         found = fetch.result()
     assert isinstance(found, RecordError)
     assert f"http://127.0.0.1:{port}/games/g%2F1?format=json" in str(found)
+
+
+def test_a_private_game_record_is_read_as_its_player(tmp_path: Path) -> None:
+    """The app's record fetches carry the player's token (as a bearer header), so a private
+    game's record reaches its player and nobody else."""
+    from websockets.sync.client import connect
+
+    def result(fetch: RecordFetch) -> dict[str, Any] | RecordError:
+        deadline = time.monotonic() + 10
+        while (found := fetch.result()) is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert found is not None
+        return found
+
+    embedded = EmbeddedServer().start()
+    try:
+        alice = open_app(tmp_path, "Alice", embedded.url)
+        pump([alice], lambda: alice.net_status == "online" and bool(alice.welcome))
+        token = alice.config.token_for(alice.url)
+        assert token
+        with connect(embedded.url) as ws:
+            def ask(**fields: Any) -> dict[str, Any]:
+                ws.send(json.dumps({**fields, "id": "q"}))
+                while (reply := json.loads(ws.recv(timeout=10))).get("re") != "q":
+                    pass
+                return reply
+
+            ask(type="hello", name="Alice", protocol=1, token=token)
+            room = ask(type="create", game="hexgomoku", color="first", private=True)
+        game_id = room["game_id"]
+
+        record = result(alice.record_fetch(game_id))
+        assert isinstance(record, dict) and record["game"] == "hexgomoku"
+        stranger = result(RecordFetch(embedded.url, game_id))
+        assert isinstance(stranger, RecordError)
+        assert "404" in str(stranger)
+        alice.disconnect()
+    finally:
+        embedded.stop()
