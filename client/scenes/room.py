@@ -588,7 +588,6 @@ class RoomScene(Scene):
         """The room has closed under a game still on here: it ended while this client was away
         (and the server restarted, or nobody came back within a minute). Read its record;
         :meth:`update` shows the end."""
-
         m = self.model
         if m.status == "over" or not m.game_id or self.end_fetch is not None:
             return
