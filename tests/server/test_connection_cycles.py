@@ -21,7 +21,7 @@ import pytest
 
 from server.net import BoardhallServer, running_server
 from server.testing import WireClient
-from tests.server.test_keepalive import _frame, _raw_websocket
+from tests.server.raw_ws import raw_websocket, read_frame
 
 
 @pytest.fixture(autouse=True)
@@ -118,7 +118,7 @@ async def test_players_and_a_spectator_in_a_game_are_freed(ending: Ending) -> No
 
 async def test_a_connection_dropped_while_a_ping_is_out_is_freed() -> None:
     async with _server(ping_interval=0.01, ping_timeout=60) as server:
-        _, writer = await _raw_websocket(server.port)
+        _, writer = await raw_websocket(server.port)
         refs = await _server_side(server, 1)
         await _until(
             lambda: any(ws.pending_pings for ws in server.connections.values()), "a ping is out"
@@ -129,9 +129,9 @@ async def test_a_connection_dropped_while_a_ping_is_out_is_freed() -> None:
 
 async def test_a_connection_closed_for_not_answering_pings_is_freed() -> None:
     async with _server(ping_interval=0.05, ping_timeout=0.3) as server:
-        reader, writer = await _raw_websocket(server.port)
+        reader, writer = await raw_websocket(server.port)
         refs = await _server_side(server, 1)
-        while (await _frame(reader))[0] != 0x8:  # pings, then the server's close (1011)
+        while (await read_frame(reader))[0] != 0x8:  # pings, then the server's close (1011)
             pass
         writer.close()
         await _assert_freed(server, refs)

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import base64
-import os
 import struct
 
 import pytest
@@ -12,6 +10,7 @@ from websockets.asyncio.client import connect
 
 from server.keepalive import Keepalive
 from server.net import running_server
+from tests.server.raw_ws import raw_websocket, read_frame
 
 
 def test_each_connection_is_due_one_interval_after_it_came() -> None:
@@ -75,36 +74,12 @@ def test_the_sweep_is_frequent_enough_for_both_limits() -> None:
         Keepalive(0.0, 1.0)
 
 
-async def _raw_websocket(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    """A WebSocket client by hand that never answers anything (the handshake only)."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    key = base64.b64encode(os.urandom(16)).decode()
-    writer.write(
-        (
-            "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
-        ).encode()
-    )
-    await writer.drain()
-    head = await reader.readuntil(b"\r\n\r\n")
-    assert head.startswith(b"HTTP/1.1 101")
-    return reader, writer
-
-
-async def _frame(reader: asyncio.StreamReader) -> tuple[int, bytes]:
-    first, second = await reader.readexactly(2)
-    size = second & 0x7F
-    if size == 126:
-        (size,) = struct.unpack("!H", await reader.readexactly(2))
-    return first & 0x0F, await reader.readexactly(size)
-
-
 async def test_a_peer_that_never_answers_pings_is_closed_with_1011() -> None:
     async with running_server(port=0, ping_interval=0.05, ping_timeout=0.3) as server:
-        reader, writer = await _raw_websocket(server.port)
+        reader, writer = await raw_websocket(server.port)
         opcodes = []
         while True:
-            opcode, payload = await asyncio.wait_for(_frame(reader), 10)
+            opcode, payload = await asyncio.wait_for(read_frame(reader), 10)
             opcodes.append(opcode)
             if opcode == 0x8:
                 break
