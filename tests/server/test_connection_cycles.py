@@ -65,6 +65,8 @@ async def _game(server: BoardhallServer) -> tuple[WireClient, WireClient, str]:
     bob = await WireClient.connect(server.url, "bob")
     code = (await ann.request(type="create", game="hexgomoku", color="first"))["room"]
     await bob.request(type="join", room=code)
+    refused = await ann.request(type="move", room=code, ply=0, move="99,99")  # off the board
+    assert refused["type"] == "error" and refused["code"] == "illegal_move"
     await ann.request(type="move", room=code, ply=0, move="0,0")
     return ann, bob, code
 
