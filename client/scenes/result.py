@@ -50,8 +50,8 @@ class ResultPanel(Dialog):
                 self.act(action)
 
     def can_rematch(self) -> bool:
-        """A seated player of a room the server still has (a closed one cannot start another)."""
-        return self.room.seated and not self.room.model.closed
+        """As the room's own Rematch button (a seated player, a room the server still has)."""
+        return self.room.can("rematch")
 
     def rematch_offered(self) -> bool:
         """True when the opponent offers a rematch (the Rematch button then accepts it)."""

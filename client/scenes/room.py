@@ -102,6 +102,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("coords", "Coordinates", pygame.K_k, "K", seated=False),
     Action("leave", "Leave", pygame.K_ESCAPE, "Esc", seated=False),
 )
+ACTIONS_BY_NAME = {a.name: a for a in ACTIONS}
 
 
 class RoomScene(Scene):
@@ -364,11 +365,14 @@ class RoomScene(Scene):
             self.refresh_buttons()
         return self._buttons
 
+    def can(self, name: str) -> bool:
+        """Whether the action called ``name`` makes sense now (see :meth:`available`)."""
+        return self.available(ACTIONS_BY_NAME[name])
+
     def refresh_buttons(self) -> None:
         """Enable the buttons that apply now; label the coordinates toggle."""
-        by_name = {a.name: a for a in ACTIONS}
         for b in self._buttons:
-            b.enabled = self.available(by_name[b.action])
+            b.enabled = self.can(b.action)
             if b.action == "coords":
                 word = "Numbers" if self.model.game == "draughts" else "Coords"
                 b.label = f"{word} {'on' if self.coordinates else 'off'}"
