@@ -765,7 +765,7 @@ class Soak:
             f"{p.name} up={p.up.is_set()} seated={p.seated}" for p in table.players.values()
         )
         text = (
-            f"table {table.index} still playing after {self.config.timeout:.0f} s: room "
+            f"table {table.index} still playing after {self.config.timeout:g} s: room "
             f"{table.room or '-'}, script {table.script.game} of {len(table.script.moves)} moves, "
             f"clients saw {len(game.moves) if game else 0} moves "
             f"(over {game.over if game else '-'})"

@@ -108,7 +108,7 @@ def test_a_table_still_playing_at_the_timeout_is_reported_with_both_sides_views(
     )
     found = asyncio.run(soak(config, tmp_path / "s.db"))
     [stalled] = found.of("stalled")
-    assert "table 0 still playing after 0 s: room " in stalled
+    assert "table 0 still playing after 0.5 s: room " in stalled
     assert "clients saw " in stalled and "(over False)" in stalled
     assert "server: result None, reason None, " in stalled and " stored moves" in stalled
     assert found.of("settle") == []  # the stalled game's room is the one left, as it should be
