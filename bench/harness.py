@@ -234,12 +234,15 @@ def boardhall(
     return Subprocess([*command, *args], "boardhall-server")
 
 
-def echo(uvloop: bool = False) -> Subprocess:
-    """The bare ``websockets`` echo server of ``bench/echo_server.py`` on a free port."""
+def echo(uvloop: bool = False, relay: bool = False) -> Subprocess:
+    """The bare ``websockets`` echo server of ``bench/echo_server.py`` on a free port (with
+    ``relay``, its relay of moves with boardhall's fan-out)."""
     argv = [sys.executable, str(HERE / "echo_server.py"), "--port", "0"]
     if uvloop:
         argv.append("--uvloop")
-    return Subprocess(argv, "echo server")
+    if relay:
+        argv.append("--relay")
+    return Subprocess(argv, "relay server" if relay else "echo server")
 
 
 def percentile(values: list[float], p: float) -> float:

@@ -114,6 +114,14 @@ class Plan:
     total_tables: int
     first_table: int
     uvloop: bool = False
+    relay: bool = False
+    """The target is ``echo_server.py --relay``: players and spectators name their table and role
+    in a ``seat`` frame, and moves come back as boardhall's ``moved`` (``echo`` is False)."""
+
+    @property
+    def bare(self) -> bool:
+        """A yardstick, not boardhall: no ``hello``, no rooms to open."""
+        return self.echo or self.relay
 
 
 class Conn:
@@ -214,7 +222,7 @@ class Table:
     async def open(self) -> None:
         """Start a new room for this table's script (the first player creates, the second joins)."""
         first, second = self.players["first"], self.players["second"]
-        if self.worker.plan.echo:
+        if self.worker.plan.bare:
             self.ply = 0
             return
         old = self.room
@@ -238,7 +246,7 @@ class Table:
 
     async def finish(self) -> None:
         """End a game whose script ran out before the engine ended it."""
-        if self.worker.plan.echo or self.script.over:
+        if self.worker.plan.bare or self.script.over:
             return
         with contextlib.suppress(Refused, TimeoutError):
             await self.players["first"].request({"type": "resign", "room": self.room})
@@ -325,7 +333,7 @@ class Worker:
                 close_timeout=1,
             )
             conn = Conn(ws, self)
-            if not self.plan.echo:
+            if not self.plan.bare:
                 conn.task = asyncio.ensure_future(conn.read_all(parse))
                 await conn.request({"type": "hello", "name": "load", "protocol": 1})
             else:
@@ -350,6 +358,10 @@ class Worker:
             table.watchers = list(
                 await asyncio.gather(*(self._connect(limit, False) for _ in range(watchers)))
             )
+            if plan.relay:
+                seats = [*table.players.items(), *(("spectator", w) for w in table.watchers)]
+                for role, conn in seats:
+                    await conn.send({"type": "seat", "table": table.index, "role": role})
             await table.open()
 
         await asyncio.gather(
@@ -448,9 +460,11 @@ def run_target(
     clocks: list[dict[str, int] | None],
     spectators: list[int],
     profile: str | None = None,
+    relay: bool = False,
 ) -> tuple[dict[str, PhaseFigures], float, dict[str, list[TimedMove]]]:
-    """Run the phases against ``url`` with ``args.procs`` client processes; returns each phase's
-    figures, the slowest process's setup seconds, and each phase's measured moves."""
+    """Run the phases against ``url`` with ``args.procs`` client processes (``echo``: an echo
+    server; ``relay``: the relay of ``echo_server.py``); returns each phase's figures, the
+    slowest process's setup seconds, and each phase's measured moves."""
     tables = len(scripts)
     procs = max(1, min(args.procs, tables))
     phases: list[tuple[str, float, float, float]] = []
@@ -477,6 +491,7 @@ def run_target(
             total_tables=tables,
             first_table=p * 100_000,
             uvloop=args.client_uvloop,
+            relay=relay,
         )
         child = context.Process(
             target=_worker_main, args=(plan, queue, go, start_value), daemon=True
@@ -654,6 +669,12 @@ def build_parser() -> argparse.ArgumentParser:
         default="asyncio,uvloop" if UVLOOP else "asyncio",
         help="loops to run the echo on, each measured and compared (default: both if installed)",
     )
+    add(
+        "--relay-loops",
+        default="",
+        help="also measure echo_server.py --relay (boardhall's fan-out with no game or storage: "
+        "the floor under boardhall's latency) on these loops, e.g. 'uvloop' (default: none)",
+    )
     add("--client-uvloop", action="store_true", help="client processes on uvloop")
     add(
         "--profile",
@@ -688,8 +709,8 @@ def _one_round(
     spectators: list[int],
     profile: str | None,
 ) -> dict[str, Any]:
-    """boardhall, then each echo of ``--echo-loops``, one after the other; prints and returns
-    their figures and the ratios."""
+    """boardhall, then each echo of ``--echo-loops`` and relay of ``--relay-loops``, one after
+    the other; prints and returns their figures and the ratios."""
     report: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         server = None
@@ -727,12 +748,22 @@ def _one_round(
         report["boardhall"] = {k: vars(v) for k, v in figures.items()}
         report["boardhall_peak_mb"] = peak
         if not args.no_echo and not args.url:
-            for loop in [x for x in args.echo_loops.split(",") if x]:
-                label = "echo" if loop == "asyncio" else f"echo-{loop}"
-                echo = harness.echo(loop == "uvloop").start()
+            yardsticks = [("echo", loop) for loop in args.echo_loops.split(",") if loop]
+            yardsticks += [("relay", loop) for loop in args.relay_loops.split(",") if loop]
+            for kind, loop in yardsticks:
+                label = kind if loop == "asyncio" else f"{kind}-{loop}"
+                relay = kind == "relay"
+                echo = harness.echo(loop == "uvloop", relay=relay).start()
                 try:
                     echoed, _, _ = run_target(
-                        echo.url, echo.pid, True, args, scripts, clocks, spectators
+                        echo.url,
+                        echo.pid,
+                        not relay,
+                        args,
+                        scripts,
+                        clocks,
+                        spectators,
+                        relay=relay,
                     )
                 finally:
                     echo.stop()

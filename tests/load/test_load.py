@@ -118,3 +118,21 @@ def test_stages_show_where_each_stored_move_went_inside_the_server(tmp_path: Pat
     assert parts["to server"][0] > 0
     p50 = report["boardhall"]["rate"]["p50_ms"]
     assert parts["client latency"][0] == pytest.approx(p50, abs=0.01)
+
+
+def test_the_relay_fans_each_move_out_as_boardhall_does(tmp_path: Path) -> None:
+    """--relay-loops asyncio: the relay yardstick gets boardhall's frames per move (1 in, 3 out
+    with one spectator per game), every move reaches the opponent, and its ratios are printed."""
+    done, report = _load(
+        tmp_path,
+        *("--games", "4", "--spectators", "4", "--phases", "full,rate", "--rate", "40"),
+        *("--duration", "1.5", "--warmup", "0.5", "--echo-loops", "", "--relay-loops", "asyncio"),
+    )
+    assert "echo" not in report  # only the yardsticks asked for
+    for phase in ("full", "rate"):
+        relay = report["relay"][phase]
+        assert relay["moves_s"] > 0 and relay["errors"] == 0, (phase, relay)
+        assert relay["p99_ms"] >= relay["p50_ms"] > 0
+        assert 3.5 <= relay["frames_s"] / relay["moves_s"] <= 4.5, (phase, relay)
+        assert report["ratios"]["relay"][phase]["p99"] > 0
+    assert "ratio rate  boardhall/relay:" in done.stdout
