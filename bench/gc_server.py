@@ -7,7 +7,9 @@ among the objects the collector tracks. With ``BENCH_GARBAGE=FILE`` every SIGUSR
 appends the commonest types among the cyclic garbage it collects (what reference counting left
 for the full collection). With ``BENCH_NATIVE=FILE`` every SIGUSR1 appends one line of native
 memory figures: glibc's ``mallinfo2`` (heap, mmapped, in use, free), SQLite's own
-``sqlite3_memory_used`` and ``RssAnon``.
+``sqlite3_memory_used`` and ``RssAnon``. With ``BENCH_GCPAUSES=FILE`` every collection's pause is
+timed (``gc.callbacks``) and, when the server exits, FILE gets per generation the count, the
+p50/p99/max pause and the share of the wall time spent collecting.
 
 Run exactly like ``boardhall-server`` (same flags, e.g. ``--loop asyncio``). The soak compares
 the server's memory before and after the clients come and go.
@@ -15,6 +17,7 @@ the server's memory before and after the clients come and go.
 
 from __future__ import annotations
 
+import atexit
 import collections
 import contextlib
 import ctypes
@@ -135,6 +138,34 @@ def _append_malloc_stats(path: str) -> None:
             os.close(saved)
 
 
+class _PauseTimer:
+    """Times every collection through ``gc.callbacks``; writes the figures at exit."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.began = time.perf_counter()
+        self.started = 0.0
+        self.pauses: dict[int, list[float]] = collections.defaultdict(list)
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self.started = time.perf_counter()
+        else:
+            self.pauses[info["generation"]].append(time.perf_counter() - self.started)
+
+    def write(self) -> None:
+        wall = time.perf_counter() - self.began
+        with open(self.path, "w") as out:
+            for generation, pauses in sorted(self.pauses.items()):
+                pauses.sort()
+                out.write(
+                    f"generation {generation}: {len(pauses)} collections, pause p50 "
+                    f"{pauses[len(pauses) // 2] * 1e3:.2f} ms, p99 "
+                    f"{pauses[int(len(pauses) * 0.99)] * 1e3:.2f} ms, max {pauses[-1] * 1e3:.2f} "
+                    f"ms, {100 * sum(pauses) / wall:.2f} % of {wall:.0f} s\n"
+                )
+
+
 def _trim(signum: int, frame: FrameType | None) -> None:
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL("libc.so.6").malloc_trim(0)
@@ -147,6 +178,11 @@ if __name__ == "__main__":
         from bench import stages
 
         stages.install(os.environ["BENCH_STAGES"])
+    pauses_report = os.environ.get("BENCH_GCPAUSES")
+    if pauses_report:
+        timer = _PauseTimer(pauses_report)
+        gc.callbacks.append(timer)
+        atexit.register(timer.write)
     signal.signal(signal.SIGUSR1, _collect)
     signal.signal(signal.SIGUSR2, _trim)
     sys.exit(main())
