@@ -77,6 +77,10 @@ back cost the writing thread up to a switch interval each time (when it was a st
 beside the busy loop, an ``executemany`` over 300 rows took 200-270 ms at full speed,
 bench/README.md). One statement is one step."""
 
+INSERT_MOVE = "INSERT OR REPLACE INTO moves VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+"""Insert one move: at a steady rate most commits hold one, and this skips building and parsing
+the JSON array."""
+
 
 class Storage:
     """One SQLite database file (blocking; use from a single thread).
@@ -196,9 +200,11 @@ class Storage:
 
     def _save_moves(self, rows: list[tuple[Any, ...]]) -> None:
         """Insert the moves gathered so far in one statement (and empty the list)."""
-        if rows:
+        if len(rows) == 1:
+            self._writer.execute(INSERT_MOVE, rows[0])
+        elif rows:
             self._writer.execute(INSERT_MOVES, (json.dumps(rows, ensure_ascii=False),))
-            rows.clear()
+        rows.clear()
 
     def identity(self, token_hash: str) -> tuple[str, str, str] | None:
         """``(player, token_hash, name)`` of a token hash, if known."""

@@ -40,6 +40,25 @@ def test_a_mixed_batch_is_one_transaction(tmp_path: Path) -> None:
     storage.close()
 
 
+def test_a_single_move_is_stored_as_a_batch_stores_it(tmp_path: Path) -> None:
+    """One move (the usual steady-rate commit) takes a plain insert: same rows, same types,
+    and it replaces a move of the same ply as the batch does."""
+    moves = [_move(0, "e2e4"), _move(1, '甲→乙 "q" \\', None), _move(2, "32-28")]
+    one = Storage(tmp_path / "one.db")
+    batch = Storage(tmp_path / "batch.db")
+    statements: list[str] = []
+    one.db.set_trace_callback(statements.append)
+    for move in [_move(0, "old"), *moves]:
+        one.apply([move])
+    batch.apply(moves)
+    assert statements[0].startswith("INSERT OR REPLACE INTO moves VALUES")
+    assert one.moves("g1") == batch.moves("g1")
+    typed = "SELECT typeof(ply), typeof(clock_ms), typeof(clocks), * FROM moves ORDER BY ply"
+    assert [tuple(r) for r in one.db.execute(typed)] == [tuple(r) for r in batch.db.execute(typed)]
+    one.close()
+    batch.close()
+
+
 def test_moves_are_stored_with_their_types_and_text(tmp_path: Path) -> None:
     storage = Storage(tmp_path / "hall.db")
     moves = [_move(0, "e2e4"), _move(1, '甲→乙 "q" \\', None), _move(2, "32-28")]
