@@ -1,7 +1,8 @@
 """The yardsticks of ``bench/load.py``: a bare ``websockets`` echo server, or a relay.
 
 Same library, same frame limit and no compression, like ``boardhall-server``; it prints
-``listening on ws://127.0.0.1:PORT`` once it listens. Run: ``python bench/echo_server.py --port 0``.
+``echo listening on ws://127.0.0.1:PORT`` (or ``relay listening on ...``) once it listens.
+Run: ``python bench/echo_server.py --port 0 [--uvloop] [--relay]``.
 
 ``--relay`` serves boardhall's fan-out with no game, no clock and no storage: a connection names
 its table and role in one ``{"type": "seat", "table": N, "role": "first"|"second"|"spectator"}``
@@ -85,7 +86,8 @@ async def run(host: str, port: int, relay: bool = False) -> None:
         handler, host, port, max_size=FRAME_BYTES, compression=None, ping_interval=10.0
     ) as server:
         bound = next(iter(server.sockets)).getsockname()[1]
-        print(f"echo listening on ws://{host}:{bound}", flush=True)
+        what = "relay" if relay else "echo"
+        print(f"{what} listening on ws://{host}:{bound}", flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):

@@ -18,6 +18,10 @@ Default (about a minute): ``python bench/load.py``. Full sizes (see bench/README
 
 ``--rounds N`` alternates boardhall and the echoes N times and prints each ratio's median.
 
+``--relay-loops uvloop`` also measures ``echo_server.py --relay``: boardhall's fan-out of each
+move (opponent, mover, spectators) with no game, clock or storage, the floor under any server's
+latency with this client.
+
 ``--stages FILE`` prints where each move's time went (bench/stages.py): inside the server stage
 by stage, and the client's latency split into the way to the server, the time inside it, and the
 way to the opponent.
@@ -657,7 +661,7 @@ def build_parser() -> argparse.ArgumentParser:
     add("--procs", type=int, default=1, help="client processes")
     add("--url", default=None, help="target a running server instead of starting one")
     add("--server-args", default="", help="extra boardhall-server flags, e.g. '--sync normal'")
-    add("--no-echo", action="store_true", help="skip the echo server comparison")
+    add("--no-echo", action="store_true", help="skip the echo (and relay) comparisons")
     add(
         "--loop",
         default="auto",
