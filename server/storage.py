@@ -81,6 +81,11 @@ INSERT_MOVE = "INSERT OR REPLACE INTO moves VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 """Insert one move: at a steady rate most commits hold one, and this skips building and parsing
 the JSON array."""
 
+_BINDABLE = frozenset({str, int, float, type(None)})
+"""Types :data:`INSERT_MOVE` stores as :data:`INSERT_MOVES` does. Anything else (a bug) takes
+the JSON array, which stores it as JSON text rather than failing the commit as the database's
+fault (a failed commit is held and tried again)."""
+
 
 class Storage:
     """One SQLite database file (blocking; use from a single thread).
@@ -200,7 +205,7 @@ class Storage:
 
     def _save_moves(self, rows: list[tuple[Any, ...]]) -> None:
         """Insert the moves gathered so far in one statement (and empty the list)."""
-        if len(rows) == 1:
+        if len(rows) == 1 and all(type(value) in _BINDABLE for value in rows[0]):
             self._writer.execute(INSERT_MOVE, rows[0])
         elif rows:
             self._writer.execute(INSERT_MOVES, (json.dumps(rows, ensure_ascii=False),))

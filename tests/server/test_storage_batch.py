@@ -59,6 +59,24 @@ def test_a_single_move_is_stored_as_a_batch_stores_it(tmp_path: Path) -> None:
     batch.close()
 
 
+def test_a_single_move_sqlite_cannot_bind_is_stored_as_the_batch_stores_it(tmp_path: Path) -> None:
+    """A value the plain insert cannot bind (a bug upstream) must not fail the commit, which the
+    storage would take for the database failing, holding every write behind it: it is stored
+    as JSON text, as the batch stores it."""
+    odd = SaveMove(
+        "g1", 0, "e2e4", "first", 59_000, ["not", "a", "number"], "2026-11-22T12:00:00.123Z", {},
+    )  # fmt: skip
+    one = Storage(tmp_path / "one.db")
+    batch = Storage(tmp_path / "batch.db")
+    one.apply([odd])
+    batch.apply([odd, _move(1)])
+    query = "SELECT lag_ms, typeof(lag_ms) FROM moves WHERE ply = 0"
+    assert tuple(one.db.execute(query).fetchone()) == ('["not","a","number"]', "text")
+    assert tuple(batch.db.execute(query).fetchone()) == ('["not","a","number"]', "text")
+    one.close()
+    batch.close()
+
+
 def test_moves_are_stored_with_their_types_and_text(tmp_path: Path) -> None:
     storage = Storage(tmp_path / "hall.db")
     moves = [_move(0, "e2e4"), _move(1, '甲→乙 "q" \\', None), _move(2, "32-28")]
