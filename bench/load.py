@@ -109,7 +109,10 @@ class Plan:
     """What a worker runs: its tables and the phase windows (absolute monotonic times)."""
 
     url: str
-    echo: bool
+    target: str
+    """``"boardhall"``, ``"echo"`` (each move frame comes back to its sender) or ``"relay"``
+    (``echo_server.py --relay``: players and spectators name their table and role in a ``seat``
+    frame, and moves come back as boardhall's ``moved``)."""
     scripts: list[Script]
     clocks: list[dict[str, int] | None]
     spectators: list[int]
@@ -118,14 +121,16 @@ class Plan:
     total_tables: int
     first_table: int
     uvloop: bool = False
-    relay: bool = False
-    """The target is ``echo_server.py --relay``: players and spectators name their table and role
-    in a ``seat`` frame, and moves come back as boardhall's ``moved`` (``echo`` is False)."""
+
+    @property
+    def echo(self) -> bool:
+        """The target echoes each frame to its sender."""
+        return self.target == "echo"
 
     @property
     def bare(self) -> bool:
         """A yardstick, not boardhall: no ``hello``, no rooms to open."""
-        return self.echo or self.relay
+        return self.target != "boardhall"
 
 
 class Conn:
@@ -362,7 +367,7 @@ class Worker:
             table.watchers = list(
                 await asyncio.gather(*(self._connect(limit, False) for _ in range(watchers)))
             )
-            if plan.relay:
+            if plan.target == "relay":
                 seats = [*table.players.items(), *(("spectator", w) for w in table.watchers)]
                 for role, conn in seats:
                     await conn.send({"type": "seat", "table": table.index, "role": role})
@@ -458,17 +463,16 @@ def _profile_format(path: str) -> str:
 def run_target(
     url: str,
     pid: int | None,
-    echo: bool,
+    target: str,
     args: argparse.Namespace,
     scripts: list[Script],
     clocks: list[dict[str, int] | None],
     spectators: list[int],
     profile: str | None = None,
-    relay: bool = False,
 ) -> tuple[dict[str, PhaseFigures], float, dict[str, list[TimedMove]]]:
-    """Run the phases against ``url`` with ``args.procs`` client processes (``echo``: an echo
-    server; ``relay``: the relay of ``echo_server.py``); returns each phase's figures, the
-    slowest process's setup seconds, and each phase's measured moves."""
+    """Run the phases against ``url`` (a ``target`` of :class:`Plan`) with ``args.procs`` client
+    processes; returns each phase's figures, the slowest process's setup seconds, and each
+    phase's measured moves."""
     tables = len(scripts)
     procs = max(1, min(args.procs, tables))
     phases: list[tuple[str, float, float, float]] = []
@@ -487,7 +491,7 @@ def run_target(
         part = list(range(p, tables, procs))
         plan = Plan(
             url=url,
-            echo=echo,
+            target=target,
             scripts=[scripts[i] for i in part],
             clocks=[clocks[i] for i in part],
             spectators=[spectators[i] for i in part],
@@ -495,7 +499,6 @@ def run_target(
             total_tables=tables,
             first_table=p * 100_000,
             uvloop=args.client_uvloop,
-            relay=relay,
         )
         child = context.Process(
             target=_worker_main, args=(plan, queue, go, start_value), daemon=True
@@ -632,7 +635,7 @@ def client_bound(f: PhaseFigures, procs: int) -> bool:
 
 def _print(label: str, name: str, f: PhaseFigures, procs: int = 1) -> None:
     print(
-        f"  {label:11} {name:5} moves/s {f.moves_s:9.1f}  frames/s {f.frames_s:9.1f}  "
+        f"  {label:12} {name:5} moves/s {f.moves_s:9.1f}  frames/s {f.frames_s:9.1f}  "
         f"p50 {f.p50_ms:7.1f} ms  p99 {f.p99_ms:7.1f} ms  cpu {f.cpu_pct:5.1f}%  "
         f"rss {f.rss_mb:7.1f} MB  frames/cpu-s {f.frames_per_cpu_s:8.0f}  "
         f"clients' cpu {f.client_cpu_pct:5.1f}%  "
@@ -642,7 +645,7 @@ def _print(label: str, name: str, f: PhaseFigures, procs: int = 1) -> None:
     )
     if client_bound(f, procs):
         print(
-            f"  {'':11} {name:5} the load client was busy {f.client_cpu_pct / procs:.1f} % of "
+            f"  {'':12} {name:5} the load client was busy {f.client_cpu_pct / procs:.1f} % of "
             f"the time: this is the client's limit, not the {label} server's, and it moves "
             "from run to run"
         )
@@ -738,7 +741,7 @@ def _one_round(
         try:
             base = harness.sample(pid).rss_bytes / 2**20 if pid else 0.0
             figures, setup, timed = run_target(
-                url, pid, False, args, scripts, clocks, spectators, profile
+                url, pid, "boardhall", args, scripts, clocks, spectators, profile
             )
             peak = harness.sample(pid).hwm_bytes / 2**20 if pid else 0.0
         finally:
@@ -756,21 +759,13 @@ def _one_round(
             yardsticks += [("relay", loop) for loop in args.relay_loops.split(",") if loop]
             for kind, loop in yardsticks:
                 label = kind if loop == "asyncio" else f"{kind}-{loop}"
-                relay = kind == "relay"
-                echo = harness.echo(loop == "uvloop", relay=relay).start()
+                yardstick = harness.echo(loop == "uvloop", relay=kind == "relay").start()
                 try:
                     echoed, _, _ = run_target(
-                        echo.url,
-                        echo.pid,
-                        not relay,
-                        args,
-                        scripts,
-                        clocks,
-                        spectators,
-                        relay=relay,
+                        yardstick.url, yardstick.pid, kind, args, scripts, clocks, spectators
                     )
                 finally:
-                    echo.stop()
+                    yardstick.stop()
                 for name, f in echoed.items():
                     _print(label, name, f, args.procs)
                 report[label] = {k: vars(v) for k, v in echoed.items()}
