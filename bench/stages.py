@@ -92,8 +92,8 @@ def split_latency(moves_file: Path, client: list[tuple[str, int, float, float]])
     ``FILE.moves`` and the client's ``(room, ply, sent, latency)`` of the same moves."""
     server: dict[tuple[str, int], tuple[float, float]] = {}
     for line in moves_file.read_text().splitlines():
-        room, ply, handed, sent = line.split()
-        server[(room, int(ply))] = (float(handed), float(sent))
+        room_text, ply_text, handed_text, sent_text = line.split()
+        server[(room_text, int(ply_text))] = (float(handed_text), float(sent_text))
     parts: list[tuple[float, float, float, float]] = []
     for room, ply, began, latency in client:
         found = server.get((room, ply))

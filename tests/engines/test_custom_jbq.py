@@ -14,7 +14,7 @@ import pytest
 
 from engines.__main__ import main as engines_main
 from engines.base import BadPosition, IllegalMove, UnknownVariant
-from engines.custom import CustomEngine, VariantError
+from engines.custom import CustomEngine, CustomState, VariantError
 from engines.custom.__main__ import main as custom_main
 from engines.custom.catalog import load_toml_text
 from engines.custom.jbq import load_map
@@ -186,7 +186,7 @@ def xq(vid: str, cells: dict[tuple[int, int], int], turn: str = "first") -> str:
     return f"{vid};{turn};0,0;" + "/".join(",".join(r) for r in rows)
 
 
-def moves_from(engine: CustomEngine, state: object, square: str) -> set[str]:
+def moves_from(engine: CustomEngine, state: CustomState, square: str) -> set[str]:
     return {m.split("-")[1] for m in engine.legal_moves(state) if m.startswith(square + "-")}
 
 

@@ -49,7 +49,8 @@ async def _server_side(server: BoardhallServer, count: int) -> list[weakref.ref[
     machines) once there are ``count`` connections."""
     await _until(lambda: len(server.connections) == count, f"{count} connections are open")
     connections = list(server.connections.values())
-    return [weakref.ref(ws) for ws in connections] + [weakref.ref(w.protocol) for w in connections]
+    refs: list[weakref.ref[object]] = [weakref.ref(ws) for ws in connections]
+    return refs + [weakref.ref(w.protocol) for w in connections]
 
 
 async def _assert_freed(server: BoardhallServer, refs: list[weakref.ref[object]]) -> None:

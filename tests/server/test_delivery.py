@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from protocol import Ok
+from protocol.messages import Moved
 from server.delivery import DeliveryOrder, Pending, first_sends_first
 from server.net import running_server
 from server.outputs import Outputs, SaveMove
@@ -150,7 +151,7 @@ def test_a_move_goes_to_the_opponent_first_then_the_mover_then_the_spectators() 
     d.request(watcher, type="join", room=code, role="spectator")
     move = {"type": "move", "room": code, "ply": 0, "move": "0,0", "id": "m"}
     out = d.hall.receive(a, json.dumps(move), d.now, 0)
-    moved = [(recipients, message) for recipients, message in out.sends if message.type == "moved"]
+    moved = [(recipients, m) for recipients, m in out.sends if isinstance(m, Moved)]
     assert [recipients for recipients, _ in moved] == [(b,), (a,), (watcher,)]
     assert moved[0][1] is moved[2][1] and moved[1][1].re == "m"
 

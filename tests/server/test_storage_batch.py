@@ -64,7 +64,8 @@ def test_a_single_move_sqlite_cannot_bind_is_stored_as_the_batch_stores_it(tmp_p
     storage would take for the database failing, holding every write behind it: it is stored
     as JSON text, as the batch stores it."""
     odd = SaveMove(
-        "g1", 0, "e2e4", "first", 59_000, ["not", "a", "number"], "2026-11-22T12:00:00.123Z", {},
+        "g1", 0, "e2e4", "first", 59_000, ["not", "a", "number"],  # type: ignore[arg-type]
+        "2026-11-22T12:00:00.123Z", {},
     )  # fmt: skip
     one = Storage(tmp_path / "one.db")
     batch = Storage(tmp_path / "batch.db")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -68,9 +69,10 @@ async def test_while_failing_only_the_retry_commits(tmp_path: Path) -> None:
     applies: list[int] = []
     apply = store.writer.apply
 
-    def counting_apply(ops: list[StorageOp]) -> None:
-        applies.append(len(ops))
-        apply(ops)
+    def counting_apply(ops: Iterable[StorageOp]) -> None:
+        batch = list(ops)
+        applies.append(len(batch))
+        apply(batch)
 
     store.writer.apply = counting_apply  # type: ignore[method-assign]
     store.writer.db.execute("PRAGMA query_only=1")
