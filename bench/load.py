@@ -55,7 +55,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from bench import harness
+from bench import harness, targets
 from bench.scripts import GAMES, Script, library
 
 UVLOOP = importlib.util.find_spec("uvloop") is not None
@@ -832,6 +832,12 @@ def main(argv: list[str] | None = None) -> int:
         for label, by_phase in report["median_ratios"].items():
             for name, ratios in by_phase.items():
                 _print_ratios(f"median of {args.rounds} rounds, {name:5} boardhall/{label}", ratios)
+    judged = targets.verdicts(report)
+    report["targets"] = [vars(verdict) for verdict in judged]
+    if judged:
+        print(" targets (" + ("medians of the rounds" if args.rounds > 1 else "one round") + "):")
+        for verdict in judged:
+            print(f"  {verdict.line()}")
     print(
         f"  wall time {time.monotonic() - began:.0f} s, load average now "
         f"{os.getloadavg()[0]:.1f} (the machine's 2 cores are shared)"

@@ -55,6 +55,9 @@ def test_load_runs_against_boardhall_and_the_echo(tmp_path: Path) -> None:
         assert all(r["p99_per_second"] > 0 for r in ratios.values())
     assert "ratio full  boardhall/echo:" in done.stdout
     assert [r["ratios"] for r in report["rounds"]] == [report["ratios"]]  # one round by default
+    # a run this small is not judged against the targets, but says so for each
+    assert " targets (one round):" in done.stdout
+    assert report["targets"] and all(t["met"] is None for t in report["targets"])
 
 
 def test_rounds_alternate_the_targets_and_give_each_ratio_a_median(tmp_path: Path) -> None:
