@@ -3,8 +3,10 @@
 Run as ``python synchelper.py PATH`` (it imports nothing of ours): it reads request numbers
 (8 bytes each, little endian) on stdin, ``fdatasync``s PATH once for all the requests that have
 arrived, and writes back the last number with 0, or with the errno of a failed sync (12 bytes).
-It exits at the end of stdin, and only then: an interrupt meant for the server (Ctrl-C in its
-terminal) leaves it be.
+It exits at the end of stdin, and only then: a signal meant for the server leaves it be (Ctrl-C in
+its terminal, or a SIGTERM or SIGHUP sent to the server's whole process group, as a service
+manager or a closed terminal does). The server then closes its stdin when it has stopped, or the
+system does when it dies.
 """
 
 from __future__ import annotations
@@ -42,5 +44,7 @@ def serve(path: str, requests: int, replies: int) -> None:
 
 
 if __name__ == "__main__":
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):  # Windows has no SIGHUP
+            signal.signal(getattr(signal, name), signal.SIG_IGN)
     serve(sys.argv[1], sys.stdin.fileno(), sys.stdout.fileno())

@@ -195,3 +195,26 @@ async def test_while_no_helper_can_be_started_requests_wait_for_one(
     await until(lambda: heard)
     assert heard == [(1, None)] and not refusals and syncer.restarts == 1
     await syncer.aclose()
+
+
+@pytest.mark.parametrize(
+    "sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=lambda s: signal.Signals(s).name
+)
+async def test_a_signal_meant_for_the_server_leaves_the_helper_be(
+    tmp_path: Path, sig: signal.Signals
+) -> None:
+    """Ctrl-C, a service manager's SIGTERM and a closed terminal's SIGHUP reach the server's
+    whole process group: the helper goes on syncing (it is not replaced with an error logged)
+    and ends only when the server closes its pipe."""
+    heard: Heard = []
+    syncer = _syncer(tmp_path / "log", heard)
+    syncer.request(1)
+    await until(lambda: heard)  # the helper is up, past setting its signals
+    os.kill(syncer.pid, sig)
+    syncer.request(2)
+    await until(lambda: heard[-1][0] == 2)
+    assert heard == [(1, None), (2, None)] and syncer.restarts == 0
+    pid = syncer.pid
+    await syncer.aclose()
+    with pytest.raises(ProcessLookupError):  # gone, and reaped
+        os.kill(pid, 0)
