@@ -6,12 +6,14 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import math
 import signal
+import sqlite3
 import ssl
 import sys
 from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from server import gcpolicy
 from server.config import ServerConfig
@@ -21,6 +23,49 @@ from server.net import BoardhallServer
 log = logging.getLogger("boardhall.cli")
 
 DEFAULTS = ServerConfig()
+
+Number = TypeVar("Number", int, float)
+
+
+def at_least(
+    kind: Callable[[str], Number], low: Number, what: str, above: bool = False
+) -> Callable[[str], Number]:
+    """An argparse type: a finite ``kind`` of at least ``low`` (with ``above``, more than
+    ``low``), else refused as not ``what``."""
+
+    def parse(text: str) -> Number:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {what}, not {text!r}") from None
+        if not math.isfinite(value) or value < low or (above and value == low):
+            raise argparse.ArgumentTypeError(f"must be {what}, not {text}")
+        return value
+
+    return parse
+
+
+def port_number(text: str) -> int:
+    """An argparse type: a TCP port (0 picks a free one); the system would silently take
+    99999 as 34463."""
+    value = at_least(int, 0, "a TCP port from 0 to 65535")(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"must be a TCP port from 0 to 65535, not {text}")
+    return value
+
+
+class DatabaseUnusable(Exception):
+    """The ``--db`` file cannot be opened or is not a Boardhall database."""
+
+    def __init__(self, path: str, error: sqlite3.Error) -> None:
+        parent = Path(path).resolve().parent
+        if Path(path).is_dir():
+            hint = " (it is a directory)"
+        elif not parent.is_dir():
+            hint = f" (its directory {parent} does not exist)"
+        else:
+            hint = ""
+        super().__init__(f"cannot use the database {path}: {error}{hint}")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -33,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add = parser.add_argument
     add("--host", default="0.0.0.0", help="address to listen on")
-    add("--port", type=int, default=8765, help="TCP port (0 picks a free one)")
+    add("--port", type=port_number, default=8765, help="TCP port (0 picks a free one)")
     add("--db", default="./boardhall.db", help="SQLite database file (created if missing)")
     add(
         "--variants",
@@ -58,55 +103,55 @@ def build_parser() -> argparse.ArgumentParser:
     add("--tls-key", type=Path, default=None, help="PEM private key of --tls-cert")
     add(
         "--abort-after",
-        type=float,
+        type=at_least(float, 0.0, "a number of seconds above 0", above=True),
         default=DEFAULTS.abort_after_s,
         help="seconds for each side's first move in a timed room before the game is aborted",
     )
     add(
         "--absence-grace",
-        type=float,
+        type=at_least(float, 0.0, "0 or more seconds"),
         default=DEFAULTS.absence_grace_s,
         help="seconds a player may be away in an untimed game before the opponent may claim it",
     )
     add(
         "--rooms-per-identity",
-        type=int,
+        type=at_least(int, 1, "a whole number, 1 or more"),
         default=DEFAULTS.rooms_per_identity,
         help="unfinished rooms one identity may sit in",
     )
     add(
         "--spectators-per-room",
-        type=int,
+        type=at_least(int, 0, "a whole number, 0 or more"),
         default=DEFAULTS.spectators_per_room,
         help="spectators one room accepts",
     )
     add(
         "--connections-per-address",
-        type=int,
+        type=at_least(int, 1, "a whole number, 1 or more"),
         default=DEFAULTS.connections_per_address,
         help="open connections one IP address may have",
     )
     add(
         "--rate",
-        type=int,
+        type=at_least(int, 1, "a whole number, 1 or more"),
         default=DEFAULTS.messages_per_second,
         help="messages per second per connection before rate_limited errors",
     )
     add(
         "--lag-credit-max",
-        type=int,
+        type=at_least(int, 0, "a whole number of milliseconds, 0 or more"),
         default=DEFAULTS.lag_credit_max_ms,
         help="most lag compensation (ms) credited to a single move",
     )
     add(
         "--bot-games",
-        type=int,
+        type=at_least(int, 0, "a whole number, 0 or more"),
         default=DEFAULTS.bot_games,
         help="unfinished games against the computer at once (each bot is a separate process)",
     )
     add(
         "--ping-interval",
-        type=float,
+        type=at_least(float, 0.0, "0 (no pings) or more seconds"),
         default=10.0,
         help="seconds between server pings (they measure lag; a connection silent for twice "
         "this, at least 20 s, is closed); 0 sends none",
@@ -150,7 +195,13 @@ async def run(args: argparse.Namespace) -> None:
     context = None
     if args.tls_cert:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(args.tls_cert, args.tls_key)
+        try:
+            context.load_cert_chain(args.tls_cert, args.tls_key)
+        except OSError as exc:  # ssl.SSLError is one too
+            raise ValueError(
+                f"cannot load --tls-cert {args.tls_cert} with --tls-key {args.tls_key}: "
+                f"{exc.strerror or exc}"
+            ) from exc
     server = BoardhallServer(
         args.host,
         args.port,
@@ -161,7 +212,10 @@ async def run(args: argparse.Namespace) -> None:
         args.variants,
         args.sync == "full",
     )
-    await server.start()
+    try:
+        await server.start()
+    except sqlite3.Error as exc:
+        raise DatabaseUnusable(args.db, exc) from exc
     collector = asyncio.ensure_future(gcpolicy.run_collector())
     print(
         f"boardhall-server listening on {server.url} (bound to {args.host}:{server.port}, "
@@ -197,13 +251,6 @@ def main(argv: list[str] | None = None) -> int:
     if bool(args.tls_cert) != bool(args.tls_key):
         print("boardhall-server: --tls-cert and --tls-key go together", file=sys.stderr)
         return 2
-    if args.ping_interval < 0:
-        print(
-            f"boardhall-server: --ping-interval must be 0 (no pings) or more, "
-            f"not {args.ping_interval:g}",
-            file=sys.stderr,
-        )
-        return 2
     setup_logging(args.log_level)
     runner = loop_runner(args.loop)
     if runner is None:
@@ -214,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
         runner(run(args))
     except KeyboardInterrupt:
         pass
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, DatabaseUnusable) as exc:
         print(f"boardhall-server: {exc}", file=sys.stderr)
         return 1
     return 0

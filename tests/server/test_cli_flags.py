@@ -4,7 +4,9 @@ the checks on the others."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -46,6 +48,74 @@ async def _name() -> str:
     return loop_name()
 
 
-def test_a_negative_ping_interval_is_refused_by_name(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--ping-interval", "-5", "--port", "0"]) == 2
-    assert "--ping-interval must be 0 (no pings) or more, not -5" in capsys.readouterr().err
+@pytest.mark.parametrize(
+    ("flag", "value", "wanted"),
+    [
+        ("--port", "99999", "a TCP port from 0 to 65535, not 99999"),  # not taken as 34463
+        ("--port", "-1", "a TCP port from 0 to 65535, not -1"),
+        ("--port", "http", "a TCP port from 0 to 65535, not 'http'"),
+        ("--ping-interval", "-5", "0 (no pings) or more seconds, not -5"),
+        ("--abort-after", "0", "a number of seconds above 0, not 0"),
+        ("--abort-after", "nan", "a number of seconds above 0, not nan"),
+        ("--absence-grace", "-1", "0 or more seconds, not -1"),
+        ("--absence-grace", "inf", "0 or more seconds, not inf"),
+        ("--rate", "0", "a whole number, 1 or more, not 0"),
+        ("--rooms-per-identity", "0", "a whole number, 1 or more, not 0"),
+        ("--connections-per-address", "-3", "a whole number, 1 or more, not -3"),
+        ("--spectators-per-room", "-1", "a whole number, 0 or more, not -1"),
+        ("--bot-games", "1.5", "a whole number, 0 or more, not '1.5'"),
+        ("--lag-credit-max", "-100", "a whole number of milliseconds, 0 or more, not -100"),
+    ],
+)
+def test_a_value_out_of_range_is_refused_naming_the_flag(
+    capsys: pytest.CaptureFixture[str], flag: str, value: str, wanted: str
+) -> None:
+    """Refused before anything starts, with the flag, what it takes and what was given."""
+    with pytest.raises(SystemExit) as exited:
+        main([flag, value, "--port", "0"] if flag != "--port" else [flag, value])
+    assert exited.value.code == 2
+    assert f"argument {flag}: must be {wanted}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("flag", "value"),
+    [("--port", "0"), ("--port", "65535"), ("--ping-interval", "0"), ("--spectators-per-room", "0"),
+     ("--bot-games", "0"), ("--lag-credit-max", "0"), ("--abort-after", "0.5")],
+)  # fmt: skip
+def test_the_edges_of_each_range_are_taken(flag: str, value: str) -> None:
+    args = build_parser().parse_args([flag, value])
+    assert getattr(args, flag[2:].replace("-", "_")) == float(value)
+
+
+def _server(*argv: str) -> subprocess.CompletedProcess[str]:
+    """``boardhall-server`` run as a user runs it (a process of its own)."""
+    return subprocess.run(
+        [sys.executable, "-m", "server", *argv], capture_output=True, text=True, timeout=60
+    )
+
+
+def test_a_database_that_cannot_be_used_is_named_with_why(tmp_path: Path) -> None:
+    """No traceback: the file, SQLite's reason and, where it helps, what is wrong with the path."""
+    garbage = tmp_path / "notes.db"
+    garbage.write_bytes(b"my shopping list\n" * 100)
+    cases = {
+        str(tmp_path / "missing" / "hall.db"): "unable to open database file (its directory "
+        f"{tmp_path / 'missing'} does not exist)",
+        str(tmp_path): "unable to open database file (it is a directory)",
+        str(garbage): "file is not a database",
+    }
+    for db, why in cases.items():
+        done = _server("--port", "0", "--db", db)
+        assert done.returncode == 1, done.stderr
+        assert f"boardhall-server: cannot use the database {db}: {why}" in done.stderr
+        assert "Traceback" not in done.stderr
+    assert garbage.read_bytes() == b"my shopping list\n" * 100  # left as it was
+
+
+def test_a_certificate_that_cannot_be_loaded_is_named(tmp_path: Path) -> None:
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    done = _server("--port", "0", "--db", str(tmp_path / "hall.db"), "--tls-cert", str(cert),
+                   "--tls-key", str(key))  # fmt: skip
+    assert done.returncode == 1
+    assert f"cannot load --tls-cert {cert} with --tls-key {key}: No such file" in done.stderr
+    assert "Traceback" not in done.stderr
