@@ -57,6 +57,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from bench import harness, targets
 from bench.scripts import GAMES, Script, library
+from server.cli import at_least, whole
 
 UVLOOP = importlib.util.find_spec("uvloop") is not None
 
@@ -655,13 +656,28 @@ def build_parser() -> argparse.ArgumentParser:
     """Command-line flags."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add = parser.add_argument
-    add("--games", type=int, default=100, help="games played at once")
-    add("--spectators", type=int, default=100, help="spectators, spread over the games")
-    add("--rate", type=float, default=200.0, help="total moves/s of the steady phase")
-    add("--duration", type=float, default=8.0, help="seconds measured per phase")
-    add("--warmup", type=float, default=3.0, help="seconds before each measured window")
+    add("--games", type=whole(1), default=100, help="games played at once")
+    add("--spectators", type=whole(0), default=100, help="spectators, spread over the games")
+    add(
+        "--rate",
+        type=at_least(float, 0.0, "moves per second above 0", above=True),
+        default=200.0,
+        help="total moves/s of the steady phase",
+    )
+    add(
+        "--duration",
+        type=at_least(float, 0.0, "seconds above 0", above=True),
+        default=8.0,
+        help="seconds measured per phase",
+    )
+    add(
+        "--warmup",
+        type=at_least(float, 0.0, "0 or more seconds"),
+        default=3.0,
+        help="seconds before each measured window",
+    )
     add("--phases", default="full,rate", help="phases in order: full and/or rate")
-    add("--procs", type=int, default=1, help="client processes")
+    add("--procs", type=whole(1), default=1, help="client processes")
     add("--url", default=None, help="target a running server instead of starting one")
     add("--server-args", default="", help="extra boardhall-server flags, e.g. '--sync normal'")
     add("--no-echo", action="store_true", help="skip the echo (and relay) comparisons")
@@ -691,7 +707,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add(
         "--rounds",
-        type=int,
+        type=whole(1),
         default=1,
         help="run boardhall and the echoes this many times, alternating, and print each "
         "ratio's median (p99 moves a lot from run to run on a shared machine)",
@@ -788,11 +804,25 @@ def _median_ratios(rounds: list[dict[str, Any]]) -> dict[str, dict[str, dict[str
     return found
 
 
+def _flag_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with the lists among the flags, or None."""
+    phases = args.phases.split(",")
+    if not phases or any(phase not in ("full", "rate") for phase in phases):
+        return f"--phases takes full and/or rate, comma-separated, not {args.phases!r}"
+    loops = ("asyncio", "uvloop") if UVLOOP else ("asyncio",)
+    for flag, value in (("--echo-loops", args.echo_loops), ("--relay-loops", args.relay_loops)):
+        unknown = [loop for loop in value.split(",") if loop and loop not in loops]
+        if unknown:
+            return f"{flag} takes loops from {', '.join(loops)} (here), not {', '.join(unknown)}"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print the figures."""
     args = build_parser().parse_args(argv)
-    if args.rounds < 1:
-        print(f"load: --rounds takes a positive number, not {args.rounds}")
+    problem = _flag_problem(args)
+    if problem:
+        print(f"load: {problem}")
         return 2
     if args.stages:
         os.environ["BENCH_STAGES"] = str(Path(args.stages).resolve())  # read by gc_server.py

@@ -45,6 +45,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from bench import harness
 from bench.scripts import GAMES, Script, playout, replay
 from server import gcpolicy
+from server.cli import at_least, whole
 
 CLOCK = {"initial": 900, "increment": 1}
 CLOCK_TOLERANCE_MS = 100
@@ -904,23 +905,42 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add = parser.add_argument
     defaults = SoakConfig()
-    add("--tables", type=int, default=defaults.tables, help="games played at once")
-    add("--rounds", type=int, default=defaults.rounds, help="games per table, one after another")
-    add("--spectators", type=int, default=defaults.spectators, help="spectators per table")
-    add("--plies", type=int, default=defaults.plies, help="longest scripted game")
-    add("--drop-every", type=float, default=defaults.drop_every, help="seconds between drops")
-    add("--restarts", type=int, default=defaults.restarts, help="server SIGKILL + restarts")
-    add("--slow-readers", type=int, default=defaults.slow_readers, help="never-reading clients")
+    add("--tables", type=whole(1), default=defaults.tables, help="games played at once")
+    add(
+        "--rounds",
+        type=whole(1),
+        default=defaults.rounds,
+        help="games per table, one after another",
+    )
+    add("--spectators", type=whole(0), default=defaults.spectators, help="spectators per table")
+    add("--plies", type=whole(1), default=defaults.plies, help="longest scripted game")
+    add(
+        "--drop-every",
+        type=at_least(float, 0.0, "0 (no drops) or more seconds"),
+        default=defaults.drop_every,
+        help="seconds between drops",
+    )
+    add("--restarts", type=whole(0), default=defaults.restarts, help="server SIGKILL + restarts")
+    add(
+        "--slow-readers",
+        type=whole(0),
+        default=defaults.slow_readers,
+        help="never-reading clients",
+    )
     add("--seed", type=int, default=defaults.seed)
     add("--mix", default=",".join(GAMES), help="games the tables play, comma-separated")
     add("--untimed", action="store_true", help="rooms without clocks")
     add(
         "--timeout",
-        type=float,
+        type=at_least(float, 0.0, "seconds above 0", above=True),
         default=defaults.timeout,
         help="seconds to play every game before a table still playing is reported as stalled",
     )
     args = parser.parse_args(argv)
+    mix = [g for g in args.mix.split(",") if g]
+    if not mix or set(mix) - set(GAMES):
+        print(f"soak: --mix takes games from {', '.join(GAMES)}, not {args.mix!r}")
+        return 2
     harness.raise_fd_limit()
     config = SoakConfig(
         tables=args.tables,
@@ -931,7 +951,7 @@ def main(argv: list[str] | None = None) -> int:
         restarts=args.restarts,
         slow_readers=args.slow_readers,
         seed=args.seed,
-        games=tuple(g for g in args.mix.split(",") if g in GAMES) or GAMES,
+        games=tuple(mix),
         timed=not args.untimed,
         timeout=args.timeout,
     )

@@ -45,6 +45,11 @@ def at_least(
     return parse
 
 
+def whole(low: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``low``."""
+    return at_least(int, low, f"a whole number, {low} or more")
+
+
 def port_number(text: str) -> int:
     """An argparse type: a TCP port (0 picks a free one); the system would silently take
     99999 as 34463."""
@@ -115,25 +120,25 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add(
         "--rooms-per-identity",
-        type=at_least(int, 1, "a whole number, 1 or more"),
+        type=whole(1),
         default=DEFAULTS.rooms_per_identity,
         help="unfinished rooms one identity may sit in",
     )
     add(
         "--spectators-per-room",
-        type=at_least(int, 0, "a whole number, 0 or more"),
+        type=whole(0),
         default=DEFAULTS.spectators_per_room,
         help="spectators one room accepts",
     )
     add(
         "--connections-per-address",
-        type=at_least(int, 1, "a whole number, 1 or more"),
+        type=whole(1),
         default=DEFAULTS.connections_per_address,
         help="open connections one IP address may have",
     )
     add(
         "--rate",
-        type=at_least(int, 1, "a whole number, 1 or more"),
+        type=whole(1),
         default=DEFAULTS.messages_per_second,
         help="messages per second per connection before rate_limited errors",
     )
@@ -145,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add(
         "--bot-games",
-        type=at_least(int, 0, "a whole number, 0 or more"),
+        type=whole(0),
         default=DEFAULTS.bot_games,
         help="unfinished games against the computer at once (each bot is a separate process)",
     )

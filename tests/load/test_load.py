@@ -78,17 +78,34 @@ def test_rounds_alternate_the_targets_and_give_each_ratio_a_median(tmp_path: Pat
     assert "median of 3 rounds, rate  boardhall/echo:" in done.stdout
 
 
-def test_rounds_must_be_positive() -> None:
-    """--rounds 0 is refused naming the flag, before any server starts."""
+@pytest.mark.parametrize(
+    ("script", "argv", "wanted"),
+    [
+        ("load.py", ["--rounds", "0"], "argument --rounds: must be a whole number, 1 or more"),
+        ("load.py", ["--games", "0"], "argument --games: must be a whole number, 1 or more, not 0"),
+        ("load.py", ["--duration", "0"], "argument --duration: must be seconds above 0, not 0"),
+        ("load.py", ["--phases", "full,slow"], "--phases takes full and/or rate, comma-separated"),
+        ("load.py", ["--relay-loops", "trio"], "--relay-loops takes loops from asyncio"),
+        ("soak.py", ["--tables", "0"], "argument --tables: must be a whole number, 1 or more"),
+        ("soak.py", ["--mix", "chess,go"], "--mix takes games from hexgomoku, chess, draughts"),
+        ("soak.py", ["--drop-every", "-1"], "must be 0 (no drops) or more seconds, not -1"),
+        ("fuzz.py", ["--frames", "-5"], "argument --frames: must be a whole number, 1 or more"),
+    ],
+)  # fmt: skip
+def test_a_bad_flag_is_refused_naming_it_before_anything_starts(
+    script: str, argv: list[str], wanted: str
+) -> None:
+    """No traceback and no server: exit 2 and the flag with what it takes."""
     done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "load.py"), "--rounds", "0"],
+        [sys.executable, str(ROOT / "bench" / script), *argv],
         capture_output=True,
         text=True,
         timeout=60,
         cwd=ROOT,
     )
     assert done.returncode == 2
-    assert "--rounds takes a positive number, not 0" in done.stdout
+    assert wanted in done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
 
 
 def test_stages_show_where_each_stored_move_went_inside_the_server(tmp_path: Path) -> None:
