@@ -23,6 +23,8 @@ def to_url(address: str, port: int | None = None) -> str:
     >>> to_url("wss://play.example.org")
     'wss://play.example.org/'
     """
+    if port is not None and not 0 < port < 65536:
+        raise BadAddress(f"the port must be a number from 1 to 65535, not {port}")
     text = address.strip()
     if not text:
         raise BadAddress("type the server's address (for example 192.168.1.20 or host:8765)")

@@ -37,6 +37,14 @@ def test_bad_addresses_say_why(typed: str, words: str) -> None:
         to_url(typed)
 
 
+@pytest.mark.parametrize("port", [0, 65536, 99999, -1])
+def test_a_port_argument_out_of_range_is_refused_even_with_a_typed_port(port: int) -> None:
+    """``--port 99999`` is a mistake whatever the address says (the system would dial 34463)."""
+    for typed in ("h", "h:7", "ws://h"):
+        with pytest.raises(BadAddress, match=f"port must be a number from 1 to 65535, not {port}"):
+            to_url(typed, port)
+
+
 def test_http_url() -> None:
     """The HTTP side of the same server."""
     assert http_url("wss://h:1/", "/games/7") == "https://h:1/games/7"
