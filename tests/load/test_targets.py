@@ -41,7 +41,12 @@ def test_a_smaller_run_is_never_judged_met() -> None:
     judged = _judged(_report(100, 100, 200.0))
     assert {met for _, met in judged.values()} == {None}
     lines = [v.line() for v in targets.verdicts(_report(100, 100, 200.0))]
-    assert all(line.endswith("not the target's size, not judged") for line in lines)
+    assert lines[0] == (
+        "full speed, frames/s at least 0.5 x the echo's: 0.62: not judged: the target is set for "
+        "--games 1000 --spectators 1000"
+    )
+    assert lines[1].endswith("set for --games 1000 --spectators 1000 --rate 1000")
+    assert lines[-1].endswith("set for 10,000 connections (2 x --games + --spectators)")
 
 
 def test_the_steady_target_needs_its_rate() -> None:
