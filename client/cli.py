@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+
+# pygame's own banner on every start is noise in a user's terminal and in a bot's log
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 AddArgs = Callable[[argparse.ArgumentParser], None]
 Run = Callable[[argparse.Namespace], int]

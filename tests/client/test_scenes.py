@@ -542,3 +542,22 @@ def test_move_list_scrolls_back_with_the_wheel(ui: Any) -> None:
     assert room.move_scroll == 6, "PgUp scrolls back a column's worth of lines"
     ui.key(pygame.K_PAGEDOWN)
     assert room.move_scroll == 0
+
+
+def test_the_boardhall_command_prints_no_pygame_banner(tmp_path: Any) -> None:
+    """A user's terminal (and a bot's log) shows Boardhall's own lines only."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "PYGAME_HIDE_SUPPORT_PROMPT"}
+    env["SDL_VIDEODRIVER"] = "dummy"
+    out = tmp_path / "shot.png"
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys; from client.cli import main; sys.exit(main())",
+         "screenshot", "--game", "chess", "--out", str(out)],
+        capture_output=True, text=True, timeout=60, env=env,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"wrote {out}"
+    assert "pygame-ce" not in done.stdout + done.stderr
