@@ -8,6 +8,7 @@ import contextlib
 import logging
 import math
 import signal
+import socket
 import sqlite3
 import ssl
 import sys
@@ -221,6 +222,8 @@ async def run(args: argparse.Namespace) -> None:
         await server.start()
     except sqlite3.Error as exc:
         raise DatabaseUnusable(args.db, exc) from exc
+    except socket.gaierror as exc:  # the system's own words do not say which name
+        raise ValueError(f"cannot listen on --host {args.host}: {exc.strerror}") from exc
     collector = asyncio.ensure_future(gcpolicy.run_collector())
     print(
         f"boardhall-server listening on {server.url} (bound to {args.host}:{server.port}, "

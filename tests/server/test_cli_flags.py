@@ -112,6 +112,13 @@ def test_a_database_that_cannot_be_used_is_named_with_why(tmp_path: Path) -> Non
     assert garbage.read_bytes() == b"my shopping list\n" * 100  # left as it was
 
 
+def test_a_host_that_names_no_address_is_named(tmp_path: Path) -> None:
+    done = _server("--host", "no-such-host.invalid", "--port", "0", "--db", str(tmp_path / "h.db"))
+    assert done.returncode == 1
+    assert "boardhall-server: cannot listen on --host no-such-host.invalid: " in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 def test_a_certificate_that_cannot_be_loaded_is_named(tmp_path: Path) -> None:
     cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
     done = _server("--port", "0", "--db", str(tmp_path / "hall.db"), "--tls-cert", str(cert),
