@@ -148,8 +148,16 @@ def _replay(args: argparse.Namespace) -> int:
             record = fetch_record(args.record)
         else:
             record = parse_record(Path(args.record).read_text(encoding="utf-8"), args.game)
-    except (OSError, RecordError) as exc:
+    except OSError as exc:
         print(f"boardhall replay: {exc}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError:
+        print(f"boardhall replay: {args.record} is not text (a JSON record or a PGN game)",
+              file=sys.stderr)
+        return 2
+    except RecordError as exc:  # a fetch's error names its URL already
+        where = "" if args.record.startswith(("http://", "https://")) else f"{args.record}: "
+        print(f"boardhall replay: {where}{exc}", file=sys.stderr)
         return 2
     app = App(Config.load(), window_size=args.size)
     app.push(ReplayScene.from_record(app, record))

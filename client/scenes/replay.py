@@ -76,15 +76,13 @@ def parse_record(text: str, game: str | None = None) -> dict[str, Any]:
 
 
 def _parse_pgn(text: str) -> dict[str, Any]:
-    import io
+    from engines.base import BadPosition
+    from engines.chess.records import read_pgn_game
 
-    import chess.pgn
-
-    game = chess.pgn.read_game(io.StringIO(text))
-    if game is None:
-        raise RecordError("no PGN game found")
-    if game.errors:
-        raise RecordError(f"PGN error: {game.errors[0]}")
+    try:  # as strictly as the server reads one: a mistyped move is named, never dropped
+        game = read_pgn_game(text)
+    except BadPosition as exc:
+        raise RecordError(str(exc)) from exc
     board = game.board()
     start = board.fen()
     moves = [m.uci() for m in game.mainline_moves()]

@@ -1,13 +1,15 @@
 """PGN records for Boardhall chess: writing a finished game, reading one back (strictly).
 
 python-chess's PGN reader is lenient by design: it collects problems in ``game.errors`` and skips
-text it does not understand. Boardhall refuses any collected error, and text with neither a tag
-nor a move, so a garbled upload is never taken for an empty game.
+text it does not understand. Boardhall refuses any collected error, text with neither a tag nor a
+move, and movetext the reader would pass over (a mistyped move such as ``zz5`` at the end of a
+game would otherwise just be dropped), so a garbled upload is never taken for another game.
 """
 
 from __future__ import annotations
 
 import io
+import re
 
 import chess
 import chess.pgn
@@ -75,6 +77,68 @@ def write_pgn(info: RecordInfo, board: chess.Board) -> str:
     return str(game) + "\n"
 
 
+_TAG_LINE = re.compile(r"\s*\[.*\]\s*")
+_PASSED_OVER = re.compile(r"(?:\s+|\d+\.*|[+#]|e\.p\.|½-½|[-+=/±∓∞⩲⩱]+)*")
+"""Text python-chess's reader passes over that belongs in a game all the same: move numbers
+(``12.``, ``12...``), check and mate signs (its token pattern leaves them out), ``e.p.``,
+``½-½`` and the evaluation signs some programs write instead of NAGs (``+-``, ``=``, ``±``)."""
+_NO_GAME = "no PGN game found: no tag pair and no move"
+
+
+def skipped_movetext(text: str) -> str | None:
+    """The first word of the first game's movetext that python-chess's reader would silently
+    pass over (it reads only what its token pattern matches), or None when it reads it all."""
+    lines = text.lstrip("\ufeff").splitlines()
+    at = 0
+    while at < len(lines) and (not lines[at].strip() or _TAG_LINE.fullmatch(lines[at])):
+        at += 1
+    in_comment = started = False
+    for line in lines[at:]:
+        pos = 0
+        if in_comment:
+            close = line.find("}")
+            if close < 0:
+                continue
+            pos, in_comment = close + 1, False
+        elif line.startswith(("%", ";")):
+            continue
+        elif not line.strip():
+            if started:
+                break  # the end of the first game
+            continue
+        started = True
+        while True:
+            match = chess.pgn.MOVETEXT_REGEX.search(line, pos)
+            gap = line[pos : match.start() if match else len(line)]
+            if not _PASSED_OVER.fullmatch(gap):
+                return _word_at(line, pos + _first_unread(gap))
+            if match is None or match.group(0).startswith(";"):
+                break
+            if match.group(0).startswith("{"):
+                close = line.find("}", match.start())
+                if close < 0:
+                    in_comment = True
+                    break
+                pos = close + 1
+            else:
+                pos = match.end()
+    return None
+
+
+def _first_unread(gap: str) -> int:
+    """Where in ``gap`` the first word that is not passed-over PGN starts."""
+    return next(w.start() for w in re.finditer(r"\S+", gap) if not _PASSED_OVER.fullmatch(w[0]))
+
+
+def _word_at(line: str, index: int) -> str:
+    """The whitespace-delimited word of ``line`` that holds ``index`` (``Nf3x``, not ``x``)."""
+    start = index
+    while start > 0 and not line[start - 1].isspace():
+        start -= 1
+    word = re.match(r"\S+", line[start:])
+    return word[0] if word else line[index:]
+
+
 class _StrictBuilder(chess.pgn.GameBuilder):
     """Builds the game like python-chess does, noting whether any tag pair was read."""
 
@@ -92,14 +156,24 @@ class _StrictBuilder(chess.pgn.GameBuilder):
     def result(self) -> chess.pgn.Game:
         game = super().result()
         if self.tags_read == 0 and game.next() is None:
-            game.errors.append(ValueError("no PGN game found: no tag pair and no move"))
+            game.errors.append(ValueError(_NO_GAME))
         return game
 
 
 def read_pgn(text: str) -> tuple[chess.Board, list[chess.Move]]:
     """The start board and the main-line moves of the first game in ``text``.
 
-    Raises :class:`BadPosition` with python-chess's reason for the first problem it met.
+    Raises :class:`BadPosition` naming the first problem (see :func:`read_pgn_game`).
+    """
+    game = read_pgn_game(text)
+    return game.board(), list(game.mainline_moves())
+
+
+def read_pgn_game(text: str) -> chess.pgn.Game:
+    """The first game in ``text``, read strictly: its tags, start board and moves.
+
+    Raises :class:`BadPosition` with python-chess's reason for the first problem it met, or
+    naming the first word of movetext it would have passed over.
     """
     if len(text) > MAX_RECORD_TEXT:
         raise BadPosition(f"a record has at most {MAX_RECORD_TEXT} characters, got {len(text)}")
@@ -120,6 +194,11 @@ def read_pgn(text: str) -> tuple[chess.Board, list[chess.Move]]:
         read_fen(board.fen())
     except BadPosition as exc:
         raise BadPosition(f"bad PGN: FEN tag: {exc}") from exc
+    if game.errors and str(game.errors[0]) == _NO_GAME:
+        raise BadPosition(f"bad PGN: {_NO_GAME}")
+    skipped = skipped_movetext(text)
+    if skipped is not None:
+        raise BadPosition(f"bad PGN: {skipped!r} is not a move, a move number or PGN notation")
     if game.errors:
         raise BadPosition(f"bad PGN: {game.errors[0]}")
-    return board, list(game.mainline_moves())
+    return game

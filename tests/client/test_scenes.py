@@ -294,6 +294,33 @@ def test_replay_steps_through_a_record(ui: Any) -> None:
     assert scene.index == 8
 
 
+def test_a_pgn_replay_names_a_mistyped_move_rather_than_dropping_it() -> None:
+    """The replay reads a PGN as strictly as the server: ``zz5`` at the end was dropped before,
+    and the game shown one move short without a word."""
+    from client.scenes.replay import RecordError
+
+    with pytest.raises(RecordError, match="'zz5' is not a move"):
+        parse_record("1. e4 e5 2. Nf3 zz5")
+    record = parse_record('[White "Ann"]\n[Black "Ben"]\n[Result "0-1"]\n\n1. f3 e5 2. g4 Qh4# 0-1')
+    assert record["moves"] == ["f2f3", "e7e5", "g2g4", "d8h4"]
+    assert record["names"] == {"first": "Ann", "second": "Ben"} and record["result"] == "second"
+
+
+def test_replay_of_a_file_that_is_not_text_says_so(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from client.cli import main
+
+    binary = tmp_path / "game.pgn"
+    binary.write_bytes(b"\xff\xfe\x00\x01")
+    assert main(["replay", str(binary)]) == 2
+    assert f"{binary} is not text (a JSON record or a PGN game)" in capsys.readouterr().err
+    typo = tmp_path / "typo.pgn"
+    typo.write_text("1. e4 zz5\n", encoding="utf-8")
+    assert main(["replay", str(typo)]) == 2
+    assert f"{typo}: bad PGN: 'zz5' is not a move" in capsys.readouterr().err
+
+
 def test_window_scaling_maps_clicks(ui: Any) -> None:
     """At 900x600 a click lands on the same logical point as at 1280x800."""
     app = ui.app

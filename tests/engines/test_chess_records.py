@@ -152,6 +152,12 @@ def test_from_record_reads_a_fen_and_a_json_record() -> None:
         ('[SetUp "1"]\n[FEN "8/8/8/8/8/8/8/8 w - - 0 1"]\n\n1. e4 *', "FEN tag: impossible"),
         ('[SetUp "1"]\n[FEN "not a fen"]\n\n*', "FEN tag: expected 'w' or 'b'"),
         ("1. e4 " * 10_000, "at most"),
+        # python-chess passes over what its token pattern does not match: named, not dropped
+        ("1. e4 zz5", "'zz5' is not a move"),
+        ("1. e4 e5 2. zz5 Nc6 *", "'zz5' is not a move"),  # not "illegal san: 'Nc6'"
+        ("1. e4 e5 2. Nf3x Nc6 *", "'Nf3x' is not a move"),
+        ('[White "a"]\n\n1. e4 { a comment } e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. 0-0 k1 *',
+         "'k1' is not a move"),
     ],
 )
 def test_bad_pgn_is_refused_with_the_reason(text: str, why: str) -> None:
@@ -175,3 +181,22 @@ def test_lichess_style_pgn_is_read() -> None:
     state = ENGINE.from_record(pgn)
     outcome = ENGINE.outcome(state)
     assert state.ply == 7 and outcome is not None and outcome.winner == "first"
+
+
+@pytest.mark.parametrize(
+    ("text", "plies"),
+    [
+        ("1.e4 e5 2.Nf3 Nc6 3.Bb5 a6 4.Bxc6+ dxc6 1/2-1/2", 8),  # move numbers without spaces
+        ("1. e4 { a comment\nover two lines } 1... e5 2. Nf3 (2. Nc3 Nf6 (2... d6)) Nc6 $1 *", 4),
+        ("1. e4 d5 2. e5 f5 3. exf6 e.p. *", 5),
+        ("%an escaped line\n1. e4 e5 ; the rest is a comment, zz5 included\n2. Nf3 *", 3),
+        ("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0", 7),
+        ("1. e4 e5 2. Nf3 +- Nc6 = 3. Bb5 ± ½-½", 5),  # evaluation signs some programs write
+        ('\ufeff[Event "x"]\n[Site "?"]\n\n1. e4 e5 *', 2),  # a byte-order mark
+        ('[Event "x"]\n\n1. e4 *\n\n[Event "y"]\n\n1. d4 zz5 *', 1),  # only the first game
+    ],
+)
+def test_pgn_as_programs_write_it_is_read_whole(text: str, plies: int) -> None:
+    """Move numbers, comments, variations, NAGs, e.p., check signs and evaluation signs are
+    PGN, not mistakes: the strict reading takes them."""
+    assert ENGINE.from_record(text).ply == plies
