@@ -33,6 +33,9 @@ class Config:
     tokens: dict[str, str] = field(default_factory=dict)
     """Server URL -> the identity token that server gave us."""
     path: Path | None = None
+    unreadable: bool = False
+    """The file was there but not a JSON object: :meth:`save` keeps it as ``NAME.unreadable``
+    before writing, so the tokens in it are not lost to a damaged byte."""
 
     @classmethod
     def load(cls, path: Path | None = None) -> Config:
@@ -40,10 +43,12 @@ class Config:
         path = path or config_path()
         try:
             data: Any = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except OSError:
             return cls(path=path)
+        except ValueError:  # not JSON, or not UTF-8
+            return cls(path=path, unreadable=True)
         if not isinstance(data, dict):
-            return cls(path=path)
+            return cls(path=path, unreadable=True)
         tokens = data.get("tokens")
         return cls(
             server=data["server"] if isinstance(data.get("server"), str) else "",
@@ -65,6 +70,9 @@ class Config:
         payload = json.dumps(
             {"server": self.server, "name": self.name, "tokens": self.tokens}, indent=2
         )
+        if self.unreadable and path.exists():
+            os.replace(path, path.with_name(path.name + ".unreadable"))
+            self.unreadable = False
         fd, tmp = tempfile.mkstemp(prefix=".config-", dir=path.parent)
         try:
             os.fchmod(fd, 0o600)

@@ -40,6 +40,31 @@ def test_garbage_is_ignored(tmp_path: Path, text: str) -> None:
     assert config.tokens in ({}, {"b": "ok"})
 
 
+@pytest.mark.parametrize("damaged", [b"{\"tokens\": {\"ws://h:1/\": \"t0k\"", b"\xff\xfe{}", b"[]"])
+def test_a_damaged_file_is_kept_aside_not_overwritten(tmp_path: Path, damaged: bytes) -> None:
+    """The first save after reading a damaged file keeps it as config.json.unreadable, so the
+    tokens in it can still be recovered by hand; a later save does not touch that copy."""
+    path = tmp_path / "config.json"
+    path.write_bytes(damaged)
+    config = Config.load(path)
+    assert config.unreadable
+    config.name = "Alice"
+    config.save()
+    kept = tmp_path / "config.json.unreadable"
+    assert kept.read_bytes() == damaged
+    assert Config.load(path).name == "Alice"
+    config.name = "Bob"
+    config.save()
+    assert kept.read_bytes() == damaged and Config.load(path).name == "Bob"
+
+
+def test_a_missing_file_is_not_taken_for_a_damaged_one(tmp_path: Path) -> None:
+    config = Config.load(tmp_path / "config.json")
+    assert not config.unreadable
+    config.save()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["config.json"]
+
+
 def test_env_overrides_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """BOARDHALL_CONFIG names the file."""
     monkeypatch.setenv("BOARDHALL_CONFIG", str(tmp_path / "x.json"))
