@@ -90,10 +90,24 @@ def _connect(args: argparse.Namespace) -> int:
 
 # ---- local --------------------------------------------------------------------------------------
 
+def _bot_level(text: str) -> str:
+    """``--bot``: a level the server's bots play (refused here, not later in the window)."""
+    from engines.search.levels import level_info
+
+    try:
+        level_info(int(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"bot level must be a whole number from 1 to 8, not {text!r}"
+        ) from None
+    return text
+
+
 def _local_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", default="hexgomoku", help="game id (default hexgomoku)")
     p.add_argument("--variant", help="variant id")
-    p.add_argument("--bot", help="play the computer at this level instead of hot-seat")
+    p.add_argument("--bot", type=_bot_level,
+                   help="play the computer at this level (1-8) instead of hot-seat")
     p.add_argument("--size", type=_size, default=(1280, 800), help="window size, e.g. 900x600")
 
 

@@ -321,6 +321,25 @@ def test_replay_of_a_file_that_is_not_text_says_so(
     assert f"{typo}: bad PGN: 'zz5' is not a move" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("level", ["0", "9", "x", "2.5"])
+def test_a_local_bot_level_out_of_range_is_refused_before_the_window_opens(
+    capsys: pytest.CaptureFixture[str], level: str
+) -> None:
+    from client.cli import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["local", "--game", "chess", "--bot", level])
+    assert exited.value.code == 2
+    assert f"bot level must be a whole number from 1 to 8, not '{level}'" in capsys.readouterr().err
+
+
+def test_every_bot_level_is_taken_for_a_local_game() -> None:
+    from client.cli import build_parser
+
+    for level in range(1, 9):
+        assert build_parser().parse_args(["local", "--bot", str(level)]).bot == str(level)
+
+
 def test_window_scaling_maps_clicks(ui: Any) -> None:
     """At 900x600 a click lands on the same logical point as at 1280x800."""
     app = ui.app
