@@ -90,6 +90,17 @@ def _connect(args: argparse.Namespace) -> int:
 
 # ---- local --------------------------------------------------------------------------------------
 
+def _plies(text: str) -> int:
+    """``--plies``: how many legal moves to play first, 0 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a whole number, 0 or more, not {text!r}")
+    return value
+
+
 def _bot_level(text: str) -> str:
     """``--bot``: a level the server's bots play (refused here, not later in the window)."""
     from engines.search.levels import level_info
@@ -124,7 +135,7 @@ def _screenshot_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--variant", help="variant id")
     p.add_argument("--position", help="start position string")
     p.add_argument("--scene", choices=("room", "lobby", "connect"), default="room")
-    p.add_argument("--plies", type=int, default=6, help="legal moves to play first (default 6)")
+    p.add_argument("--plies", type=_plies, default=6, help="legal moves to play first (default 6)")
     p.add_argument("--size", type=_size, default=(1280, 800), help="image size, e.g. 900x600")
     p.add_argument("--out", required=True, type=Path, help="PNG file to write")
 

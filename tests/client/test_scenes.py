@@ -333,6 +333,20 @@ def test_a_local_bot_level_out_of_range_is_refused_before_the_window_opens(
     assert f"bot level must be a whole number from 1 to 8, not '{level}'" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("plies", ["-3", "two"])
+def test_a_screenshot_refuses_plies_it_cannot_play(
+    capsys: pytest.CaptureFixture[str], plies: str
+) -> None:
+    from client.cli import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["screenshot", "--plies", plies, "--out", "x.png"])
+    assert exited.value.code == 2
+    assert f"argument --plies: must be a whole number, 0 or more, not '{plies}'" in (
+        capsys.readouterr().err
+    )
+
+
 def test_every_bot_level_is_taken_for_a_local_game() -> None:
     from client.cli import build_parser
 
