@@ -22,21 +22,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.fuzzlib import Fuzzer, Generator, LiveServer, Violation
-from server.cli import whole
+from server.flags import whole
 
 
 def main(argv: list[str] | None = None) -> int:
     """Fuzz and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--frames", type=whole(1), default=20_000,
-        help="frames to send",
-    )
+    parser.add_argument("--frames", type=whole(1), default=20_000, help="frames to send")
     parser.add_argument("--seed", type=int, default=1, help="generator seed")
-    parser.add_argument(
-        "--game-every", type=whole(1), default=10,
-        help="frames per side-game move",
-    )
+    parser.add_argument("--game-every", type=whole(1), default=10, help="frames per side-game move")
     parser.add_argument(
         "--thread", action="store_true", help="run the server on a thread of this process"
     )

@@ -57,9 +57,11 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from bench import harness, targets
 from bench.scripts import GAMES, Script, library
-from server.cli import at_least, whole
+from server.flags import bounded, names, whole
 
 UVLOOP = importlib.util.find_spec("uvloop") is not None
+LOOPS = ("asyncio", "uvloop") if UVLOOP else ("asyncio",)
+"""The event loops installed here, for the echo and the relay."""
 
 CLOCKS: tuple[dict[str, int] | None, ...] = (
     None,
@@ -478,7 +480,7 @@ def run_target(
     procs = max(1, min(args.procs, tables))
     phases: list[tuple[str, float, float, float]] = []
     at = 0.0
-    for name in args.phases.split(","):
+    for name in args.phases:
         rate = 0.0 if name == "full" else float(args.rate)
         begin = at + args.warmup
         phases.append((name, begin, begin + args.duration, rate))
@@ -660,23 +662,28 @@ def build_parser() -> argparse.ArgumentParser:
     add("--spectators", type=whole(0), default=100, help="spectators, spread over the games")
     add(
         "--rate",
-        type=at_least(float, 0.0, "moves per second above 0", above=True),
+        type=bounded(float, "moves per second above 0", 0.0, above=True),
         default=200.0,
         help="total moves/s of the steady phase",
     )
     add(
         "--duration",
-        type=at_least(float, 0.0, "seconds above 0", above=True),
+        type=bounded(float, "seconds above 0", 0.0, above=True),
         default=8.0,
         help="seconds measured per phase",
     )
     add(
         "--warmup",
-        type=at_least(float, 0.0, "0 or more seconds"),
+        type=bounded(float, "0 or more seconds", 0.0),
         default=3.0,
         help="seconds before each measured window",
     )
-    add("--phases", default="full,rate", help="phases in order: full and/or rate")
+    add(
+        "--phases",
+        type=names(("full", "rate"), "phases"),
+        default="full,rate",
+        help="phases in order: full and/or rate",
+    )
     add("--procs", type=whole(1), default=1, help="client processes")
     add("--url", default=None, help="target a running server instead of starting one")
     add("--server-args", default="", help="extra boardhall-server flags, e.g. '--sync normal'")
@@ -689,11 +696,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add(
         "--echo-loops",
-        default="asyncio,uvloop" if UVLOOP else "asyncio",
+        type=names(LOOPS, "loops installed here", empty=True),
+        default=",".join(LOOPS),
         help="loops to run the echo on, each measured and compared (default: both if installed)",
     )
     add(
         "--relay-loops",
+        type=names(LOOPS, "loops installed here", empty=True),
         default="",
         help="also measure echo_server.py --relay (boardhall's fan-out with no game or storage: "
         "the floor under boardhall's latency) on these loops, e.g. 'uvloop' (default: none)",
@@ -720,7 +729,12 @@ def build_parser() -> argparse.ArgumentParser:
         "way to the server, its time inside, and its way to the opponent",
     )
     add("--seed", type=int, default=1, help="seed of the scripted games")
-    add("--mix", default=",".join(GAMES), help="games to play, comma-separated (default all five)")
+    add(
+        "--mix",
+        type=names(GAMES, "games"),
+        default=",".join(GAMES),
+        help="games to play, comma-separated (default all five)",
+    )
     add("--json", default=None, help="also write the figures to this JSON file")
     return parser
 
@@ -771,8 +785,8 @@ def _one_round(
         report["boardhall"] = {k: vars(v) for k, v in figures.items()}
         report["boardhall_peak_mb"] = peak
         if not args.no_echo and not args.url:
-            yardsticks = [("echo", loop) for loop in args.echo_loops.split(",") if loop]
-            yardsticks += [("relay", loop) for loop in args.relay_loops.split(",") if loop]
+            yardsticks = [("echo", loop) for loop in args.echo_loops]
+            yardsticks += [("relay", loop) for loop in args.relay_loops]
             for kind, loop in yardsticks:
                 label = kind if loop == "asyncio" else f"{kind}-{loop}"
                 yardstick = harness.echo(loop == "uvloop", relay=kind == "relay").start()
@@ -804,37 +818,16 @@ def _median_ratios(rounds: list[dict[str, Any]]) -> dict[str, dict[str, dict[str
     return found
 
 
-def _flag_problem(args: argparse.Namespace) -> str | None:
-    """What is wrong with the lists among the flags, or None."""
-    phases = args.phases.split(",")
-    if not phases or any(phase not in ("full", "rate") for phase in phases):
-        return f"--phases takes full and/or rate, comma-separated, not {args.phases!r}"
-    loops = ("asyncio", "uvloop") if UVLOOP else ("asyncio",)
-    for flag, value in (("--echo-loops", args.echo_loops), ("--relay-loops", args.relay_loops)):
-        unknown = [loop for loop in value.split(",") if loop and loop not in loops]
-        if unknown:
-            return f"{flag} takes loops from {', '.join(loops)} (here), not {', '.join(unknown)}"
-    return None
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print the figures."""
     args = build_parser().parse_args(argv)
-    problem = _flag_problem(args)
-    if problem:
-        print(f"load: {problem}")
-        return 2
     if args.stages:
         os.environ["BENCH_STAGES"] = str(Path(args.stages).resolve())  # read by gc_server.py
     limit = harness.raise_fd_limit()
     began = time.monotonic()
     scripts_by_game = library(per_game=4, seed=args.seed)
     rng = random.Random(args.seed)
-    mix = [g for g in args.mix.split(",") if g]
-    unknown = set(mix) - set(GAMES)
-    if unknown or not mix:
-        print(f"load: --mix takes games from {', '.join(GAMES)}, not {args.mix!r}")
-        return 2
+    mix: list[str] = args.mix
     scripts = [scripts_by_game[mix[i % len(mix)]][rng.randrange(4)] for i in range(args.games)]
     clocks = [CLOCKS[i % len(CLOCKS)] for i in range(args.games)]
     spectators = [args.spectators // args.games] * args.games
@@ -843,9 +836,9 @@ def main(argv: list[str] | None = None) -> int:
     connections = 2 * args.games + args.spectators
     print(
         f"boardhall load: {args.games} games ({', '.join(mix)}), {args.spectators} spectators, "
-        f"{connections} connections, phases {args.phases} ({args.duration:g} s each, rate phase "
-        f"{args.rate:g} moves/s), {args.procs} client process(es), server loop {args.loop}, "
-        f"client uvloop {args.client_uvloop}, "
+        f"{connections} connections, phases {','.join(args.phases)} ({args.duration:g} s each, "
+        f"rate phase {args.rate:g} moves/s), {args.procs} client process(es), "
+        f"server loop {args.loop}, client uvloop {args.client_uvloop}, "
         f"server flags {args.server_args or '-'}, "
         f"nofile {limit}, cpus {os.cpu_count()}, load average {os.getloadavg()[0]:.1f}"
     )

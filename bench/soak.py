@@ -45,7 +45,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from bench import harness
 from bench.scripts import GAMES, Script, playout, replay
 from server import gcpolicy
-from server.cli import at_least, whole
+from server.flags import bounded, names, whole
 
 CLOCK = {"initial": 900, "increment": 1}
 CLOCK_TOLERANCE_MS = 100
@@ -916,7 +916,7 @@ def main(argv: list[str] | None = None) -> int:
     add("--plies", type=whole(1), default=defaults.plies, help="longest scripted game")
     add(
         "--drop-every",
-        type=at_least(float, 0.0, "0 (no drops) or more seconds"),
+        type=bounded(float, "0 (no drops) or more seconds", 0.0),
         default=defaults.drop_every,
         help="seconds between drops",
     )
@@ -928,19 +928,20 @@ def main(argv: list[str] | None = None) -> int:
         help="never-reading clients",
     )
     add("--seed", type=int, default=defaults.seed)
-    add("--mix", default=",".join(GAMES), help="games the tables play, comma-separated")
+    add(
+        "--mix",
+        type=names(GAMES, "games"),
+        default=",".join(GAMES),
+        help="games the tables play, comma-separated",
+    )
     add("--untimed", action="store_true", help="rooms without clocks")
     add(
         "--timeout",
-        type=at_least(float, 0.0, "seconds above 0", above=True),
+        type=bounded(float, "seconds above 0", 0.0, above=True),
         default=defaults.timeout,
         help="seconds to play every game before a table still playing is reported as stalled",
     )
     args = parser.parse_args(argv)
-    mix = [g for g in args.mix.split(",") if g]
-    if not mix or set(mix) - set(GAMES):
-        print(f"soak: --mix takes games from {', '.join(GAMES)}, not {args.mix!r}")
-        return 2
     harness.raise_fd_limit()
     config = SoakConfig(
         tables=args.tables,
@@ -951,7 +952,7 @@ def main(argv: list[str] | None = None) -> int:
         restarts=args.restarts,
         slow_readers=args.slow_readers,
         seed=args.seed,
-        games=tuple(mix),
+        games=tuple(args.mix),
         timed=not args.untimed,
         timeout=args.timeout,
     )

@@ -6,7 +6,6 @@ import argparse
 import asyncio
 import contextlib
 import logging
-import math
 import signal
 import socket
 import sqlite3
@@ -14,10 +13,11 @@ import ssl
 import sys
 from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from server import gcpolicy
 from server.config import ServerConfig
+from server.flags import bounded, port_number, whole
 from server.logs import setup_logging
 from server.net import BoardhallServer
 
@@ -25,53 +25,17 @@ log = logging.getLogger("boardhall.cli")
 
 DEFAULTS = ServerConfig()
 
-Number = TypeVar("Number", int, float)
-
-
-def at_least(
-    kind: Callable[[str], Number], low: Number, what: str, above: bool = False
-) -> Callable[[str], Number]:
-    """An argparse type: a finite ``kind`` of at least ``low`` (with ``above``, more than
-    ``low``), else refused as not ``what``."""
-
-    def parse(text: str) -> Number:
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"must be {what}, not {text!r}") from None
-        if not math.isfinite(value) or value < low or (above and value == low):
-            raise argparse.ArgumentTypeError(f"must be {what}, not {text}")
-        return value
-
-    return parse
-
-
-def whole(low: int) -> Callable[[str], int]:
-    """An argparse type: a whole number of at least ``low``."""
-    return at_least(int, low, f"a whole number, {low} or more")
-
-
-def port_number(text: str) -> int:
-    """An argparse type: a TCP port (0 picks a free one); the system would silently take
-    99999 as 34463."""
-    value = at_least(int, 0, "a TCP port from 0 to 65535")(text)
-    if value > 65535:
-        raise argparse.ArgumentTypeError(f"must be a TCP port from 0 to 65535, not {text}")
-    return value
-
-
-class DatabaseUnusable(Exception):
-    """The ``--db`` file cannot be opened or is not a Boardhall database."""
-
-    def __init__(self, path: str, error: sqlite3.Error) -> None:
-        parent = Path(path).resolve().parent
-        if Path(path).is_dir():
-            hint = " (it is a directory)"
-        elif not parent.is_dir():
-            hint = f" (its directory {parent} does not exist)"
-        else:
-            hint = ""
-        super().__init__(f"cannot use the database {path}: {error}{hint}")
+def database_problem(path: str, error: sqlite3.Error) -> str:
+    """Why ``--db`` cannot be used: SQLite's reason, and what is wrong with the path when that
+    can be told."""
+    parent = Path(path).resolve().parent
+    if Path(path).is_dir():
+        hint = " (it is a directory)"
+    elif not parent.is_dir():
+        hint = f" (its directory {parent} does not exist)"
+    else:
+        hint = ""
+    return f"cannot use the database {path}: {error}{hint}"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -109,13 +73,13 @@ def build_parser() -> argparse.ArgumentParser:
     add("--tls-key", type=Path, default=None, help="PEM private key of --tls-cert")
     add(
         "--abort-after",
-        type=at_least(float, 0.0, "a number of seconds above 0", above=True),
+        type=bounded(float, "a number of seconds above 0", 0.0, above=True),
         default=DEFAULTS.abort_after_s,
         help="seconds for each side's first move in a timed room before the game is aborted",
     )
     add(
         "--absence-grace",
-        type=at_least(float, 0.0, "0 or more seconds"),
+        type=bounded(float, "0 or more seconds", 0.0),
         default=DEFAULTS.absence_grace_s,
         help="seconds a player may be away in an untimed game before the opponent may claim it",
     )
@@ -145,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add(
         "--lag-credit-max",
-        type=at_least(int, 0, "a whole number of milliseconds, 0 or more"),
+        type=bounded(int, "a whole number of milliseconds, 0 or more", 0),
         default=DEFAULTS.lag_credit_max_ms,
         help="most lag compensation (ms) credited to a single move",
     )
@@ -157,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add(
         "--ping-interval",
-        type=at_least(float, 0.0, "0 (no pings) or more seconds"),
+        type=bounded(float, "0 (no pings) or more seconds", 0.0),
         default=10.0,
         help="seconds between server pings (they measure lag; a connection silent for twice "
         "this, at least 20 s, is closed); 0 sends none",
@@ -221,7 +185,7 @@ async def run(args: argparse.Namespace) -> None:
     try:
         await server.start()
     except sqlite3.Error as exc:
-        raise DatabaseUnusable(args.db, exc) from exc
+        raise ValueError(database_problem(args.db, exc)) from exc
     except socket.gaierror as exc:  # the system's own words do not say which name
         raise ValueError(f"cannot listen on --host {args.host}: {exc.strerror}") from exc
     collector = asyncio.ensure_future(gcpolicy.run_collector())
@@ -269,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
         runner(run(args))
     except KeyboardInterrupt:
         pass
-    except (OSError, ValueError, DatabaseUnusable) as exc:
+    except (OSError, ValueError) as exc:
         print(f"boardhall-server: {exc}", file=sys.stderr)
         return 1
     return 0

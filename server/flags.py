@@ -1,0 +1,61 @@
+"""argparse types that refuse a bad command-line value by name: numbers in a range, a TCP port,
+comma-separated names from a fixed set. Used by ``boardhall-server`` and the ``bench/`` scripts."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+Number = TypeVar("Number", int, float)
+
+
+def bounded(
+    kind: Callable[[str], Number],
+    what: str,
+    low: Number,
+    high: Number | None = None,
+    above: bool = False,
+) -> Callable[[str], Number]:
+    """A finite ``kind`` from ``low`` (with ``above``, more than ``low``) to ``high``; anything
+    else is refused as not ``what``."""
+
+    def parse(text: str) -> Number:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {what}, not {text!r}") from None
+        if (
+            not math.isfinite(value)
+            or value < low
+            or (above and value == low)
+            or (high is not None and value > high)
+        ):
+            raise argparse.ArgumentTypeError(f"must be {what}, not {text}")
+        return value
+
+    return parse
+
+
+def whole(low: int) -> Callable[[str], int]:
+    """A whole number of at least ``low``."""
+    return bounded(int, f"a whole number, {low} or more", low)
+
+
+port_number = bounded(int, "a TCP port from 0 to 65535", 0, 65535)
+"""A TCP port (0 picks a free one): the system would silently take 99999 as 34463."""
+
+
+def names(allowed: Sequence[str], what: str, empty: bool = False) -> Callable[[str], list[str]]:
+    """Comma-separated names, each one of ``allowed`` (none at all only with ``empty``)."""
+
+    def parse(text: str) -> list[str]:
+        found = [name for name in text.split(",") if name]
+        if (not found and not empty) or any(name not in allowed for name in found):
+            raise argparse.ArgumentTypeError(
+                f"must be {what} from {', '.join(allowed)}, comma-separated, not {text!r}"
+            )
+        return found
+
+    return parse
