@@ -82,7 +82,13 @@ _PASSED_OVER = re.compile(r"(?:\s+|\d+\.*|[+#]|e\.p\.|½-½|[-+=/±∓∞⩲⩱]
 """Text python-chess's reader passes over that belongs in a game all the same: move numbers
 (``12.``, ``12...``), check and mate signs (its token pattern leaves them out), ``e.p.``,
 ``½-½`` and the evaluation signs some programs write instead of NAGs (``+-``, ``=``, ``±``)."""
-_NO_GAME = "no PGN game found: no tag pair and no move"
+
+
+class _NoGame(ValueError):
+    """Text with neither a tag pair nor a move: no game, whatever else the reader met."""
+
+    def __init__(self) -> None:
+        super().__init__("no PGN game found: no tag pair and no move")
 
 
 def skipped_movetext(text: str) -> str | None:
@@ -156,7 +162,7 @@ class _StrictBuilder(chess.pgn.GameBuilder):
     def result(self) -> chess.pgn.Game:
         game = super().result()
         if self.tags_read == 0 and game.next() is None:
-            game.errors.append(ValueError(_NO_GAME))
+            game.errors.append(_NoGame())
         return game
 
 
@@ -194,8 +200,8 @@ def read_pgn_game(text: str) -> chess.pgn.Game:
         read_fen(board.fen())
     except BadPosition as exc:
         raise BadPosition(f"bad PGN: FEN tag: {exc}") from exc
-    if game.errors and str(game.errors[0]) == _NO_GAME:
-        raise BadPosition(f"bad PGN: {_NO_GAME}")
+    if any(isinstance(error, _NoGame) for error in game.errors):
+        raise BadPosition(f"bad PGN: {_NoGame()}")
     skipped = skipped_movetext(text)
     if skipped is not None:
         raise BadPosition(f"bad PGN: {skipped!r} is not a move, a move number or PGN notation")
