@@ -286,12 +286,25 @@ class Checkpointer:
     ``restart_frames`` a restarting checkpoint briefly holds the writer back and rewinds it.
     """
 
-    def __init__(self, path: str, every: float = 0.25, restart_frames: int = 16_384) -> None:
+    TELL_EVERY_S = 60.0
+    """How often a checkpoint that keeps failing is logged again."""
+
+    def __init__(
+        self,
+        path: str,
+        every: float = 0.25,
+        restart_frames: int = 16_384,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.path = path
         self.every = every
         self.restart_frames = restart_frames
         self.runs = 0
         self.restarts = 0
+        self.failures = 0
+        """Checkpoints failed since the last one that worked."""
+        self._clock = clock
+        self._last_told = 0.0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -319,8 +332,20 @@ class Checkpointer:
             if frames > self.restart_frames:
                 db.execute("PRAGMA wal_checkpoint(RESTART)").fetchall()
                 self.restarts += 1
-        except sqlite3.Error:
-            log.exception("checkpoint failed (the next one will try again)")
+        except sqlite3.Error as error:
+            self.failures += 1
+            if self.failures == 1:
+                log.exception("checkpoint failed (trying again every %g s)", self.every)
+                self._last_told = self._clock()
+            else:  # a full disk fails every try: one line with the reason each minute at most
+                now = self._clock()
+                if now - self._last_told >= self.TELL_EVERY_S:
+                    log.warning("checkpoint failed %d times in a row: %s", self.failures, error)
+                    self._last_told = now
+            return
+        if self.failures:
+            log.warning("checkpoints work again after %d failures", self.failures)
+            self.failures = 0
 
     def stop(self) -> None:
         """Stop and wait for the thread (the last connection to close checkpoints the rest)."""

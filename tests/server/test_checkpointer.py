@@ -115,3 +115,43 @@ async def test_every_write_of_a_group_commit_is_settled(tmp_path: Path) -> None:
     storage = store.storage
     assert len(await store.run(lambda: storage.moves("g2"))) == 20
     await store.close()
+
+
+class _FlakyCursor:
+    """A connection whose checkpoints fail while ``full`` is set, as on a full disk."""
+
+    def __init__(self, path: Path) -> None:
+        self.db = sqlite3.connect(path, isolation_level=None)
+        self.full = False
+
+    def execute(self, sql: str) -> sqlite3.Cursor:
+        if self.full:
+            raise sqlite3.OperationalError("database or disk is full")
+        return self.db.execute(sql)
+
+
+def test_a_checkpoint_that_keeps_failing_is_logged_once_a_minute_not_every_try(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "hall.db"
+    Storage(path, checkpoints=False).close()
+    now = [100.0]
+    checkpointer = Checkpointer(str(path), clock=lambda: now[0])
+    cursor = _FlakyCursor(path)
+    cursor.full = True
+    with caplog.at_level(logging.WARNING, logger="boardhall.storage"):
+        for _ in range(240):  # a minute of tries, every 0.25 s
+            checkpointer.checkpoint(cursor)  # type: ignore[arg-type]
+            now[0] += 0.25
+        checkpointer.checkpoint(cursor)  # type: ignore[arg-type]
+        cursor.full = False
+        checkpointer.checkpoint(cursor)  # type: ignore[arg-type]
+    lines = [(r.levelname, r.getMessage()) for r in caplog.records]
+    assert lines == [
+        ("ERROR", "checkpoint failed (trying again every 0.25 s)"),
+        ("WARNING", "checkpoint failed 241 times in a row: database or disk is full"),
+        ("WARNING", "checkpoints work again after 241 failures"),
+    ]
+    assert caplog.records[0].exc_info is not None  # the first one carries the traceback
+    assert (checkpointer.failures, checkpointer.runs) == (0, 1)
+    cursor.db.close()
