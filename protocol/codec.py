@@ -90,8 +90,10 @@ def explain(error: ValidationError) -> tuple[ErrorCode, str]:
     if kind == "missing":
         return ErrorCode.BAD_MESSAGE, f"missing field {where!r}"
     if kind in _TOO_LONG:
-        limit = (first.get("ctx") or {}).get("max_length")
-        return ErrorCode.TOO_LARGE, f"field {where!r} is too long (at most {limit})"
+        ctx = first.get("ctx") or {}
+        unit = f" {ctx['unit']}" if ctx.get("unit") else ""
+        limit = ctx.get("max_length")
+        return ErrorCode.TOO_LARGE, f"field {where!r} is too long (at most {limit}{unit})"
     return ErrorCode.BAD_MESSAGE, f"field {where!r} has the wrong type or value: {first['msg']}"
 
 

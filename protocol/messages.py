@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic_core import PydanticCustomError
 
 from protocol import limits
 from protocol.errors import ErrorCode
@@ -56,6 +57,32 @@ Options = Annotated[dict[ShortText, OptionValue], Field(max_length=limits.OPTION
 ClockSeconds = Annotated[int, Field(ge=0, le=limits.CLOCK_SECONDS_MAX)]
 RoomCode = Annotated[str, Field(min_length=1, max_length=limits.ID_CHARS)]
 Id = Annotated[str, Field(max_length=limits.ID_CHARS)] | int
+
+
+def _at_most_bytes(limit: int) -> AfterValidator:
+    """A check that a string's UTF-8 form is at most ``limit`` bytes (limits counted in bytes,
+    not characters); over it is ``string_too_long`` like any field over its length."""
+
+    def check(value: str) -> str:
+        if len(value) * 4 > limit and len(value.encode("utf-8", "surrogatepass")) > limit:
+            raise PydanticCustomError(
+                "string_too_long",
+                "String should have at most {max_length} bytes",
+                {"max_length": limit, "unit": "bytes"},
+            )
+        return value
+
+    return AfterValidator(check)
+
+
+PositionText = Annotated[
+    str, Field(max_length=limits.POSITION_BYTES), _at_most_bytes(limits.POSITION_BYTES)
+]
+"""A position string: at most :data:`limits.POSITION_BYTES` bytes."""
+RecordText = Annotated[
+    str, Field(max_length=limits.RECORD_BYTES), _at_most_bytes(limits.RECORD_BYTES)
+]
+"""A game record: at most :data:`limits.RECORD_BYTES` bytes."""
 
 
 class Inbound(BaseModel):
@@ -212,8 +239,8 @@ class Create(Inbound):
     variant: ShortText | None = None
     clock: Clock | None = None
     options: Options | None = None
-    position: Annotated[str, Field(max_length=limits.POSITION_BYTES)] | None = None
-    record: Annotated[str, Field(max_length=limits.RECORD_BYTES)] | None = None
+    position: PositionText | None = None
+    record: RecordText | None = None
     color: Literal["first", "second", "random"] = "random"
     private: bool = False
     opponent: ShortText | None = None

@@ -170,8 +170,7 @@ class GameClock:
         self.quota[side] = min(self.lag.max_ms, self.quota[side] - credit + self.lag.gain_ms)
         used = max(0, elapsed - credit)
         if used > self._limit_ms(side):
-            if self.control.initial_ms:
-                self.remaining[side] = max(0, self.remaining[side] - used)
+            # not charged here: the flag ends the game, and stop() charges the running turn
             return MoveTiming(credit, "flag", self.main_left(side))
         if self.control.initial_ms:
             self.remaining[side] = self.remaining[side] - used + self.control.increment_ms

@@ -482,6 +482,10 @@ class Hall:
                     old.closing = True
                     old.identity = None
                     old.watching = False
+                # its seeks were that connection's: the new one never asked to be matched
+                for seek_id in [s.id for s in self.seeks.values() if s.player == player]:
+                    del self.seeks[seek_id]
+                    self._lobby_dirty = True
         else:
             token = self.token_factory()
             player = "p" + self._new_id(11, lambda c: "p" + c in self.identities)
@@ -560,18 +564,39 @@ class Hall:
     def _engine_options(self, engine: Engine, options: dict[str, Any]) -> dict[str, Any]:
         return {k: v for k, v in options.items() if k in engine.default_options}
 
-    def _check_room_quota(self, player: str) -> None:
-        live = [
-            c
+    def _live_count(self, player: str, replacing: tuple[Any, ...] | None = None) -> int:
+        """Unfinished rooms ``player`` sits in plus its seeks (each becomes a room when matched),
+        not counting a seek of key ``replacing`` (a new seek of the same key replaces it)."""
+        rooms = sum(
+            1
             for c in self.player_rooms.get(player, ())
             if c in self.rooms and self.rooms[c].status != "over"
-        ]
-        if len(live) >= self.config.rooms_per_identity:
+        )
+        seeks = sum(1 for s in self.seeks.values() if s.player == player and s.key != replacing)
+        return rooms + seeks
+
+    def _check_room_quota(self, player: str, replacing: tuple[Any, ...] | None = None) -> None:
+        count = self._live_count(player, replacing)
+        if count >= self.config.rooms_per_identity:
             raise ProtocolError(
                 ErrorCode.NOT_ALLOWED,
-                f"you already sit in {len(live)} unfinished rooms (limit "
+                f"you already sit in or wait for {count} unfinished rooms (limit "
                 f"{self.config.rooms_per_identity})",
             )
+
+    def _check_rematch_quota(self, room: Room) -> None:
+        """Both players of ``room`` may sit in one room more (a rematch is about to open)."""
+        for side in SIDES:
+            seat = room.seats[side]
+            if seat is None:
+                continue
+            count = self._live_count(seat.player)
+            if count >= self.config.rooms_per_identity:
+                raise ProtocolError(
+                    ErrorCode.NOT_ALLOWED,
+                    f"no rematch: {seat.name} already sits in or waits for {count} unfinished "
+                    f"rooms (limit {self.config.rooms_per_identity})",
+                )
 
     def _new_room(
         self,
@@ -792,10 +817,10 @@ class Hall:
         mine = Seek("", identity.player, engine.game, variant, options, max_plies, control)
         for seek in self.seeks.values():
             if seek.key == mine.key and seek.player != identity.player:
-                self._check_room_quota(identity.player)
+                self._check_room_quota(identity.player, mine.key)
                 self._match(seek, identity, now, out, message.id)
                 return
-        self._check_room_quota(identity.player)
+        self._check_room_quota(identity.player, mine.key)
         for seek_id in [
             s.id for s in self.seeks.values() if s.player == identity.player and s.key == mine.key
         ]:
@@ -879,6 +904,8 @@ class Hall:
         self._after_room(room, out)
 
     def _list(self, session: Session, message: ListRooms, out: Outputs) -> None:
+        if message.game is not None:
+            self._engine(message.game)  # unknown_game, naming it, before anything changes
         if message.watch is not None:
             session.watching = message.watch
             session.watch_game = message.game
@@ -962,9 +989,16 @@ class Hall:
         elif isinstance(message, Timeout):
             room.timeout_claim(conn, player, now, out, re)
         elif isinstance(message, Offer):
+            side = room.seat_of(player)
+            if message.kind == "rematch" and side and room.offers.get("rematch") == other(side):
+                self._check_rematch_quota(room)  # a crossing offer accepts the opponent's
             if room.offer(message.kind, conn, player, now, out, re) == "rematch":
                 self._rematch(room, now, out)
         elif isinstance(message, Answer):
+            side = room.seat_of(player)
+            accepting = message.kind == "rematch" and message.accept and side is not None
+            if accepting and side is not None and room.offers.get("rematch") == other(side):
+                self._check_rematch_quota(room)
             if room.answer(message.kind, message.accept, conn, player, now, out, re) == "rematch":
                 self._rematch(room, now, out)
         elif isinstance(message, Chat):
@@ -1057,15 +1091,28 @@ class Hall:
                 clock.start_turn(clock.running, now)
                 self._schedule(room)
 
+    @staticmethod
+    def _stored_engine(engine: Engine, meta: dict[str, Any]) -> Engine:
+        """The engine that plays the stored game ``meta``: a custom game is played with the
+        variant definition it was started with (stored with it). When the server now knows a
+        different one under that id (its file was edited), the game gets an engine of its own."""
+        stored = meta.get("variant_info")
+        if not stored or not callable(getattr(engine, "load_data", None)):
+            return engine
+        try:
+            current = engine.variant_info(meta["variant"])
+        except EngineError:
+            current = None
+        if current == stored:
+            return engine
+        if current is not None:
+            engine = type(engine)()
+        engine.load_data(stored)  # type: ignore[attr-defined]
+        return engine
+
     def restore(self, meta: dict[str, Any], moves: list[dict[str, Any]], now: float) -> Room:
         """Bring back an unfinished game from storage; the turn restarts at ``now``."""
-        engine = self._engine(meta["game"])
-        load_data = getattr(engine, "load_data", None)
-        if meta.get("variant_info") and callable(load_data):
-            try:
-                engine.resolve_variant(meta["variant"])
-            except EngineError:
-                load_data(meta["variant_info"])  # the stored definition of a custom variant
+        engine = self._stored_engine(self._engine(meta["game"]), meta)
         options = dict(meta.get("options") or {})
         state = engine.start(meta["variant"], meta["start"], self._engine_options(engine, options))
         clock = Clock.model_validate(meta["clock"]) if meta.get("clock") else None
@@ -1091,6 +1138,8 @@ class Hall:
         room.replay(moves)
         for side, count in (meta.get("refusals") or {}).items():
             room.refusals[side] = int(count)
+            # when the refusal came is not kept: the wait starts again with the server
+            room.offer_after[side] = now + room.offer_wait(side)
         for side in SIDES:
             seat = (meta.get("seats") or {}).get(side)
             if seat:

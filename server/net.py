@@ -49,7 +49,7 @@ from server.keepalive import Keepalive
 from server.metrics import Metrics
 from server.outputs import ConnId, LaunchBot, Outputs
 from server.pushconn import PushConnection
-from server.records import export
+from server.records import export, formats
 from server.storage import AsyncStorage, StorageClosed
 
 log = logging.getLogger("boardhall.server")
@@ -630,7 +630,13 @@ class BoardhallServer:
         found = await self.storage.run(lambda: storage.game(game_id))
         if found is None or not self._may_see(found[0], await self._viewer(query, request)):
             return _json(HTTPStatus.NOT_FOUND, {"error": f"no game {game_id!r}"})
-        content_type, body = export(found[0], found[1], query.get("format"))
+        fmt = query.get("format")
+        served = formats(found[0]["game"])
+        if fmt is not None and fmt not in served:
+            game = found[0]["game"]
+            error = f"unknown format {fmt!r}; {game} records: {', '.join(served)}"
+            return _json(HTTPStatus.BAD_REQUEST, {"error": error})
+        content_type, body = export(found[0], found[1], fmt)
         return _response(HTTPStatus.OK, body, content_type)
 
     async def _http_games(self, query: dict[str, str], request: Request) -> Response:

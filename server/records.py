@@ -14,6 +14,12 @@ NATIVE_FORMATS = {"chess": ("pgn", "application/x-chess-pgn"), "draughts": ("pdn
 """Games whose default export is the engine's own record format."""
 
 
+def formats(game: str) -> tuple[str, ...]:
+    """The ``format`` values ``GET /games/ID`` serves for ``game`` (its default first)."""
+    native = NATIVE_FORMATS.get(game)
+    return (native[0], "json") if native else ("json",)
+
+
 def json_record(text: str, game: str) -> dict[str, Any] | None:
     """The JSON record in ``text`` sent on ``create``, or ``None`` when ``text`` is not a JSON
     object (PGN, PDN or a position: the engine reads those).

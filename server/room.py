@@ -724,6 +724,11 @@ class Room:
             out.send((opponent,), OfferMade(room=self.code, kind=kind, by=side))
         return None
 
+    def offer_wait(self, side: Side) -> float:
+        """Seconds ``side`` waits after its latest refused offer: 10 s x n^2, at most 10 min."""
+        n = self.refusals[side]
+        return min(600.0, 10.0 * n * n) if n else 0.0
+
     def _check_offer(self, kind: OfferKind, side: Side, now: float) -> None:
         if kind != "rematch" and self.status == "over":
             raise _refuse(ErrorCode.GAME_OVER, f"the game in room {self.code} is over")
@@ -775,8 +780,8 @@ class Room:
             out.send((offerer,), OfferAnswered(room=self.code, kind=kind, accept=accept, by=side))
         if not accept:
             self.refusals[by] += 1
-            n = self.refusals[by]
-            self.offer_after[by] = now + min(600.0, 10.0 * n * n)
+            self.offer_after[by] = now + self.offer_wait(by)
+            out.writes.append(SaveGame(self.meta()))  # the count (so the wait) survives a restart
             return None
         if kind == "draw":
             self.finish(Outcome(None, "agreement"), now, out)
@@ -784,6 +789,11 @@ class Room:
             self._undo(by, now, out)
         elif kind == "swap":
             self.seats["first"], self.seats["second"] = self.seats["second"], self.seats["first"]
+            # a refused player's wait is the player's, not the seat's
+            first, second = self.refusals["first"], self.refusals["second"]
+            self.refusals["first"], self.refusals["second"] = second, first
+            first_at, second_at = self.offer_after["first"], self.offer_after["second"]
+            self.offer_after["first"], self.offer_after["second"] = second_at, first_at
             if self.bot_seat is not None:
                 self.bot_seat = other(self.bot_seat)
             self.clock.start_turn(self.state.turn, now)
