@@ -265,6 +265,8 @@ class Engine(abc.ABC):
         """Return the final state of a record (or position string); raises :class:`BadPosition`."""
         import json
 
+        if not isinstance(text, str):
+            raise BadPosition(f"a record must be text, not {type(text).__name__}")
         try:
             data = json.loads(text)
         except ValueError:

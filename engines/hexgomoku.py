@@ -41,7 +41,7 @@ _ORDER: dict[Point, int] = {p: i for i, p in enumerate(POINTS)}
 _TEXT: dict[Point, str] = {p: f"{p[0]},{p[1]}" for p in POINTS}
 """Notation of every point."""
 MAX_POINT_TEXT = 16
-_POINT_RE = re.compile(r"^\s*(-?\d{1,2})\s*,\s*(-?\d{1,2})\s*$")
+_POINT_RE = re.compile(r"^\s*(-?[0-9]{1,2})\s*,\s*(-?[0-9]{1,2})\s*$")
 
 
 def on_board(point: Point) -> bool:
@@ -57,6 +57,8 @@ def format_point(point: Point) -> str:
 
 def parse_point(text: str) -> Point:
     """Parse ``q,r`` into a board point; raises :class:`IllegalMove` naming what is wrong."""
+    if not isinstance(text, str):
+        raise IllegalMove(f"a point must be text such as 0,0, not {type(text).__name__}")
     if len(text) > MAX_POINT_TEXT:
         raise IllegalMove(f"{text[:MAX_POINT_TEXT]!r}... is not a point: write q,r such as 0,0")
     match = _POINT_RE.match(text)
@@ -143,6 +145,8 @@ class HexGomoku(Engine):
         return self._parse_position(position, exact5)
 
     def _parse_position(self, text: str, exact5: bool) -> HexState:
+        if not isinstance(text, str):
+            raise BadPosition(f"a hexgomoku position must be text, not {type(text).__name__}")
         if len(text) > 4096:
             raise BadPosition("position string is longer than 4096 characters")
         parts = text.strip().split(";")

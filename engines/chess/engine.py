@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 import chess
 
 from engines.base import (
+    BadPosition,
     Engine,
     IllegalMove,
     Outcome,
@@ -167,7 +168,10 @@ class ChessEngine(Engine):
     ) -> ChessState:
         self.resolve_variant(variant)
         self.validate_options(options)
-        fen = STANDARD_FEN if position is None or not position.strip() else read_fen(position).fen()
+        if position is None or (isinstance(position, str) and not position.strip()):
+            fen = STANDARD_FEN
+        else:
+            fen = read_fen(position).fen()
         return ChessState(fen=fen, ply=0, last_move=None, root=fen)
 
     def legal_moves(self, state: ChessState) -> list[str]:
@@ -246,6 +250,8 @@ class ChessEngine(Engine):
         after an unclaimed repetition); python-chess has already checked that each is legal.
         """
         self.resolve_variant(variant)
+        if not isinstance(text, str):
+            raise BadPosition(f"a record must be PGN or FEN text, not {type(text).__name__}")
         stripped = text.strip()
         if stripped.startswith("{"):
             state: ChessState = super().from_record(stripped, variant)

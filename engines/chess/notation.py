@@ -29,6 +29,8 @@ def parse_move(board: chess.Board, text: str) -> chess.Move:
     >>> parse_move(chess.Board(), "Nf3").uci()
     'g1f3'
     """
+    if not isinstance(text, str):
+        raise IllegalMove(f"a move must be text, not {type(text).__name__}: {_HELP}")
     move_text = text.strip()
     if len(move_text) > MAX_MOVE_TEXT:
         raise IllegalMove(f"{move_text[:MAX_MOVE_TEXT]!r}... is not a chess move: {_HELP}")

@@ -54,11 +54,22 @@ def read_fen(fen: str) -> chess.Board:
     >>> read_fen("8/8/8/8/8/8/8/K6k w - - 0 1").fen()
     '8/8/8/8/8/8/8/K6k w - - 0 1'
     """
+    if not isinstance(fen, str):
+        raise BadPosition(f"a FEN must be text, not {type(fen).__name__}")
     text = fen.strip()
     if len(text) > MAX_FEN_TEXT:
         raise BadPosition(f"a FEN has at most {MAX_FEN_TEXT} characters, got {len(text)}")
     if not text:
         raise BadPosition("empty FEN: give a position like " + STANDARD_FEN)
+    fields = text.split()
+    if len(fields) < 4:
+        # python-chess fills in White to move, no castling rights and no en passant square:
+        # a guess. Only the two counters may be left out (EPD style: 0 and 1).
+        missing = ", ".join(("side to move", "castling", "en passant")[len(fields) - 1 :])
+        raise BadPosition(
+            f"bad FEN {text!r}: missing: {missing} (a FEN is placement, side to move, castling,"
+            f" en passant and optionally the two move counters, e.g. {STANDARD_FEN})"
+        )
     try:
         board = chess.Board(text, chess960=False)
     except ValueError as exc:

@@ -78,7 +78,7 @@ def write_pgn(info: RecordInfo, board: chess.Board) -> str:
 
 
 _TAG_LINE = re.compile(r"\s*\[.*\]\s*")
-_PASSED_OVER = re.compile(r"(?:\s+|\d+\.*|[+#]|e\.p\.|½-½|[-+=/±∓∞⩲⩱]+)*")
+_PASSED_OVER = re.compile(r"(?:\s+|[0-9]+\.*|[+#]|e\.p\.|½-½|[-+=/±∓∞⩲⩱]+)*")
 """Text python-chess's reader passes over that belongs in a game all the same: move numbers
 (``12.``, ``12...``), check and mate signs (its token pattern leaves them out), ``e.p.``,
 ``½-½`` and the evaluation signs some programs write instead of NAGs (``+-``, ``=``, ``±``)."""
@@ -94,11 +94,18 @@ class _NoGame(ValueError):
 def skipped_movetext(text: str) -> str | None:
     """The first word of the first game's movetext that python-chess's reader would silently
     pass over (it reads only what its token pattern matches), or None when it reads it all."""
+    problem = _scan_movetext(text)
+    return None if problem is None or problem[0] != "skipped" else problem[1]
+
+
+def _scan_movetext(text: str) -> tuple[str, str] | None:
+    """``("skipped", word)`` or ``("variation", reason)`` for the first problem, else None."""
     lines = text.lstrip("\ufeff").splitlines()
     at = 0
     while at < len(lines) and (not lines[at].strip() or _TAG_LINE.fullmatch(lines[at])):
         at += 1
     in_comment = started = False
+    moved = [False]  # per open line (the main line, then each variation): a move read yet?
     for line in lines[at:]:
         pos = 0
         if in_comment:
@@ -117,17 +124,30 @@ def skipped_movetext(text: str) -> str | None:
             match = chess.pgn.MOVETEXT_REGEX.search(line, pos)
             gap = line[pos : match.start() if match else len(line)]
             if not _PASSED_OVER.fullmatch(gap):
-                return _word_at(line, pos + _first_unread(gap))
+                return "skipped", _word_at(line, pos + _first_unread(gap))
             if match is None or match.group(0).startswith(";"):
                 break
-            if match.group(0).startswith("{"):
+            token = match.group(0)
+            if token.startswith("{"):
                 close = line.find("}", match.start())
                 if close < 0:
                     in_comment = True
                     break
                 pos = close + 1
-            else:
-                pos = match.end()
+                continue
+            if token == "(":
+                if not moved[-1]:
+                    return "variation", "a variation '(' before the first move of its line"
+                moved.append(False)
+            elif token == ")":
+                if len(moved) == 1:
+                    return "variation", "')' closes no variation (no '(' is open)"
+                moved.pop()
+            elif match.group(1) is not None:
+                moved[-1] = True
+            pos = match.end()
+    if len(moved) > 1:
+        return "variation", "a variation '(' is never closed with ')'"
     return None
 
 
@@ -155,6 +175,12 @@ class _StrictBuilder(chess.pgn.GameBuilder):
     def visit_header(self, tagname: str, tagvalue: str) -> None:
         self.tags_read += 1
         super().visit_header(tagname, tagvalue)
+
+    def end_variation(self) -> None:
+        # python-chess's reader ends the variation it skips after an illegal move, and in the
+        # main line that is the game itself: popping it made the next move an IndexError.
+        if len(self.variation_stack) > 1:
+            super().end_variation()
 
     def handle_error(self, error: Exception) -> None:
         self.game.errors.append(error)  # collected and refused by read_pgn; no log noise
@@ -197,14 +223,18 @@ def read_pgn_game(text: str) -> chess.pgn.Game:
         variant = game.headers.get("Variant", board.uci_variant)
         raise BadPosition(f"bad PGN: variant {variant!r} is not standard chess")
     try:
+        if "FEN" in game.headers:
+            read_fen(game.headers["FEN"])  # the tag as written: nothing left out is guessed
         read_fen(board.fen())
     except BadPosition as exc:
         raise BadPosition(f"bad PGN: FEN tag: {exc}") from exc
     if any(isinstance(error, _NoGame) for error in game.errors):
         raise BadPosition(f"bad PGN: {_NoGame()}")
-    skipped = skipped_movetext(text)
-    if skipped is not None:
-        raise BadPosition(f"bad PGN: {skipped!r} is not a move, a move number or PGN notation")
+    problem = _scan_movetext(text)
+    if problem is not None and problem[0] == "skipped":
+        raise BadPosition(f"bad PGN: {problem[1]!r} is not a move, a move number or PGN notation")
     if game.errors:
         raise BadPosition(f"bad PGN: {game.errors[0]}")
+    if problem is not None:
+        raise BadPosition(f"bad PGN: {problem[1]}")
     return game

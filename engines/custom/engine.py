@@ -30,7 +30,7 @@ from engines.custom import catalog
 from engines.custom.definition import Variant, VariantError
 from engines.custom.rules import Board, Compiled
 
-_MOVE = re.compile(r"\s*(\d{1,2})\s*,\s*(\d{1,2})\s*-\s*(\d{1,2})\s*,\s*(\d{1,2})\s*")
+_MOVE = re.compile(r"\s*([0-9]{1,2})\s*,\s*([0-9]{1,2})\s*-\s*([0-9]{1,2})\s*,\s*([0-9]{1,2})\s*")
 MAX_POSITION_CHARS = 4096
 
 
@@ -141,6 +141,11 @@ class CustomEngine(Engine):
         """A known id, or (with :attr:`accept_paths`) the path of a ``.toml`` or ``.xlsx`` file."""
         if variant is None or variant == "":
             return self.default_variant()
+        if not isinstance(variant, str):
+            raise UnknownVariant(
+                f"a custom variant is named by its id (text), not {type(variant).__name__};"
+                f" known: {', '.join(self._variants)}"
+            )
         if variant in self._variants:
             return variant
         looks_like_path = variant.lower().endswith(catalog.VARIANT_SUFFIXES)
@@ -183,6 +188,8 @@ class CustomEngine(Engine):
     ) -> CustomState:
         """The start position of ``variant`` or the position string ``position``."""
         opts = self.validate_options(options)
+        if position is not None and not isinstance(position, str):
+            raise BadPosition(f"a custom position must be text, not {type(position).__name__}")
         if position is not None and position.strip():
             return self._parse_position(position, variant, opts["max_plies"])
         vid = self.resolve_variant(variant)
@@ -240,6 +247,17 @@ class CustomEngine(Engine):
                     and len(core) <= 3
                     and 1 <= int(core) <= len(v.pieces)
                 ):
+                    piece = v.piece(int(core))
+                    if promoted and not (v.rules.promotion and piece.promote_when):
+                        why = (
+                            "promotion is off in this variant"
+                            if piece.promote_when
+                            else "it has no promotion condition"
+                        )
+                        problems.append(
+                            f"row {r + 1}, column {c + 1}: piece {core} ({piece.name}) is"
+                            f" marked promoted ({cell[:10]!r}) but never promotes: {why}"
+                        )
                     board.append(int(core) * 2 + promoted)
                 else:
                     problems.append(f"row {r + 1}, column {c + 1}: bad cell {cell[:10]!r}")
@@ -402,7 +420,11 @@ class CustomEngine(Engine):
 
     def play(self, state: CustomState, move: str) -> CustomState:
         """The state after ``move`` (``r,c-r,c``); raises :class:`IllegalMove`."""
-        m = _MOVE.fullmatch(move) if isinstance(move, str) and len(move) < 40 else None
+        if not isinstance(move, str):
+            raise IllegalMove(
+                f"a move must be text like 7,2-6,2 (row,col-row,col), not {type(move).__name__}"
+            )
+        m = _MOVE.fullmatch(move) if len(move) < 40 else None
         if m is None:
             raise IllegalMove(
                 f"bad move {str(move)[:40]!r}: write it as row,col-row,col (e.g. 7,2-6,2)"

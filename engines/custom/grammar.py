@@ -36,7 +36,7 @@ DIRECTIONS: dict[int, tuple[int, int]] = {
 """Keypad direction -> (row delta, column delta); row 1 is the top, so 2 is up."""
 
 _ATOM = re.compile(r"([A-Z]{1,8})\[([^\[\]]*)\]")
-_INT = re.compile(r"-?\d{1,6}")
+_INT = re.compile(r"-?[0-9]{1,6}")
 _DIR = re.compile(r"([1-8])(?:\((.*)\))?")
 
 

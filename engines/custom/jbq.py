@@ -99,7 +99,7 @@ def _int(value: object) -> int | None:
         return value
     if isinstance(value, float) and value.is_integer():
         return int(value)
-    if isinstance(value, str) and re.fullmatch(r"\s*-?\d{1,4}\s*", value):
+    if isinstance(value, str) and re.fullmatch(r"\s*-?[0-9]{1,4}\s*", value):
         return int(value)
     return None
 
@@ -120,7 +120,7 @@ def jbq_np(text: str | None) -> str | None:
 
     def fix(m: re.Match[str]) -> str:
         parts = m.group(1).split("|")
-        if len(parts) % 2 or not all(re.fullmatch(r"-?\d{1,6}", p.strip()) for p in parts):
+        if len(parts) % 2 or not all(re.fullmatch(r"-?[0-9]{1,6}", p.strip()) for p in parts):
             return m.group(0)  # malformed: left for validation to report
         nums = [int(p) for p in parts]
         pairs = [(a + 1, b + 1) for a, b in zip(nums[::2], nums[1::2], strict=True) if a >= 0 <= b]

@@ -295,6 +295,11 @@ class DraughtsEngine(Engine):
 
     def outcome(self, state: DraughtsState) -> Outcome | None:
         """No pieces or no move loses; then the draw rules of the variant."""
+        waiting = state.black if state.turn == "first" else state.white
+        if not waiting:
+            # Only a loaded position gets here (a move never takes the mover's last piece): the
+            # side not to move has no pieces and has lost, whatever the side to move could do.
+            return Outcome(winner=state.turn, reason="no_moves")
         if not self.moves(state):
             return Outcome(winner=other(state.turn), reason="no_moves")
         if state.history.count(state.key) >= 3:
@@ -329,6 +334,8 @@ class DraughtsEngine(Engine):
     def perft(self, state: DraughtsState, depth: int) -> int:
         """Positions ``depth`` plies ahead by the movement rules alone (as published tables)."""
         gen = GENERATORS[state.variant]
+        if depth > 0 and not (state.black if state.turn == "first" else state.white):
+            return 0  # the side not to move has no pieces: the game is over (see outcome)
         return gen.perft(state.white, state.black, state.kings, state.turn == "first", depth)
 
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from engines.base import BadPosition
 
 MAX_POSITION_TEXT = 1000
-_ITEM_RE = re.compile(r"^(K?)(\d{1,3})(?:-(\d{1,3}))?$")
-_COUNTER_RE = re.compile(r"^[HF]\d{1,6}$")
+_ITEM_RE = re.compile(r"^(K?)([0-9]{1,3})(?:-([0-9]{1,3}))?$")
+_COUNTER_RE = re.compile(r"^[HF][0-9]{1,6}$")
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from engines.base import IllegalMove
 
 MAX_MOVE_TEXT = 200
-_MOVE_RE = re.compile(r"^\d{1,3}(?:[-x]\d{1,3})+$")
+_MOVE_RE = re.compile(r"^[0-9]{1,3}(?:[-x][0-9]{1,3})+$")
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ MAX_RECORD_TEXT = 1_000_000
 RESULTS = {"first": "2-0", "second": "0-2", "draw": "1-1"}
 _RESULT_TOKENS = frozenset({"2-0", "0-2", "1-1", "1-0", "0-1", "1/2-1/2", "0-0", "*"})
 _TAG_RE = re.compile(r'^\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]$')
-_NUMBER_RE = re.compile(r"^\d+\.(?:\.\.)?")
+_NUMBER_RE = re.compile(r"^[0-9]+\.(?:\.\.)?")
 _SUFFIX_RE = re.compile(r"[!?*]+$")
 
 
@@ -148,6 +148,9 @@ def read_pdn(engine: DraughtsEngine, text: str, variant: str | None) -> Draughts
         if variant and engine.resolve_variant(variant) != found:
             raise BadPosition(f"the record is {found} (GameType {game_type}), not {variant}")
         variant = found
+    words = [w for w in moves_text.split() if w not in _RESULT_TOKENS]
+    if not tags and not words:
+        raise BadPosition("no PDN game found: no tag pair and no move (only comments or a result)")
     state = engine.start(variant, position=tags.get("FEN") or None)
     count = 0
     for token in moves_text.split():

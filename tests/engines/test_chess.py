@@ -213,6 +213,23 @@ def test_garbage_fen_is_a_bad_position(fen: str) -> None:
         ENGINE.start(position=fen)
 
 
+@pytest.mark.parametrize(
+    ("fen", "missing"),
+    [
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "side to move, castling, en passant"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b", "castling, en passant"),
+        ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq", "en passant"),
+    ],
+)
+def test_a_fen_without_side_castling_or_en_passant_is_refused(fen: str, missing: str) -> None:
+    """Nothing is guessed: a FEN cut short was read as White to move without castling rights.
+    Only the two move counters may be left out (EPD style: 0 and 1)."""
+    with pytest.raises(BadPosition, match=f"FEN .*missing: {missing}"):
+        ENGINE.start(position=fen)
+    epd = ENGINE.start(position="r3k2r/8/8/8/8/8/8/R3K2R b KQkq -")
+    assert ENGINE.position(epd) == "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1"
+
+
 # ---- outcomes --------------------------------------------------------------------------------
 
 

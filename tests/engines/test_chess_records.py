@@ -200,3 +200,40 @@ def test_pgn_as_programs_write_it_is_read_whole(text: str, plies: int) -> None:
     """Move numbers, comments, variations, NAGs, e.p., check signs and evaluation signs are
     PGN, not mistakes: the strict reading takes them."""
     assert ENGINE.from_record(text).ply == plies
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        # python-chess ignores a ')' that closes no variation: ')f3' was read as the move f3
+        ("1. e4 e5 2. )f3 *", "')' closes no variation"),
+        ("1. e4 ) e5 *", "')' closes no variation"),
+        # and a '(' before any move: the 'variation' was read as the main line
+        ("( 1. e4 ) e5 *", "'(' before the first move"),
+        # the same inside a variation: '( (' made python-chess read e5 into the main line
+        ("1. e4 ( ( 1. d4 ) e5 ) 2. Nf3 *", "'(' before the first move of its line"),
+        ("1. e4 e5 2. Nf3 ( 2. Nc3 Nf6", "'(' is never closed"),
+        # after an illegal move its reader closed the main line itself, then crashed (IndexError)
+        ('[Event "x"]\n\n1. 4 e5 2. )f3*', "bad PGN"),
+        ("1. e4 e5 2. Qxf7 ) Nc6 *", "illegal san: 'Qxf7'"),
+    ],
+)
+def test_unbalanced_variations_are_refused(text: str, why: str) -> None:
+    """Parentheses that do not pair up are garbled movetext, refused by name, never a crash."""
+    with pytest.raises(BadPosition) as info:
+        ENGINE.from_record(text)
+    assert why.lower() in str(info.value).lower()
+
+
+def test_a_fen_tag_cut_short_is_refused() -> None:
+    """The FEN tag is read like a position string: no side to move is guessed."""
+    with pytest.raises(BadPosition, match=r"FEN tag: .*missing: side to move"):
+        ENGINE.from_record('[SetUp "1"]\n[FEN "4k3/8/8/8/8/8/8/R3K3"]\n\n*')
+    state = ENGINE.from_record('[SetUp "1"]\n[FEN "4k3/8/8/8/8/8/8/R3K3 b - -"]\n\n*')
+    assert state.fen == "4k3/8/8/8/8/8/8/R3K3 b - - 0 1"
+
+
+def test_move_numbers_in_other_digits_are_not_passed_over() -> None:
+    """``١.`` (an Arabic-Indic one) is no PGN move number: named, not read past."""
+    with pytest.raises(BadPosition, match=r"'١\.' is not a move"):
+        ENGINE.from_record("١. e4 e5 *")

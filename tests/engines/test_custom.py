@@ -333,6 +333,26 @@ def test_promotion_off_never_promotes(engine: CustomEngine) -> None:
     assert "*" not in engine.position(s)
 
 
+def test_a_piece_that_never_promotes_cannot_be_marked_promoted(engine: CustomEngine) -> None:
+    """``*`` marks a promoted piece: a type without a promotion condition, or any type in a
+    variant with promotion off, is never promoted, so ``1*`` is refused naming the cell (it was
+    read as a piece with the empty promoted rule, one that could not move at all)."""
+    start = engine.position(engine.start("xiangqi"))
+    general = start.replace("7,11,5,3,1,3", "7,11,5,3,1*,3")
+    with pytest.raises(BadPosition, match=r"row 10, column 5: piece 1 .* never promotes"):
+        engine.start("xiangqi", position=general)
+    soldier = start.replace("13,.,13,.,13", "13*,.,13,.,13", 1)
+    assert engine.position(engine.start("xiangqi", position=soldier)) == soldier
+    pawn = {"name": "P", "side": "red", "moves": "2;", "promote_when": "X[1]",
+            "promoted_moves": "7;"}  # fmt: skip
+    off = engine.load_data(
+        definition([KING_R, KING_B, pawn], ["2 . . . .", ". . . . .", "3 . . . 1"])
+    )
+    with pytest.raises(BadPosition, match="promotion is off"):
+        engine.start(off, position=place(off, ["2 . . . .", ". . . . .", "3* . . . 1"]))
+    assert engine.start(off, position=place(off, ["2 . . . .", ". . . . .", "3 . . . 1"]))
+
+
 def test_capturing_any_captain_wins(engine: CustomEngine) -> None:
     """Two blue captains: taking either one wins at once; then no moves are accepted."""
     vid = engine.load_data(
@@ -460,6 +480,13 @@ def test_move_text_is_forgiving_about_spaces_only(engine: CustomEngine) -> None:
         engine.play(s, "4,1-5,1")
     with pytest.raises(IllegalMove, match="no piece"):
         engine.play(s, "5,1-4,1")
+
+
+@pytest.mark.parametrize("text", ["٧,١-٦,١", "7,1-٦,1", "７,1-6,1"])
+def test_move_digits_are_ascii_only(engine: CustomEngine, text: str) -> None:
+    """``r,c-r,c`` in Arabic-Indic or full-width digits is refused (``٧,١-٦,١`` was 7,1-6,1)."""
+    with pytest.raises(IllegalMove, match="row,col-row,col"):
+        engine.play(engine.start("xiangqi"), text)
 
 
 @pytest.mark.parametrize(

@@ -427,3 +427,12 @@ def test_check_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert main(["check", str(good), str(bad)]) == 2
     out = capsys.readouterr()
     assert "unknown direction '9'" in out.err and "tiny.toml: ok" in out.out
+
+
+@pytest.mark.parametrize("cond", ["X[١]", "P[1|٢]", "Y[-３]"])
+def test_condition_numbers_are_ascii_digits_only(cond: str) -> None:
+    """A condition's numbers in other scripts' digits are refused (``X[١]`` was read as X[1])."""
+    from engines.custom.grammar import parse_condition
+
+    atoms, problems = parse_condition(cond)
+    assert atoms == () and any("whole numbers" in p for p in problems)

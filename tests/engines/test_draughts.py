@@ -300,6 +300,26 @@ def test_no_pieces_or_no_moves_loses() -> None:
         ENGINE.play(gone, "19-14")
 
 
+@pytest.mark.parametrize(
+    ("variant", "position", "winner"),
+    [
+        ("international", "W:W31:B", "first"),
+        ("international", "B:W:BK1", "second"),
+        ("russian", "W:WK29:B", "first"),
+    ],
+)
+def test_a_side_without_pieces_has_lost_even_when_not_to_move(
+    variant: str, position: str, winner: str
+) -> None:
+    """A player with no pieces loses: the game does not go on for the side to move."""
+    state = ENGINE.start(variant, position)
+    over = ENGINE.outcome(state)
+    assert over is not None and (over.winner, over.reason) == (winner, "no_moves")
+    assert ENGINE.legal_moves(state) == [] and ENGINE.perft(state, 1) == 0
+    with pytest.raises(IllegalMove, match="game is over"):
+        ENGINE.play(state, "31-26")
+
+
 def wander(state: DraughtsState, plies: int) -> DraughtsState:
     """Play ``plies`` quiet king moves, each to a position not seen before and leaving the
     opponent no capture (a depth-first search over the legal moves)."""
@@ -589,3 +609,17 @@ def test_position_from_bitboards_matches_the_fen_writer(variant: str) -> None:
             seen_king_and_range = seen_king_and_range or ("K" in text and "-" in text)
             state = ENGINE.play(state, rng.choice(ENGINE.legal_moves(state)))
     assert seen_king_and_range
+
+
+@pytest.mark.parametrize("text", ["٣٢-٢٨", "32-٢٨", "３２-２８"])
+def test_moves_are_ascii_digits_only(text: str) -> None:
+    """Square numbers in other scripts' digits are not PDN: refused (``٣٢-٢٨`` was 32-28)."""
+    with pytest.raises(IllegalMove, match="not a draughts move"):
+        ENGINE.play(ENGINE.start(), text)
+
+
+@pytest.mark.parametrize("text", ["W:W٣١-٥٠:B1-20", "W:W31-50:B1-٢٠", "W:WK٣١:B1"])
+def test_positions_are_ascii_digits_only(text: str) -> None:
+    """The same for the squares of a PDN FEN (``W:W٣١-٥٠:B1-20`` was the start position)."""
+    with pytest.raises(BadPosition, match="not a square"):
+        ENGINE.start(None, text)

@@ -249,3 +249,13 @@ def test_position_and_moves_are_in_board_order_on_random_games() -> None:
             empty = [format_point(p) for p in POINTS if state.owner(p) is None]
             assert GAME.legal_moves(state) == empty
             state = GAME.play(state, rng.choice(empty))
+
+
+@pytest.mark.parametrize("text", ["١,٠", "0,٣", "１,2", "-٢,1"])
+def test_points_are_ascii_digits_only(text: str) -> None:
+    """Arabic-Indic or full-width digits are not the notation ``q,r``: refused, never read as
+    another point (``١,٠`` was played as 1,0)."""
+    with pytest.raises(IllegalMove, match="not a point"):
+        GAME.play(GAME.start(), text)
+    with pytest.raises(BadPosition, match="not a point"):
+        GAME.start(position=f"second;{text};")
