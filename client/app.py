@@ -11,6 +11,7 @@ import contextlib
 import gc
 import itertools
 import time
+import warnings
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -35,6 +36,17 @@ NET_BUDGET_S = 0.004
 SceneT = TypeVar("SceneT", bound=Scene)
 
 MOUSE_EVENTS = (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION)
+
+
+def limit_window(size: tuple[int, int]) -> None:
+    """Keep the user from shrinking the window below ``size`` (where text stops fitting)."""
+    with contextlib.suppress(Exception), warnings.catch_warnings():
+        # pygame-ce warns that from_display_module will go; it is the way to reach the window
+        # that pygame.display opened
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from pygame._sdl2.video import Window
+
+        Window.from_display_module().minimum_size = size
 
 
 class App:
@@ -62,8 +74,11 @@ class App:
         self.surface = pygame.Surface(theme.LOGICAL_SIZE)
         self.window: pygame.Surface | None = None
         if not headless:
+            window_size = (max(window_size[0], theme.MIN_WINDOW[0]),
+                           max(window_size[1], theme.MIN_WINDOW[1]))
             self.window = pygame.display.set_mode(window_size, pygame.RESIZABLE)
             pygame.display.set_caption("Boardhall")
+            limit_window(theme.MIN_WINDOW)
         self.stack: list[Scene] = []
         self.running = True
         self.dirty = True
@@ -410,7 +425,7 @@ class App:
             self.surface.fill(theme.BG)
             for scene in scenes[:-1]:
                 scene.draw(self.surface)
-            with draw.collect_text() as texts:
+            with draw.collect_text(scale) as texts:
                 if scenes:
                     scenes[-1].draw(self.surface)
                 if self.notice:

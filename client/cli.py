@@ -37,7 +37,12 @@ def _size(text: str) -> tuple[int, int]:
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
         raise argparse.ArgumentTypeError(f"size must look like 1280x800, not {text!r}") from None
-    if not (320 <= w <= 7680 and 240 <= h <= 4320):
+    from client.ui.theme import MIN_WINDOW
+
+    if w < MIN_WINDOW[0] or h < MIN_WINDOW[1]:
+        raise argparse.ArgumentTypeError(
+            f"size {text} is too small: at least {MIN_WINDOW[0]}x{MIN_WINDOW[1]}")
+    if not (w <= 7680 and h <= 4320):
         raise argparse.ArgumentTypeError(f"size {text} is out of range")
     return w, h
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from client.address import BadAddress, to_url
+from client.net import NO_RECONNECT_CODES
 from client.scenes.base import Scene
 from client.ui import draw, fonts, theme
 from client.ui.widgets import Button, TextField
@@ -25,7 +26,7 @@ class ConnectScene(Scene):
     def __init__(self, app: App, address: str = "", name: str = "") -> None:
         super().__init__(app)
         cx = theme.LOGICAL_SIZE[0] // 2
-        self.card = pygame.Rect(0, 0, 560, 440)
+        self.card = pygame.Rect(0, 0, 560, 480)
         self.card.center = (cx, theme.LOGICAL_SIZE[1] // 2 + 40)
         left = self.card.left + 40
         width = self.card.width - 80
@@ -102,6 +103,12 @@ class ConnectScene(Scene):
         url = self.app.local_server.url
         self.app.connect(url, name, "this computer")
 
+    def enter(self) -> None:
+        """Back here after the connection failed under a room: the reason is shown once, here
+        (not also as the app's notice), and Enter connects again."""
+        if self.app.net_status == "offline" and self.message and self.app.notice:
+            self.app.notice = ""
+
     def update(self, dt: float) -> None:
         """The button is off while a connection attempt runs."""
         self.connect_button.enabled = not self.busy
@@ -117,8 +124,12 @@ class ConnectScene(Scene):
         """Show why connecting failed."""
         if event.kind == "failed":
             self.busy = False
-            self.app.notice = ""
+            if self.app.top is self:  # shown here; over a room the app's notice says it
+                self.app.notice = ""
             self.show(event.text, theme.BAD)
+        elif event.kind == "closed" and event.code in NO_RECONNECT_CODES:
+            self.busy = False
+            self.show(self.app.notice or "The server closed the connection.", theme.BAD)
         elif event.kind == "closed" and self.busy and not self.app.welcome:
             self.busy = False
             reason = f" ({event.text})" if event.text else ""
@@ -144,13 +155,20 @@ class ConnectScene(Scene):
             self.show(text, theme.BAD)
             self.app.disconnect()
 
+    def message_rect(self) -> pygame.Rect:
+        """Where the message (a failure's reason) goes: under the buttons, inside the card."""
+        top = self.connect_button.rect.bottom + 16
+        return pygame.Rect(self.card.left + 40, top, self.card.width - 80,
+                           self.card.bottom - 12 - top)
+
     def draw(self, surface: pygame.Surface) -> None:
         """The title card with the two fields, the button and the message."""
         w = theme.LOGICAL_SIZE[0]
         draw.text(surface, "Boardhall", (w // 2, self.card.top - 124), 56, theme.TEXT, "midtop")
         draw.text(surface, fonts.label("chess · draughts · number chess · hex five · custom",
                                        "国际象棋 · 国际跳棋 · 国际数棋 · 五子棋 · 精班棋"),
-                  (w // 2, self.card.top - 52), 16, theme.MUTED, "midtop")
+                  (w // 2, self.card.top - 52), 20 if fonts.has_cjk() else 16, theme.MUTED,
+                  "midtop")
         draw.panel(surface, self.card)
         draw.text(surface, "Connect to a server", (self.card.left + 40, self.card.top + 36), 26)
         draw.text(surface, "Ask the host for the address; your name is shown to other players.",
@@ -160,8 +178,6 @@ class ConnectScene(Scene):
         self.connect_button.draw(surface)
         self.offline_button.draw(surface)
         if self.message:
-            draw.paragraph(surface, self.message,
-                           pygame.Rect(self.card.left + 40, self.card.top + 364,
-                                       self.card.width - 80, 90), 16, self.message_color)
+            draw.paragraph(surface, self.message, self.message_rect(), 16, self.message_color)
         draw.text(surface, "Tab: next field   Enter: connect   F2: play offline   Esc: quit",
                   (w // 2, self.card.bottom + 18), 14, theme.FAINT, "midtop")

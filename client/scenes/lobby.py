@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from client.net import NO_RECONNECT_CODES
 from client.room_model import clock_text, reply_to
 from client.scenes.base import Scene
 from client.ui import draw, fonts, theme
@@ -324,6 +325,11 @@ class LobbyScene(Scene):
     def act(self, action: str) -> None:
         """Do what a button or shortcut asks."""
         game = str(self.game.get("game", ""))
+        if action not in ("replay", "disconnect") and self.app.net_status != "online":
+            # a message sent now would be dropped: say so instead of doing nothing
+            self.say("Not connected to the server: wait until it is back (see the top right), "
+                     "or Disconnect (Ctrl+D).", theme.WARN)
+            return
         if action.startswith("seek:"):
             presets = clock_presets(game)
             i = int(action[5:])
@@ -366,6 +372,10 @@ class LobbyScene(Scene):
             if action == "watch" and self.rooms[index].get("seek"):
                 self.say("That is someone waiting for an opponent: Join seat (J) plays them.",
                          theme.WARN)
+                return
+            self.refresh_room_buttons()
+            if action == "join_room" and not self.join_room.enabled:
+                self.say("Both seats of that game are taken: Watch (W) follows it.", theme.WARN)
                 return
             role = "spectator" if action == "watch" else "player"
             self.request({"type": "join", "room": code, "role": role})
@@ -441,10 +451,30 @@ class LobbyScene(Scene):
         self.fetch = self.app.record_fetch(source)
         self.say(f"Fetching game {source}…")
 
+    def selected_room(self) -> dict[str, Any] | None:
+        """The room picked in the list, if any."""
+        index = self.rooms_view.selected
+        return self.rooms[index] if index is not None and index < len(self.rooms) else None
+
+    def refresh_room_buttons(self) -> None:
+        """Watch and Join seat are on only for a picked room where they can work: nobody
+        watches a seek (it has no game yet), and a seat is free only in a seek, a room still
+        waiting for its second player, or a game we sit in ourselves (Join seat goes back)."""
+        picked = self.selected_room()
+        if picked is None:
+            self.watch_room.enabled = self.join_room.enabled = False
+            return
+        seats = picked.get("seats") if isinstance(picked.get("seats"), list) else []
+        names = [str(n) for n in seats or [] if n]
+        self.watch_room.enabled = not picked.get("seek")
+        self.join_room.enabled = bool(
+            picked.get("seek") or len(names) < 2 or self.app.welcome.get("name") in names)
+
     def update(self, dt: float) -> None:
         """Open a replay once its record has arrived."""
         from client.scenes.replay import RecordError, ReplayScene
 
+        self.refresh_room_buttons()
         found = self.fetch.result() if self.fetch is not None else None
         if found is None:
             return
@@ -502,7 +532,10 @@ class LobbyScene(Scene):
         """Forget the queue on a drop (the server forgets it too)."""
         if event.kind in ("closed", "failed"):
             self.queued = None
-        if event.kind == "failed" and self.app.top is self:
+        if event.kind == "failed" or (event.kind == "closed" and event.code in NO_RECONNECT_CODES):
+            # The connection is gone for good: an offline lobby has only dead buttons. Leave
+            # it, also from under a room, so leaving the room goes back to the connect scene
+            # (with the reason) to connect again.
             self.app.pop(self)
 
     @staticmethod
@@ -554,8 +587,9 @@ class LobbyScene(Scene):
                                   (rect.left + 14, rect.top + 9), 18, theme.TEXT,
                                   max_width=rect.width - 28)
             cjk = theme.CJK_GAME_NAMES.get(str(g.get("game")))
-            if cjk and fonts.has_cjk() and name_rect.right + 110 < rect.right:
-                draw.text(surface, cjk, (rect.right - 12, rect.top + 9), 15,
+            if cjk and fonts.has_cjk() and (
+                    name_rect.right + 16 + fonts.text_width(cjk, 20) < rect.right - 12):
+                draw.text(surface, cjk, (rect.right - 12, rect.top + 9), 20,
                           theme.TEXT if chosen else theme.MUTED, "topright")
             variants: list[Any] = g["variants"] if isinstance(g.get("variants"), list) else []
             names = ", ".join(str(v.get("name") or v.get("id")) for v in variants

@@ -65,6 +65,11 @@ class LocalStartScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         """A short waiting line (or the error)."""
         w, h = theme.LOGICAL_SIZE
-        text = self.error or f"Starting a local {self.game} game…"
-        draw.text(surface, text, (w // 2, h // 2), 20, theme.BAD if self.error else theme.MUTED,
-                  "center", w - 80)
+        if not self.error:
+            draw.text(surface, f"Starting a local {self.game} game…", (w // 2, h // 2), 20,
+                      theme.MUTED, "center", w - 80)
+            return
+        # the whole reason, wrapped, and how to get out of here
+        draw.paragraph(surface, self.error, pygame.Rect(160, h // 2 - 120, w - 320, 200), 20,
+                       theme.BAD)
+        draw.text(surface, "Esc: quit", (w // 2, h // 2 + 110), 16, theme.FAINT, "midtop")

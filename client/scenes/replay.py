@@ -24,13 +24,15 @@ from client.moves import display_moves, points_of
 from client.room_model import REASON_WORDS
 from client.scenes import room_panel
 from client.scenes.base import Scene
-from client.ui import draw, theme
+from client.ui import draw, fonts, theme
 from client.ui.widgets import Button, pressed
 
 if TYPE_CHECKING:
     from client.app import App
 
 BOARD_RECT = pygame.Rect(16, 16, 768, 768)
+ERROR_RECT = pygame.Rect(800, 544, 464, 80)
+"""Why the record stops early: at the foot of the move list, beside the board."""
 
 
 class RecordError(ValueError):
@@ -182,6 +184,7 @@ class ReplayScene(Scene):
             self.error = f"Cannot replay move {done}: {exc}" if done else str(exc)
             self.moves = self.moves[: max(0, len(self.states) - 1)]
             self.index = len(self.moves)
+            self.shown = display_moves(game, start, self.moves)  # the playable part, in SAN
         self.view: BoardView | None = None
         try:
             self.view = make_view(game, variant, variant_info)
@@ -298,14 +301,18 @@ class ReplayScene(Scene):
         if self.result:
             reason = REASON_WORDS.get(self.reason or "", self.reason or "")
             winner = {"first": first, "second": second}.get(self.result)
-            line = f"{winner} won" if winner else "Draw"
-            draw.text(surface, f"{line}{': ' + reason if reason else ''}", (800, 84), 15,
-                      theme.MUTED, max_width=464)
+            tail = f"{': ' + reason if reason else ''}"
+            line = fonts.fit_keeping(winner, f" won{tail}", 15, 464) if winner else f"Draw{tail}"
+            draw.text(surface, line, (800, 84), 15, theme.MUTED, max_width=464)
         draw.text(surface, f"Move {self.index} of {len(self.moves)}", (800, 118), 18,
                   theme.ACCENT)
         self.draw_captures(surface, {"first": first, "second": second})
         box = pygame.Rect(800, 212, 464, 412) if self.captures.pieces else pygame.Rect(
             800, 148, 464, 476)
+        if self.error:  # beside the board, never over its pieces
+            box.height -= ERROR_RECT.height + 8
+            draw.panel(surface, ERROR_RECT, (58, 32, 34), theme.BAD)
+            draw.paragraph(surface, self.error, ERROR_RECT.inflate(-20, -14), 15, theme.BAD)
         draw.panel(surface, box, theme.INPUT_BG)
         rows = (box.height - 12) // 22
         first_line = max(0, (self.index - 1) // 2 - rows + 3)
@@ -321,7 +328,5 @@ class ReplayScene(Scene):
                     color = theme.ACCENT if at + k == self.index - 1 else theme.TEXT
                     draw.text(surface, self.shown[at + k], (box.left + 60 + k * 200, y), 15,
                               color, max_width=190)
-        if self.error:
-            draw.paragraph(surface, self.error, pygame.Rect(24, 700, 740, 80), 15, theme.BAD)
         for b in self.buttons:
             b.draw(surface)

@@ -8,7 +8,7 @@ import pygame
 
 from client.room_model import OFFER_WORDS, REASON_WORDS
 from client.scenes.dialogs import Dialog
-from client.ui import draw, theme
+from client.ui import draw, fonts, theme
 from client.ui.widgets import Button, pressed
 
 if TYPE_CHECKING:
@@ -81,9 +81,15 @@ class ResultPanel(Dialog):
 
         super().draw(surface)
         m = self.room.model
-        headline = result_text(m).split(":")[0]
-        color = theme.GOOD if m.you is not None and m.result == m.you else theme.TEXT
-        if m.you is not None and m.result not in (m.you, "draw", None):
+        width = self.card.width - 40
+        hotseat = bool(self.app.seat_connections)  # both seats are the user's
+        you = None if hotseat else m.you
+        headline = result_text(m, hotseat).split(":")[0]
+        if m.result in ("first", "second") and m.result != you and m.reason != "aborted":
+            # a long name is cut, never the "won" that tells what happened
+            headline = fonts.fit_keeping(m.name_of(m.result), " won", 36, width)
+        color = theme.GOOD if you is not None and m.result == you else theme.TEXT
+        if you is not None and m.result not in (you, "draw", None):
             color = theme.BAD
         draw.text(surface, headline, (self.card.centerx, self.card.top + 80), 36, color, "midtop",
                   self.card.width - 40)
@@ -93,7 +99,13 @@ class ResultPanel(Dialog):
                       (self.card.centerx, self.card.top + 128), 18, theme.MUTED, "midtop",
                       self.card.width - 40)
         if m.scores:
-            parts = [f"{m.name_of(s)} {m.scores.get(s, '?')}" for s in ("first", "second")]
+            # each side gets half the line, so a long first name cannot push the other
+            # side's score out of sight
+            share = (width - fonts.text_width("Scores:     ·   ", 18)) // 2
+            parts = []
+            for s in ("first", "second"):
+                score = f" {m.scores.get(s, '?')}"
+                parts.append(fonts.fit_keeping(m.name_of(s), score, 18, share))
             draw.text(surface, "Scores:  " + "   ·   ".join(parts),
                       (self.card.centerx, self.card.top + 164), 18, theme.TEXT, "midtop",
                       self.card.width - 40)
@@ -101,7 +113,8 @@ class ResultPanel(Dialog):
         if offer is not None:
             who = m.name_of(str(offer.get("by")))
             what = OFFER_WORDS.get(str(offer.get("kind")), str(offer.get("kind")))
-            draw.text(surface, f"{who} offers {what}:  Y accept,  N decline",
+            line = fonts.fit_keeping(who, f" offers {what}:  Y accept,  N decline", 16, width)
+            draw.text(surface, line,
                       (self.card.centerx, self.card.top + 198), 16, theme.ACCENT, "midtop",
                       self.card.width - 40)
         else:

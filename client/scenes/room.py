@@ -103,6 +103,9 @@ ACTIONS: tuple[Action, ...] = (
     Action("leave", "Leave", pygame.K_ESCAPE, "Esc", seated=False),
 )
 ACTIONS_BY_NAME = {a.name: a for a in ACTIONS}
+LOCAL_ACTIONS = frozenset({"result", "flip", "coords", "leave"})
+"""Actions that work without the server (the others are off while the connection is down)."""
+OFFLINE_WORDS = "Not connected to the server: wait for it to come back, or Esc to leave."
 
 
 class RoomScene(Scene):
@@ -176,6 +179,11 @@ class RoomScene(Scene):
         return self.model.you
 
     @property
+    def online(self) -> bool:
+        """True while the connection to the server is up (actions can reach it)."""
+        return self.app.net_status == "online"
+
+    @property
     def seated(self) -> bool:
         """True when we hold a seat (or play both in hot-seat)."""
         return self.model.you is not None or bool(self.app.seat_connections)
@@ -188,6 +196,15 @@ class RoomScene(Scene):
                                                                                     True):
                 return True
         return False
+
+    def has_moved(self, seat: str | None) -> bool:
+        """Whether ``seat`` has made a move in this game (who moved each ply comes from the
+        positions the moves were played in)."""
+        m = self.model
+        before = m.history[:len(m.moves)]
+        if len(before) == len(m.moves):
+            return any(getattr(state, "turn", None) == seat for state in before)
+        return len(m.moves) >= 2
 
     def bottom_seat(self) -> str:
         """The seat drawn at the bottom (ours, unless flipped)."""
@@ -247,6 +264,8 @@ class RoomScene(Scene):
             return False
         if action.name == "result":
             return m.status == "over"
+        if action.name not in LOCAL_ACTIONS and not self.online:
+            return False  # nothing would reach the server (a message sent now is dropped)
         if action.name == "sit":
             return (not self.seated and m.status == "waiting"
                     and any(not m.seats.get(seat) for seat in ("first", "second")))
@@ -262,6 +281,9 @@ class RoomScene(Scene):
             return m.status == "playing" or (m.status == "waiting" and bool(m.moves))
         if action.name == "abort":
             return m.status == "playing" and len(m.moves) < 2
+        if action.name == "undo":  # a takeback undoes the asker's own last move
+            return m.status == "playing" and (
+                bool(m.moves) if self.app.seat_connections else self.has_moved(m.you))
         if action.name == "timeout":
             return m.status == "playing" and (timed(m.clock) or self.opponent_away())
         return m.status == "playing"
@@ -438,6 +460,9 @@ class RoomScene(Scene):
 
     def leave(self) -> None:
         """Leave the room: resign first is the player's choice, so a running game is kept."""
+        if not self.online:  # nothing to tell the server; a seat stays ours on the server
+            self.close()
+            return
         if self.model.status == "playing" and self.model.you is not None:
             if self.confirmed("leave", "The game is on: resign first (R), or press Esc again to "
                               "leave it open for you."):
@@ -462,6 +487,9 @@ class RoomScene(Scene):
     def send_chat(self) -> None:
         """Send the chat line."""
         text = self.chat_field.value.strip()
+        if text and not self.online:  # keep the line: it can be sent when the server is back
+            self.say(OFFLINE_WORDS, theme.WARN)
+            return
         self.chat_field.value = ""
         self.chat_field.focused = False
         if text.startswith("/") and len(text) > 1:
@@ -483,6 +511,10 @@ class RoomScene(Scene):
             return
         if not self.seated:
             self.say("You are watching this game.")
+            return
+        if not self.online:
+            self.picker.clear()
+            self.say(OFFLINE_WORDS, theme.WARN)
             return
         if not self.app.seat_connections and not m.is_my_turn():
             self.picker.clear()
@@ -735,12 +767,15 @@ class RoomScene(Scene):
         it hides no piece: two lines at most, above the chat, which makes room for it."""
         rect = MESSAGE_RECT
         draw.panel(surface, rect, (30, 34, 42), self.message_color)
-        lines = fonts.wrap(self.message, 15, rect.width - 24)[:2]
-        if len(fonts.wrap(self.message, 15, rect.width - 24)) > 2:
-            lines[1] = fonts.fit(lines[1] + " …", 15, rect.width - 24)
-        top = rect.centery - (len(lines) * 19 - 4) // 2
+        wrapped = fonts.wrap(self.message, 15, rect.width - 24)
+        step = fonts.line_step(15)
+        room = max(1, min(2, (rect.height - 6) // step))
+        lines = wrapped[:room]
+        if len(wrapped) > room:
+            lines[-1] = fonts.fit(lines[-1] + " …", 15, rect.width - 24)
+        top = rect.centery - (len(lines) * step - 4) // 2
         for i, line in enumerate(lines):
-            draw.text(surface, line, (rect.left + 12, top + i * 19), 15, self.message_color)
+            draw.text(surface, line, (rect.left + 12, top + i * step), 15, self.message_color)
 
     def draw_offer(self, surface: pygame.Surface) -> None:
         """The opponent's offer with Accept / Decline."""
@@ -751,8 +786,9 @@ class RoomScene(Scene):
         draw.panel(surface, rect, (30, 40, 56), theme.ACCENT)
         who = self.model.name_of(str(offer.get("by")))
         what = OFFER_WORDS.get(str(offer.get("kind")), str(offer.get("kind")))
-        draw.text(surface, f"{who} offers {what}.", (rect.left + 16, rect.centery), 17,
-                  theme.TEXT, "midleft", rect.width - 270)
+        line = fonts.fit_keeping(who, f" offers {what}.", 17, rect.width - 270)
+        draw.text(surface, line, (rect.left + 16, rect.centery), 17, theme.TEXT, "midleft",
+                  rect.width - 270)
         for button in self.offer_buttons:
             button.draw(surface)
 
@@ -791,20 +827,26 @@ class RoomScene(Scene):
         if m.status == "waiting" and not all(m.seats.get(s) for s in ("first", "second")):
             return "Waiting for an opponent…"
         if m.status == "over":
-            return result_text(m)
+            return result_text(m, bool(self.app.seat_connections))
+        if self.app.net_status == "reconnecting":
+            return "Reconnecting to the server…"
+        if not self.online:
+            return "Offline: the connection to the server is lost"
         if self.pending_move:
             return "Sending your move…"
         if self.app.seat_connections:
-            return f"{m.name_of(m.turn)} to move"
+            return f"{short_name(m, m.turn)} to move"
         if m.you is None:
-            return f"{m.name_of(m.turn)} to move · you are watching"
-        return "Your move" if m.is_my_turn() else f"{m.name_of(m.turn)} is thinking…"
+            return f"{short_name(m, m.turn)} to move · you are watching"
+        return "Your move" if m.is_my_turn() else f"{short_name(m, m.turn)} is thinking…"
 
     def status_color(self) -> theme.Color:
         """Accent for our move, muted otherwise."""
         m = self.model
         if m.status == "over":
             return theme.WARN
+        if not self.online:
+            return theme.BAD
         return theme.GOOD if m.is_my_turn() else theme.TEXT
 
     def shown_moves(self) -> list[str]:
@@ -821,15 +863,25 @@ def timed(clock: dict[str, Any]) -> bool:
                for k in ("initial", "per_move"))
 
 
-def result_text(m: RoomModel) -> str:
-    """"Alice won by checkmate", "Draw by agreement", "Aborted"."""
+STATUS_NAME_PX = 200
+"""A name in the status line is cut to this width, so the words after it stay in view."""
+
+
+def short_name(m: RoomModel, seat: str) -> str:
+    """``seat``'s name, cut to fit a status line beside other words."""
+    return fonts.fit(m.name_of(seat), 17, STATUS_NAME_PX)
+
+
+def result_text(m: RoomModel, hotseat: bool = False) -> str:
+    """"Alice won by checkmate", "Draw by agreement", "Aborted". In hot-seat play both seats
+    are the user's, so the winner is named, never "You"."""
     reason = REASON_WORDS.get(m.reason or "", m.reason or "")
     if m.reason == "aborted" or (m.result is None and m.status == "over" and m.reason):
         return "Game aborted" if m.reason == "aborted" else f"Game over: {reason}"
     if m.result == "draw":
         return f"Draw: {reason}" if reason else "Draw"
     if m.result in ("first", "second"):
-        who = "You" if m.result == m.you else m.name_of(m.result)
+        who = "You" if m.result == m.you and not hotseat else short_name(m, m.result)
         verb = "won" if who != "You" else "win"
         return f"{who} {verb}: {reason}" if reason else f"{who} {verb}"
     return "Game over"

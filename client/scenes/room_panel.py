@@ -36,7 +36,7 @@ def draw_panel(room: RoomScene, surface: pygame.Surface) -> None:
               max_width=300)
     cjk = theme.CJK_GAME_NAMES.get(m.game)
     if cjk and fonts.has_cjk():
-        draw.text(surface, cjk, (x, 58), 14, theme.MUTED, "midleft", 200)
+        draw.text(surface, cjk, (x, 58), 20, theme.MUTED, "midleft", 200)
     draw.text(surface, f"Room {m.room}{' · private' if m.private else ''}",
               (x + PANEL_W, 24), 15, theme.MUTED, "topright")
     draw.text(surface, f"Clock: {clock_text(m.clock)}", (x + PANEL_W, 58), 14, theme.MUTED,
@@ -46,7 +46,7 @@ def draw_panel(room: RoomScene, surface: pygame.Surface) -> None:
     draw_player(room, surface, top, pygame.Rect(x, 74, PANEL_W, 72))
     draw_player(room, surface, bottom, pygame.Rect(x, 154, PANEL_W, 72))
     watching = f"{m.spectators} watching"
-    if room.app.rtt_ms is not None and not room.app.local_server:
+    if room.app.rtt_ms is not None and not room.app.local_server and room.online:
         watching += f" · ping {room.app.rtt_ms} ms"
     draw.text(surface, watching, (x + PANEL_W, 244), 14, theme.MUTED, "midright")
     draw.text(surface, room.status_line(), (x, 244), 17, room.status_color(), "midleft",
@@ -71,14 +71,18 @@ def draw_player(room: RoomScene, surface: pygame.Surface, seat: str, rect: pygam
     draw.stone(surface, (rect.left + 24, rect.centery), 11, seat, m.game)
     info = m.seats.get(seat) or {}
     name = m.name_of(seat)
+    width = rect.width - 210
     if seat == m.you and not room.app.seat_connections:  # hot-seat: both seats are "you"
-        name += " (you)"
-    draw.text(surface, name, (rect.left + 46, rect.top + 14), 19, theme.TEXT,
-              max_width=rect.width - 210)
+        # a long name is cut, never the "(you)" that says which card is ours
+        name = fonts.fit_keeping(name, " (you)", 19, width)
+    draw.text(surface, name, (rect.left + 46, rect.top + 14), 19, theme.TEXT, max_width=width)
     details = []
-    connected = bool(info) and not m.closed and info.get("connected", True)
+    # a closed room's presence is stale (nobody is in it any more), and so is everyone's
+    # while our own connection is down
+    known = not m.closed and room.online
+    connected = bool(info) and known and info.get("connected", True)
     if info:
-        if not m.closed:  # a closed room's presence is stale: nobody is in it any more
+        if known:
             details.append("online" if connected else "away")
         if info.get("bot"):
             details.append("bot")
@@ -164,16 +168,20 @@ def draw_moves(room: RoomScene, surface: pygame.Surface, rect: pygame.Rect) -> N
     end = len(lines) - room.move_scroll
     shown = lines[max(0, end - per_col * cols):end]
     col_w = rect.width // cols
+    # the numbers' column fits the widest number as drawn (wider in a small window), and each
+    # move keeps a gap before the next, so "9,8=0*3" and "6,7-5,8" never read as one
+    num_w = max(34, fonts.text_width(f"{shown[-1][0] if shown else 1}.", 14) + 8)
+    move_w = (col_w - num_w - 12) // 2
     for j, (n, a, b) in enumerate(shown):
         cx = rect.left + 10 + (j // per_col) * col_w
         cy = rect.top + 8 + (j % per_col) * 22
         draw.text(surface, f"{n}.", (cx, cy), 14, theme.FAINT)
         last_line = j == len(shown) - 1 and room.move_scroll == 0
-        draw.text(surface, a, (cx + 34, cy), 15,
-                  theme.ACCENT if last_line and not b else theme.TEXT, max_width=90)
+        draw.text(surface, a, (cx + num_w, cy), 15,
+                  theme.ACCENT if last_line and not b else theme.TEXT, max_width=move_w - 10)
         if b:
-            draw.text(surface, b, (cx + 124, cy), 15,
-                      theme.ACCENT if last_line else theme.TEXT, max_width=col_w - 130)
+            draw.text(surface, b, (cx + num_w + move_w, cy), 15,
+                      theme.ACCENT if last_line else theme.TEXT, max_width=move_w - 10)
 
 
 def draw_chat(room: RoomScene, surface: pygame.Surface, rect: pygame.Rect) -> None:
@@ -187,6 +195,7 @@ def draw_chat(room: RoomScene, surface: pygame.Surface, rect: pygame.Rect) -> No
     if not lines:
         draw.text(surface, "No messages yet.", (rect.left + 10, rect.top + 8), 14,
                   theme.FAINT)
-    visible = lines[-((rect.height - 8) // 19):]
+    step = fonts.line_step(14, 5)
+    visible = lines[-max(1, (rect.height - 8) // step):]
     for i, (text, color) in enumerate(visible):
-        draw.text(surface, text, (rect.left + 10, rect.top + 6 + i * 19), 14, color)
+        draw.text(surface, text, (rect.left + 10, rect.top + 6 + i * step), 14, color)

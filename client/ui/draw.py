@@ -46,54 +46,66 @@ _sink: list[TextItem] | None = None
 
 
 @contextmanager
-def collect_text() -> Iterator[list[TextItem]]:
+def collect_text(scale: float = 1.0) -> Iterator[list[TextItem]]:
     """While active, :func:`text` records lines instead of drawing them.
 
     The app draws the shapes on the logical surface, scales it to the window, then draws the
-    recorded lines at the window's scale, so text stays sharp in a small window.
+    recorded lines at the window's scale, so text stays sharp in a small window. Text is
+    measured meanwhile as it will show at ``scale`` (see :func:`fonts.displayed_at`), so lines
+    are cut and wrapped to fit their widgets there.
     """
     global _sink
     previous, _sink = _sink, []
     try:
-        yield _sink
+        with fonts.displayed_at(scale):
+            yield _sink
     finally:
         _sink = previous
 
 
-MIN_WINDOW_PX = 13
+MIN_WINDOW_PX = fonts.MIN_WINDOW_PX
 """Text drawn at the window's scale is never smaller than this many pixels."""
 
 
 def window_px(size: int, scale: float, min_px: int = MIN_WINDOW_PX) -> int:
     """The pixel size text of logical ``size`` is drawn at in a window of ``scale``."""
-    return max(min_px, round(max(size, fonts.MIN_SIZE) * scale))
+    return fonts.display_px(size, scale, min_px)
 
 
 def text_extent(value: str, size: int, scale: float = 1.0, bold: bool = False) -> int:
     """How wide ``value`` of logical ``size`` shows, in logical pixels, in a window of ``scale``
     (small windows keep text readable, so it takes relatively more room there)."""
     if scale == 1.0:
-        return fonts.text_width(value, size, bold)
+        return fonts.measure(value, max(size, fonts.MIN_SIZE), bold)[0]
     return round(fonts.measure(value, window_px(size, scale), bold)[0] / scale)
+
+
+def placed(item: TextItem, scale: float, offset: tuple[int, int],
+           min_px: int = MIN_WINDOW_PX) -> tuple[str, int, pygame.Rect]:
+    """Where a recorded line shows in the window: its text (cut to its width), pixel size and
+    rectangle in window pixels."""
+    ox, oy = offset
+    px = window_px(item.size, scale, min_px)
+    value = item.value
+    if item.max_width is not None:
+        width = int(item.max_width * scale)
+        if fonts.measure(value, px, item.bold)[0] > width:
+            while value and fonts.measure(value + "…", px, item.bold)[0] > width:
+                value = value[:-1]
+            value += "…"
+    rect = pygame.Rect((0, 0), fonts.measure(value, px, item.bold))
+    x, y = item.pos
+    setattr(rect, item.anchor, (ox + round(x * scale), oy + round(y * scale)))
+    return value, px, rect
 
 
 def draw_collected(surface: pygame.Surface, items: list[TextItem], scale: float,
                    offset: tuple[int, int], min_px: int = MIN_WINDOW_PX) -> None:
     """Draw recorded lines on ``surface`` at ``scale`` (logical positions mapped to pixels)."""
-    ox, oy = offset
     for item in items:
-        px = window_px(item.size, scale, min_px)
-        value = item.value
-        if item.max_width is not None:
-            width = int(item.max_width * scale)
-            if fonts.measure(value, px, item.bold)[0] > width:
-                while value and fonts.measure(value + "…", px, item.bold)[0] > width:
-                    value = value[:-1]
-                value += "…"
+        value, px, rect = placed(item, scale, offset, min_px)
         image = fonts.render_px(value, px, item.color, item.bold)
-        x, y = item.pos
-        rect = image.get_rect(**{item.anchor: (ox + round(x * scale), oy + round(y * scale))})
-        surface.blit(image, rect)
+        surface.blit(image, image.get_rect(**{item.anchor: getattr(rect, item.anchor)}))
 
 
 def text(
@@ -110,7 +122,7 @@ def text(
     if max_width is not None:
         value = fonts.fit(value, size, max_width, bold)
     if _sink is not None:
-        rect = pygame.Rect((0, 0), fonts.measure(value, max(size, fonts.MIN_SIZE), bold))
+        rect = pygame.Rect((0, 0), fonts.displayed_size(value, size, bold))
         setattr(rect, anchor, pos)
         _sink.append(TextItem(value, size, color, anchor, pos, max_width, bold))
         return rect
@@ -128,13 +140,19 @@ def paragraph(
     color: theme.Color = theme.MUTED,
     line_gap: int = 4,
 ) -> int:
-    """Draw wrapped text inside ``rect`` (lines that do not fit are dropped); returns the height."""
+    """Draw wrapped text inside ``rect``; returns the height. Lines that do not fit are dropped,
+    and the last one shown then ends with an ellipsis, so a cut message reads as cut."""
     y = rect.top
-    for line in fonts.wrap(value, size, rect.width):
-        if y + size > rect.bottom:
-            break
+    step = fonts.line_step(size, line_gap)
+    height = fonts.displayed_size("Ag", size)[1]
+    lines = fonts.wrap(value, size, rect.width)
+    room = max(1, (rect.height - height) // step + 1)
+    if len(lines) > room:
+        lines = lines[:room]
+        lines[-1] = fonts.fit(lines[-1] + " …", size, rect.width)
+    for line in lines:
         text(surface, line, (rect.left, y), size, color)
-        y += size + line_gap
+        y += step
     return y - rect.top
 
 

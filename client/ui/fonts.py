@@ -5,7 +5,10 @@ Rendering is cached per (text, size, colour, bold), so drawing the same label ev
 
 from __future__ import annotations
 
+import math
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 
 import pygame
@@ -84,6 +87,61 @@ def has_cjk() -> bool:
 MIN_SIZE = 15
 """Smallest text size on the logical surface: still readable when a 900x600 window scales it."""
 
+MIN_WINDOW_PX = 13
+"""Text drawn at the window's scale is never smaller than this many pixels."""
+
+CJK_SCALE = 0.6875
+"""The CJK font is opened at this fraction of the asked size: pygame draws its bundled Latin font
+at 0.6875 of the size it is given, so a CJK font at the full size shows almost twice as tall as
+the Latin text beside it (and overflows lines spaced for Latin text)."""
+
+_display_scale = 1.0
+"""The window's scale while text is laid out to be drawn at it (see :func:`displayed_at`)."""
+
+
+def display_px(size: int, scale: float, min_px: int = MIN_WINDOW_PX) -> int:
+    """The pixel size text of logical ``size`` is drawn at in a window of ``scale``."""
+    return max(min_px, round(max(size, MIN_SIZE) * scale))
+
+
+@contextmanager
+def displayed_at(scale: float) -> Iterator[None]:
+    """While active, :func:`text_width`, :func:`fit` and :func:`wrap` measure text as it shows
+    in a window of ``scale`` (in logical pixels): small windows keep text readable, so it takes
+    relatively more room there, and lines laid out at the logical size would overflow."""
+    global _display_scale
+    previous, _display_scale = _display_scale, scale
+    try:
+        yield
+    finally:
+        _display_scale = previous
+
+
+def display_scale() -> float:
+    """The scale text is being laid out for (1.0 outside :func:`displayed_at`)."""
+    return _display_scale
+
+
+def displayed_size(text: str, size: int, bold: bool = False) -> tuple[int, int]:
+    """Width and height of ``text`` of logical ``size`` as it shows at the current display
+    scale, in logical pixels."""
+    scale = _display_scale
+    if scale == 1.0:
+        return measure(text, max(size, MIN_SIZE), bold)
+    w, h = measure(text, display_px(size, scale), bold)
+    return math.ceil(w / scale), math.ceil(h / scale)
+
+
+def line_step(size: int, gap: int = 4) -> int:
+    """Distance between the tops of wrapped lines of ``size``: ``size + gap`` at the logical
+    size, more when a small window draws the text relatively larger."""
+    scale = _display_scale
+    if scale == 1.0:
+        return size + gap
+    px = display_px(size, scale)
+    sample = "Ag国" if has_cjk() else "Ag"  # CJK lines are the tallest
+    return max(size + gap, math.ceil((measure(sample, px)[1] + 3) / scale))
+
 
 def font(size: int, bold: bool = False, cjk: bool = False) -> pygame.font.Font:
     """A font for logical ``size`` (at least :data:`MIN_SIZE`): the bundled default, or the CJK
@@ -96,7 +154,7 @@ def exact_font(px: int, bold: bool = False, cjk: bool = False) -> pygame.font.Fo
     """A font of exactly ``px`` pixels (used when text is drawn at the window's scale)."""
     _ensure_init()
     path = cjk_font_path() if cjk else None
-    f = pygame.font.Font(path, max(1, px))
+    f = pygame.font.Font(path, max(1, round(px * CJK_SCALE) if path is not None else px))
     f.set_bold(bold and path is not None)
     return f
 
@@ -154,8 +212,9 @@ def render_px(
 
 
 def text_width(text: str, size: int, bold: bool = False) -> int:
-    """Width in pixels of ``text`` rendered at ``size``."""
-    return measure(text, max(size, MIN_SIZE), bold)[0]
+    """Width in logical pixels of ``text`` rendered at ``size`` (as it shows at the current
+    display scale, see :func:`displayed_at`)."""
+    return displayed_size(text, size, bold)[0]
 
 
 def fit(text: str, size: int, width: int, bold: bool = False) -> str:
@@ -167,8 +226,19 @@ def fit(text: str, size: int, width: int, bold: bool = False) -> str:
     return text + "…"
 
 
+def fit_keeping(head: str, tail: str, size: int, width: int, bold: bool = False) -> str:
+    """``head + tail`` fitted into ``width`` by cutting ``head`` only: a long name is cut, never
+    the words after it that say what happened (``" won"``, ``" (you)"``, ``" offers a draw."``)."""
+    room = width - text_width(tail, size, bold)
+    if room < text_width("…", size, bold) * 3:
+        return fit(head + tail, size, width, bold)
+    return fit(head, size, room, bold) + tail
+
+
 def wrap(text: str, size: int, width: int) -> list[str]:
-    """Split ``text`` into lines no wider than ``width`` (words longer than a line are cut)."""
+    """Split ``text`` into lines no wider than ``width``. A word longer than a line (a link, a
+    run of CJK characters without spaces) is cut, starting on the line it follows, so a short
+    word before it (``Bob:``) does not stand on a line of its own."""
     lines: list[str] = []
     for para in text.split("\n"):
         current = ""
@@ -177,14 +247,36 @@ def wrap(text: str, size: int, width: int) -> list[str]:
             if text_width(trial, size) <= width:
                 current = trial
                 continue
-            if current:
-                lines.append(current)
-            while text_width(word, size) > width and len(word) > 1:
-                cut = len(word)
-                while cut > 1 and text_width(word[:cut], size) > width:
-                    cut -= 1
-                lines.append(word[:cut])
-                word = word[cut:]
-            current = word
+            if text_width(word, size) <= width or len(word) <= 1:
+                if current:
+                    lines.append(current)
+                current = word
+                continue
+            prefix = f"{current} " if current else ""
+            while word:
+                cut = _longest_fit(prefix, word, size, width)
+                if cut == 0:
+                    if prefix:  # not even one character fits after the line's words
+                        lines.append(prefix.rstrip())
+                        prefix = ""
+                        continue
+                    cut = 1
+                if cut == len(word):
+                    break
+                lines.append(prefix + word[:cut])
+                prefix, word = "", word[cut:]
+            current = prefix + word
         lines.append(current)
     return lines
+
+
+def _longest_fit(prefix: str, word: str, size: int, width: int) -> int:
+    """How many leading characters of ``word`` fit after ``prefix`` within ``width``."""
+    lo, hi = 0, len(word)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if text_width(prefix + word[:mid], size) <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo

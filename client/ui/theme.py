@@ -7,6 +7,11 @@ Color = tuple[int, int, int]
 LOGICAL_SIZE: tuple[int, int] = (1280, 800)
 """Every scene lays itself out on a surface of this size; the window scales it."""
 
+MIN_WINDOW: tuple[int, int] = (640, 480)
+"""The smallest window: below it, text kept readable (at least 13 px) no longer fits the
+widgets laid out for the logical size (button labels run over their key hints, move-list lines
+over each other)."""
+
 BG: Color = (24, 27, 33)
 PANEL: Color = (33, 37, 45)
 PANEL_HI: Color = (42, 47, 57)

@@ -573,14 +573,16 @@ def test_a_left_room_does_not_reopen_on_a_late_snapshot(ui: Any) -> None:
 
 
 def test_lobby_rooms_by_keyboard(ui: Any) -> None:
-    """PgDn picks rooms in turn; J joins the picked one."""
+    """PgDn picks rooms in turn; J joins the picked one (a seek: a game with both seats
+    taken has no seat to join)."""
     lobby = ui.open_lobby()
     ui.message(demo_rooms())
     ui.key(pygame.K_PAGEDOWN)
     ui.key(pygame.K_PAGEDOWN)
     assert lobby.rooms_view.selected == 1
+    ui.key(pygame.K_PAGEDOWN)
     ui.key(pygame.K_j)
-    assert ui.sent("join")[-1] == {"type": "join", "room": "M2XA", "role": "player",
+    assert ui.sent("join")[-1] == {"type": "join", "room": "P9LE", "role": "player",
                                    "id": ui.sent("join")[-1]["id"]}
 
 
