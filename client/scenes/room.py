@@ -197,6 +197,16 @@ class RoomScene(Scene):
                 return True
         return False
 
+    def opponent_out_of_time(self) -> bool:
+        """True when the clock running is the opponent's and reads zero (its main time, its
+        per-move limit or its first-move deadline): the server ends the game itself after a
+        short grace for lag, and a claim ends it at once."""
+        m, now = self.model, self.now
+        running = m.clocks.get("running")
+        if running not in ("first", "second") or running == m.you:
+            return False
+        return m.remaining_ms(running, now) == 0 or m.move_ms(now) == 0
+
     def has_moved(self, seat: str | None) -> bool:
         """Whether ``seat`` has made a move in this game (who moved each ply comes from the
         positions the moves were played in)."""
@@ -284,8 +294,10 @@ class RoomScene(Scene):
         if action.name == "undo":  # a takeback undoes the asker's own last move
             return m.status == "playing" and (
                 bool(m.moves) if self.app.seat_connections else self.has_moved(m.you))
-        if action.name == "timeout":
-            return m.status == "playing" and (timed(m.clock) or self.opponent_away())
+        if action.name == "timeout":  # the server can only refuse a claim before time is up
+            if m.status != "playing":
+                return False
+            return self.opponent_out_of_time() if timed(m.clock) else self.opponent_away()
         return m.status == "playing"
 
     # ---- input --------------------------------------------------------------------------------

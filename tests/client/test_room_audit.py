@@ -218,8 +218,9 @@ def test_connection_notice_keeps_clear_of_buttons_and_messages(ui: Any) -> None:
     assert frame.get_at((MESSAGE_RECT.left, MESSAGE_RECT.centery))[:3] == room.message_color
 
 
-def test_claim_time_applies_to_timed_games_or_an_absent_opponent(ui: Any) -> None:
-    """Untimed with the opponent here: nothing to claim. Away, or a running clock: it applies."""
+def test_claim_time_applies_to_an_absent_opponent_or_a_clock_at_zero(ui: Any) -> None:
+    """Untimed with the opponent here: nothing to claim; away: it applies. Timed: only once the
+    opponent's running clock reads zero (before that the server could only refuse)."""
     snapshot = demo_room("chess", plies=2, room="UT1")
     snapshot["clock"], snapshot["clocks"] = {}, {}
     room = open_room(ui, snapshot)
@@ -228,8 +229,24 @@ def test_claim_time_applies_to_timed_games_or_an_absent_opponent(ui: Any) -> Non
                 "spectators": 0})
     ui.app.step(0.0)
     assert button(room, "timeout").enabled
-    timed_room = open_room(ui, demo_room("chess", plies=2, room="TT1"))
-    assert button(timed_room, "timeout").enabled
+    snapshot = demo_room("chess", plies=2, room="TT1", you="second")  # first (White) to move
+    snapshot["clocks"]["first"] = 1_500
+    timed_room = open_room(ui, snapshot)
+    ui.app.step(0.0)
+    assert not button(timed_room, "timeout").enabled, "1.5 s left: nothing to claim yet"
+    ui.clock.now += 1.6
+    ui.app.step(0.0)
+    assert button(timed_room, "timeout").enabled, "the opponent's clock reads 0:00"
+    mine = demo_room("chess", plies=2, room="TT2")  # our own clock at zero: not a claim
+    mine["clocks"]["first"] = 0
+    own_room = open_room(ui, mine)
+    ui.app.step(0.0)
+    assert not button(own_room, "timeout").enabled
+    per_move = demo_room("shuqi", plies=2, room="TT3", you="second")
+    per_move["clocks"]["move"] = 0
+    shuqi_room = open_room(ui, per_move)
+    ui.app.step(0.0)
+    assert button(shuqi_room, "timeout").enabled, "the per-move limit is up"
 
 
 def test_game_ending_actions_ask_twice_and_forget_when_late(ui: Any) -> None:
