@@ -12,6 +12,7 @@ import engines
 from client.demo import demo_room
 from client.scenes.result import ResultPanel
 from client.scenes.room import ACTIONS, CONFIRM, RoomScene
+from tests.client.helpers import running_clock_at_zero
 
 GAMES = ["hexgomoku", "chess", "draughts", "shuqi", "custom"]
 BOARD = pygame.Rect(16, 16, 768, 768)
@@ -63,7 +64,7 @@ def test_flip_and_coordinates_change_every_board(ui: Any, game: str) -> None:
 def test_every_protocol_action_has_a_button_and_a_key(ui: Any, game: str) -> None:
     """Each action of the protocol that applies to the game has a button labelled with its key;
     clicking the button and pressing the key send the same message."""
-    room = open_room(ui, demo_room(game, plies=1))
+    room = open_room(ui, running_clock_at_zero(demo_room(game, plies=1)))  # time to claim
     expected = {"resign", "abort", "draw", "undo", "rematch", "swap", "timeout", "leave",
                 "flip", "coords", "result"}
     if game == "shuqi":

@@ -21,6 +21,7 @@ from client.scenes.replay import ReplayScene, parse_record
 from client.scenes.result import ResultPanel
 from client.scenes.room import RoomScene
 from client.screenshot import save
+from tests.client.helpers import running_clock_at_zero
 
 SHOTS_DIR = Path("/tmp/boardhall-shots")
 
@@ -189,7 +190,7 @@ def test_room_offer_banner_and_answer_key(ui: Any) -> None:
 
 def test_room_actions_have_keys(ui: Any) -> None:
     """Shortcuts send resign, draw offers and timeout claims; F flips the board."""
-    room = in_room(ui, demo_room("chess", plies=4))
+    room = in_room(ui, running_clock_at_zero(demo_room("chess", plies=5)))  # Black's time is up
     ui.key(pygame.K_d)
     ui.key(pygame.K_c)
     ui.key(pygame.K_r)
@@ -499,7 +500,7 @@ def test_every_action_sends_a_valid_protocol_message(ui: Any) -> None:
     """Each room key sends a message the protocol accepts (decoded as the server would)."""
     from protocol import decode_client
 
-    in_room(ui, demo_room("shuqi", plies=2))
+    in_room(ui, running_clock_at_zero(demo_room("shuqi", plies=3)))  # the opponent's time is up
     for code in (pygame.K_r, pygame.K_r, pygame.K_d, pygame.K_u, pygame.K_t, pygame.K_t,
                  pygame.K_p, pygame.K_p, pygame.K_c):
         ui.key(code)  # the game-ending ones twice: they ask for confirmation
