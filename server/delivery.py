@@ -1,5 +1,8 @@
 """The order outputs leave in: each waits for its own storage write and for every earlier output
-still pending for one of its connections, never for unrelated connections.
+still pending for one of its connections, never for unrelated connections. A "connection" here is
+any hashable key: the I/O layer also passes the code of the room an output concerns (and a key of
+the lobby list), so whoever is told about a room (a spectator who just came, say) hears nothing
+before what was made durable earlier in that room.
 
 Sans-I/O: the caller says what blocks an output and reports each blocker's end with
 :meth:`DeliveryOrder.unblock`; nothing here awaits. A waiting output is one small object, not a
@@ -10,7 +13,7 @@ commit, and every object they keep is walked by the young garbage collection).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from typing import Generic, TypeVar
 
 log = logging.getLogger("boardhall.delivery")
@@ -23,7 +26,7 @@ class Pending(Generic[P]):
 
     __slots__ = ("blockers", "conns", "followers", "payload")
 
-    def __init__(self, payload: P, conns: frozenset[int]) -> None:
+    def __init__(self, payload: P, conns: frozenset[Hashable]) -> None:
         self.payload = payload
         self.conns = conns
         self.blockers = 0
@@ -37,13 +40,13 @@ class DeliveryOrder(Generic[P]):
 
     def __init__(self, deliver: Callable[[P], None]) -> None:
         self._deliver = deliver
-        self._tails: dict[int, Pending[P]] = {}
+        self._tails: dict[Hashable, Pending[P]] = {}
         self.waiting = 0
         """Outputs not yet delivered."""
         self.on_idle: Callable[[], None] | None = None
         """Called whenever the last waiting output goes out."""
 
-    def add(self, conns: Iterable[int], payload: P, blocked: bool) -> Pending[P] | None:
+    def add(self, conns: Iterable[Hashable], payload: P, blocked: bool) -> Pending[P] | None:
         """Deliver ``payload`` for ``conns`` now, or return it pending when ``blocked`` (its
         write is not durable yet: call :meth:`unblock` once it is) or when an earlier output
         to one of ``conns`` is still waiting."""

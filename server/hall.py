@@ -76,6 +76,12 @@ LOBBY_MAX = 200
 """Most entries in a ``rooms`` list: seeks and open rooms first, then games being played."""
 
 
+def _looks_like_seek(code: str) -> bool:
+    """Whether ``code`` has the shape of a seek id (``s`` and five code letters; room codes
+    have five)."""
+    return len(code) == 6 and code[0] == "s" and all(c in CODE_ALPHABET for c in code[1:])
+
+
 def hash_token(token: str) -> str:
     """The stored form of a token."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
@@ -162,6 +168,9 @@ class Hall:
         self._wakes: list[tuple[float, str]] = []
         self._pushed: dict[str, float] = {}
         self._lobby_dirty = False
+        self._lobby_version = 0
+        """Counts the changes to what the lobby list shows (an output that makes one is marked
+        :attr:`Outputs.lobby`, to be ordered before the lists that show it)."""
         self._lobby_next = 0.0
         self._lobby_timer = False
         self._wall_second: int | None = None
@@ -261,6 +270,7 @@ class Hall:
                 continue
             out = Outputs(key=code)
             before = room.status
+            version = self._lobby_version
             try:
                 room.tick(now, out)
             except Exception:  # one broken room must not stop every other room's timers
@@ -268,8 +278,9 @@ class Hall:
                 results.append(out)
                 continue
             if room.status != before:
-                self._lobby_dirty = True
+                self._lobby_changed()
             self._after_room(room, out)
+            out.lobby = self._lobby_version != version
             self._push_lobby(out, now)
             results.append(out)
         return results
@@ -301,6 +312,7 @@ class Hall:
         for code in list(session.spectating):
             room = self.rooms.get(code)
             if room is not None:
+                out.keys += (code,)
                 room.drop(conn, None, now, out)
                 self._after_room(room, out)
         identity = session.identity
@@ -309,13 +321,15 @@ class Hall:
             for code in list(self.player_rooms.get(identity.player, ())):
                 room = self.rooms.get(code)
                 if room is not None:
+                    out.keys += (code,)
                     room.drop(conn, identity.player, now, out)
                     self._after_room(room, out)
             for seek_id in [s.id for s in self.seeks.values() if s.player == identity.player]:
                 del self.seeks[seek_id]
-                self._lobby_dirty = True
+                self._lobby_changed()
             self._forget_if_idle(identity.player)
-        self._lobby_dirty = True
+        self._lobby_changed()
+        out.lobby = True
         self._push_lobby(out, now)
         return out
 
@@ -352,6 +366,7 @@ class Hall:
             self._push_lobby(out, now)
             return out
         re: MessageId | None = None
+        version = self._lobby_version
         try:
             re = message.id
             if not self._take_token(session, now):
@@ -376,6 +391,8 @@ class Hall:
             self._error(
                 session, ProtocolError(ErrorCode.INTERNAL, "internal server error"), re, now, out
             )
+        if self._lobby_version != version:
+            out.lobby = True
         self._push_lobby(out, now)
         return out
 
@@ -485,7 +502,7 @@ class Hall:
                 # its seeks were that connection's: the new one never asked to be matched
                 for seek_id in [s.id for s in self.seeks.values() if s.player == player]:
                     del self.seeks[seek_id]
-                    self._lobby_dirty = True
+                    self._lobby_changed()
         else:
             token = self.token_factory()
             player = "p" + self._new_id(11, lambda c: "p" + c in self.identities)
@@ -519,6 +536,7 @@ class Hall:
                 limits=Limits(messages_per_second=self.config.messages_per_second),
             ),
         )
+        out.keys += tuple(resumed)
         for code in resumed:
             room = self.rooms[code]
             seat = room.seats[room.seat_of(player) or "first"]
@@ -627,7 +645,7 @@ class Hall:
             variant_info=engine.variant_info(variant),
         )
         self.rooms[code] = room
-        self._lobby_dirty = True
+        self._lobby_changed()
         return room
 
     def _seat(self, room: Room, side: Side, identity: Identity, now: float) -> None:
@@ -768,8 +786,20 @@ class Hall:
     def _room(self, code: str) -> Room:
         room = self.rooms.get(code)
         if room is None or room.closed:
-            raise ProtocolError(ErrorCode.UNKNOWN_ROOM, f"no room {code!r}", room=code)
+            raise ProtocolError(ErrorCode.UNKNOWN_ROOM, self._no_room(code), room=code)
         return room
+
+    def _no_room(self, code: str) -> str:
+        """Why ``code`` names no room: the lobby lists seeks beside rooms, with their ids in the
+        same ``room`` field, and a seek is no room until someone is matched with it."""
+        if code in self.seeks:
+            return (
+                f"{code!r} is a seek waiting to be matched, not a room: join it as a player to "
+                "play its author; there is nothing to watch until it becomes a room"
+            )
+        if _looks_like_seek(code):
+            return f"{code!r} is a seek no longer open (matched or withdrawn), not a room"
+        return f"no room {code!r}"
 
     def _join(self, session: Session, message: Join, now: float, out: Outputs) -> None:
         identity = session.identity
@@ -804,7 +834,7 @@ class Hall:
                     self.player_rooms.setdefault(identity.player, set()).add(room.code)
                     if room.status == "playing":
                         self._note_colours(room)
-            self._lobby_dirty = True
+            self._lobby_changed()
             self._after_room(room, out)
             return
         if message.game is None:
@@ -827,7 +857,7 @@ class Hall:
             del self.seeks[seek_id]
         mine.id = "s" + self._new_id(5, lambda c: "s" + c in self.seeks)
         self.seeks[mine.id] = mine
-        self._lobby_dirty = True
+        self._lobby_changed()
         out.send(
             (session.conn,),
             Queued(
@@ -891,7 +921,7 @@ class Hall:
                 raise ProtocolError(ErrorCode.NOT_ALLOWED, "you are not waiting for a match")
             for seek_id in mine:
                 del self.seeks[seek_id]
-            self._lobby_dirty = True
+            self._lobby_changed()
             out.send((session.conn,), Ok(re=message.id))
             return
         room = self._room(message.room)
@@ -900,7 +930,7 @@ class Hall:
         session.spectating.discard(room.code)
         if room.seat_of(identity.player) is None:
             self.player_rooms.get(identity.player, set()).discard(room.code)
-        self._lobby_dirty = True
+        self._lobby_changed()
         self._after_room(room, out)
 
     def _list(self, session: Session, message: ListRooms, out: Outputs) -> None:
@@ -909,6 +939,7 @@ class Hall:
         if message.watch is not None:
             session.watching = message.watch
             session.watch_game = message.game
+        out.lobby = True
         out.send((session.conn,), Rooms(re=message.id, rooms=self._summaries(message.game)))
 
     def _summaries(self, game: str | None) -> list[RoomSummary]:
@@ -940,6 +971,11 @@ class Hall:
                     break
         return (found + waiting + playing)[:LOBBY_MAX]
 
+    def _lobby_changed(self) -> None:
+        """What the lobby list shows has changed: push it to the watchers."""
+        self._lobby_dirty = True
+        self._lobby_version += 1
+
     def _push_lobby(self, out: Outputs, now: float) -> None:
         """Send watchers the new lobby, at most once per :data:`LOBBY_INTERVAL_S`."""
         if not self._lobby_dirty:
@@ -957,6 +993,7 @@ class Hall:
             if session.watching and not session.closing:
                 groups.setdefault(session.watch_game, []).append(session.conn)
         for game, conns in groups.items():
+            out.lobby = True
             out.send(conns, Rooms(rooms=self._summaries(game)))
 
     # ---- in-room actions ---------------------------------------------------------------------
@@ -1004,7 +1041,7 @@ class Hall:
         elif isinstance(message, Chat):
             room.chat(conn, player, identity.name, text, out, re)
         if room.status != before:
-            self._lobby_dirty = True
+            self._lobby_changed()
         self._after_room(room, out)
 
     def _rematch(self, old: Room, now: float, out: Outputs) -> None:
@@ -1066,7 +1103,7 @@ class Hall:
             session = self.sessions.get(conn)
             if session is not None:
                 session.spectating.discard(room.code)
-        self._lobby_dirty = True
+        self._lobby_changed()
 
     # ---- recovery ----------------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ import logging
 import ssl
 import time
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from http import HTTPStatus
@@ -71,6 +71,9 @@ def _json(status: HTTPStatus, data: Any) -> Response:
     return _response(status, json.dumps(data, ensure_ascii=False), "application/json")
 
 
+_LOBBY = "#lobby"
+"""The delivery key of the lobby list (room codes and connection numbers never look like it)."""
+
 _Payload = tuple[list[tuple[tuple[ConnId, ...], str]], list[tuple[ConnId, int, str]], float | None]
 """An output ready to go out: encoded sends, closes, and when its move arrived (for metrics)."""
 
@@ -121,6 +124,8 @@ class BoardhallServer:
         durable: every commit synced to the disk before its outputs go out (survives power
             loss; the sync runs on a thread, see :mod:`server.logsync`) rather than
             ``synchronous=NORMAL`` (survives a killed process; nothing waits for the disk).
+        sync_on_thread: with ``durable``, sync on a thread of this process rather than in a
+            helper process (where tests can hold the sync, tests/server/test_logsync.py).
     """
 
     def __init__(
@@ -134,6 +139,7 @@ class BoardhallServer:
         variants: str | Path | None = None,
         durable: bool = True,
         ping_timeout: float | None = None,
+        sync_on_thread: bool = False,
     ) -> None:
         bots = importlib.util.find_spec("server.bot_launcher") is not None
         base = config or ServerConfig()
@@ -152,7 +158,11 @@ class BoardhallServer:
         self._keepalive_timer: asyncio.TimerHandle | None = None
         self.hall = Hall(self.config)
         self.storage = AsyncStorage(
-            db, durable, after_commit=self._release_written, on_health=self._storage_health
+            db,
+            durable,
+            after_commit=self._release_written,
+            on_health=self._storage_health,
+            sync_on_thread=sync_on_thread,
         )
         self.metrics = Metrics()
         self.connections: dict[ConnId, ServerConnection] = {}
@@ -392,8 +402,14 @@ class BoardhallServer:
             if text is None:
                 text = texts[id(message)] = encode(message)
             sends.append((recipients, text))
-        conns = {c for recipients, _ in sends for c in recipients}
+        conns: set[Hashable] = {c for recipients, _ in sends for c in recipients}
         conns.update(c for c, _, _ in out.closes)
+        if out.key:  # after the room's earlier outputs, whoever this goes to (DESIGN.md)
+            conns.add(out.key)
+        if out.keys:
+            conns.update(out.keys)
+        if out.lobby:  # changes or shows the lobby list: after the earlier such outputs
+            conns.add(_LOBBY)
         payload = (sends, out.closes, started)
         pending = self._order.add(conns, payload, blocked=bool(out.writes))
         if pending is not None and out.writes:
@@ -644,8 +660,8 @@ class BoardhallServer:
         if not player:
             return _json(HTTPStatus.BAD_REQUEST, {"error": "give ?player=ID"})
         storage = self.storage.storage
-        metas = await self.storage.run(lambda: storage.games_of(player))
         viewer = await self._viewer(query, request)
+        metas = await self.storage.run(lambda: storage.games_of(player, viewer=viewer))
         games = [
             {
                 k: meta.get(k)

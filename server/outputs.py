@@ -80,7 +80,15 @@ class Outputs:
     moves: int = 0
     """Moves accepted (for metrics)."""
     key: str = ""
-    """The room this output concerns, if any (for logs and diagnostics)."""
+    """The room this output concerns, if any: it goes out only after the room's earlier outputs
+    (so nobody sees a room's state before what made it is durable), and names it in logs."""
+    keys: tuple[str, ...] = ()
+    """More rooms this output concerns (a hello resuming seats, a dropped connection); a tuple,
+    so the usual output allocates nothing for it."""
+    lobby: bool = False
+    """It changes what the lobby list shows (a game started or ended, a seat, a seek) or carries
+    that list: such outputs go out in the order they were made, so no list shows a change
+    before the output that made it (with its write) has gone out."""
 
     def send(self, recipients: tuple[ConnId, ...] | list[ConnId], message: BaseModel) -> None:
         """Queue ``message`` (serialised once) for every connection in ``recipients``."""
@@ -96,3 +104,7 @@ class Outputs:
         self.bots.extend(other.bots)
         self.errors.extend(other.errors)
         self.moves += other.moves
+        if other.key and other.key != self.key:
+            self.keys += (other.key,)
+        self.keys += other.keys
+        self.lobby = self.lobby or other.lobby

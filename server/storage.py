@@ -252,12 +252,17 @@ class Storage:
             return None
         return json.loads(row[0]), self.moves(game_id)
 
-    def games_of(self, player: str, limit: int = 50) -> list[dict[str, Any]]:
-        """The most recent games of ``player`` (metadata only), newest first."""
+    def games_of(
+        self, player: str, limit: int = 50, viewer: str | None = None
+    ) -> list[dict[str, Any]]:
+        """The ``limit`` most recent games of ``player`` that ``viewer`` may see (metadata
+        only), newest first: private games only when ``viewer`` is seated in them."""
         rows = self.db.execute(
-            "SELECT meta FROM games WHERE (first_player = ? OR second_player = ?) "
-            "AND status != 'closed' ORDER BY created DESC LIMIT ?",
-            (player, player, limit),
+            "SELECT meta FROM games WHERE (first_player = ?1 OR second_player = ?1) "
+            "AND status != 'closed' "
+            "AND (private = 0 OR first_player = ?2 OR second_player = ?2) "
+            "ORDER BY created DESC LIMIT ?3",
+            (player, viewer, limit),
         ).fetchall()
         return [json.loads(r[0]) for r in rows]
 
@@ -377,8 +382,9 @@ class AsyncStorage:
     :attr:`failure` says what went wrong while writes are held.
 
     Reads (:meth:`run`) run on a reader thread with a connection of their own, so a long read
-    never holds up the loop; a read sees every write queued before it (those are committed and
-    synced first), and nothing that may not survive a crash. ``":memory:"`` is a throwaway
+    never holds up the loop; a read sees every write queued before it (those are committed
+    first), and returns only once every commit it may have seen is synced, so it shows nothing
+    that may not survive a crash. ``":memory:"`` is a throwaway
     database: a temporary file, removed by :meth:`close`.
     """
 
@@ -472,12 +478,18 @@ class AsyncStorage:
         return self._writer
 
     async def run(self, fn: Callable[[], T]) -> T:
-        """Run ``fn`` on the reader thread, once the writes queued before it are durable."""
+        """Run ``fn`` on the reader thread, seeing the writes queued before it, and return once
+        every commit it may have seen is durable.
+
+        The reader sees each commit as soon as it is made, synced or not, and commits go on
+        while it reads: so the wait comes after the read, for every commit made by then (a
+        wait before it let in those made between the wait and the read)."""
         assert self._reads is not None and self._loop is not None, "storage is not open"
         if self.failure is None:
             self._commit_turn()
-        await self._durable_so_far()  # a read never shows what may not survive a crash
-        return await self._loop.run_in_executor(self._reads, fn)
+        result = await self._loop.run_in_executor(self._reads, fn)
+        await self.durable_so_far()  # a read never shows what may not survive a crash
+        return result
 
     def submit(self, ops: list[StorageOp]) -> asyncio.Future[Any]:
         """Queue ``ops``; the future completes once they are durable."""
@@ -600,7 +612,7 @@ class AsyncStorage:
             if not waiter.done():
                 waiter.set_result(None)
 
-    async def _durable_so_far(self) -> None:
+    async def durable_so_far(self) -> None:
         """Wait until every commit made so far is synced (or its sync failed)."""
         if not self._syncing:
             return
@@ -652,7 +664,7 @@ class AsyncStorage:
             return
         for _ in range(2):  # a sync that fails puts its writes back: one more try for those
             self._commit_turn()
-            await self._durable_so_far()
+            await self.durable_so_far()
             if self._retry is not None:
                 self._retry.cancel()
                 self._retry = None

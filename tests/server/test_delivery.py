@@ -51,6 +51,18 @@ def test_a_later_output_waits_for_an_earlier_one_to_the_same_connection_only() -
     assert r.sent == ["to 3", "to 1 and 2", "to 2"]
 
 
+def test_a_room_key_links_outputs_to_different_connections() -> None:
+    """A spectator's snapshot shares no connection with the move before it, only the room."""
+    r = Recorder()
+    move = r.order.add({1, 2, "room"}, "move", blocked=True)
+    assert r.order.add({3, "room"}, "snapshot to 3", blocked=False) is not None
+    assert r.order.add({4, "other"}, "elsewhere", blocked=False) is None
+    assert move is not None
+    r.order.unblock(move)
+    assert r.sent == ["elsewhere", "move", "snapshot to 3"]
+    assert r.order.waiting == 0 and not r.order._tails
+
+
 def test_a_chain_goes_out_in_order_when_its_head_is_written_last() -> None:
     r = Recorder()
     first = r.order.add({1}, "1", blocked=True)

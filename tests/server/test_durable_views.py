@@ -1,0 +1,316 @@
+"""Nothing shows a move (or a result) before its write is durable: not a snapshot to someone who
+joins the room, not the lobby list, not the records read over HTTP.
+
+A real server syncs its log on a thread here, where :class:`Gate` holds the syncs; a spy on the
+server's sends (and on its record export) notes how many syncs had finished when each message
+left, so every check is about order, never about timing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import threading
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import server.net as net
+from server.outputs import SaveGame
+from server.storage import Storage
+from server.testing import BoardhallServer, WireClient, running_server
+from tests.server.storage_tools import plies_on_disk, until
+
+
+class Gate:
+    """``os.fdatasync`` behind a gate: while held, each sync waits for a permit."""
+
+    def __init__(self, real: Callable[[int], None]) -> None:
+        self.real = real
+        self.started = 0
+        """Syncs begun."""
+        self.done = 0
+        """Syncs finished (the server hears of a sync only after this counts it)."""
+        self._held = False
+        self._permits = threading.Semaphore(0)
+        self._changed = threading.Condition()
+
+    def fdatasync(self, fd: int) -> None:
+        with self._changed:
+            self.started += 1
+            held = self._held
+            self._changed.notify_all()
+        if held:
+            assert self._permits.acquire(timeout=60), "a held sync was never let through"
+        self.real(fd)
+        with self._changed:
+            self.done += 1
+            self._changed.notify_all()
+
+    def hold(self) -> None:
+        with self._changed:
+            self._held = True
+
+    def allow(self, count: int = 1) -> None:
+        """Let ``count`` held syncs through."""
+        for _ in range(count):
+            self._permits.release()
+
+    def open(self) -> None:
+        """Hold nothing any more."""
+        with self._changed:
+            self._held = False
+        self.allow(1000)
+
+    async def started_at_least(self, count: int) -> None:
+        """Wait (off the loop) until ``count`` syncs have begun."""
+
+        def wait() -> bool:
+            with self._changed:
+                return self._changed.wait_for(lambda: self.started >= count, 10)
+
+        assert await asyncio.to_thread(wait), f"sync {count} never began"
+
+
+@pytest.fixture
+def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
+    fake = Gate(os.fdatasync)
+    monkeypatch.setattr(os, "fdatasync", fake.fdatasync)
+    yield fake
+    fake.open()
+
+
+Sent = list[tuple[dict[str, Any], int]]
+"""Every message the server sent, with the number of syncs finished at the time."""
+
+
+@pytest.fixture
+def sent(monkeypatch: pytest.MonkeyPatch, gate: Gate) -> Sent:
+    log: Sent = []
+    real = net.broadcast
+
+    def spy(targets: Any, text: str) -> None:
+        log.append((json.loads(text), gate.done))
+        real(targets, text)
+
+    monkeypatch.setattr(net, "broadcast", spy)
+    return log
+
+
+@pytest.fixture
+async def synced_server(tmp_path: Path, gate: Gate) -> AsyncIterator[BoardhallServer]:
+    async with running_server(
+        db=tmp_path / "hall.db", durable=True, sync_on_thread=True, ping_interval=None
+    ) as running:
+        yield running
+
+
+@pytest.fixture
+async def clients(synced_server: BoardhallServer) -> AsyncIterator[Callable[..., Any]]:
+    opened: list[WireClient] = []
+
+    async def make(name: str) -> WireClient:
+        wire = await WireClient.connect(synced_server.url, name)
+        opened.append(wire)
+        return wire
+
+    yield make
+    for wire in opened:
+        await wire.close()
+
+
+async def http_get(server: BoardhallServer, path: str) -> tuple[int, str]:
+    """A plain HTTP GET on the server's port: ``(status, body)``."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    await writer.drain()
+    data = await reader.read()
+    writer.close()
+    head, _, body = data.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body.decode()
+
+
+async def _playing(clients: Callable[..., Any]) -> tuple[WireClient, WireClient, str, str]:
+    ann, bob = await clients("ann"), await clients("bob")
+    room = await ann.request(type="create", game="hexgomoku", color="first")
+    await bob.request(type="join", room=room["room"])
+    await ann.expect("room", room=room["room"], status="playing")
+    return ann, bob, room["room"], room["game_id"]
+
+
+def _sent_with(sent: Sent, **match: Any) -> list[int]:
+    """The syncs finished when each message matching ``match`` was sent."""
+    return [done for data, done in sent if all(data.get(k) == v for k, v in match.items())]
+
+
+async def test_a_spectator_who_joins_after_the_players_left_sees_the_move_once_it_is_durable(
+    synced_server: BoardhallServer, clients: Callable[..., Any], gate: Gate, sent: Sent
+) -> None:
+    """Nothing pending for the spectator's connection, and the movers are gone: only the room
+    links the snapshot to the move's write."""
+    ann, bob, code, _ = await _playing(clients)
+    carl = await clients("carl")
+    room = synced_server.hall.rooms[code]
+    gate.hold()
+    before = gate.done
+    await ann.send(type="move", room=code, ply=0, move="0,0", id="m")
+    await gate.started_at_least(gate.started + 1)  # committed; its sync held
+    await ann.close()
+    await bob.close()
+    await until(lambda: not any(seat and seat.connected for seat in room.seats.values()))
+    await carl.send(type="join", room=code, role="spectator", id="w")
+    await until(lambda: room.spectators)  # the join is handled, its snapshot made
+    gate.open()
+    snapshot = await carl.expect("room", re="w")
+    assert len(snapshot["moves"]) == 1
+    assert all(done > before for done in _sent_with(sent, type="room", re="w")), (
+        "the snapshot showed the move before its write was synced"
+    )
+
+
+async def test_the_lobby_list_shows_a_game_ended_only_once_the_end_is_durable(
+    synced_server: BoardhallServer, clients: Callable[..., Any], gate: Gate, sent: Sent
+) -> None:
+    """A resigned game leaves the lobby list; the list must not say so before the resignation
+    is on the disk."""
+    ann, _bob, code, _ = await _playing(clients)
+    carl = await clients("carl")
+    listed = await carl.request(type="list")
+    assert code in [r["room"] for r in listed["rooms"]]
+    gate.hold()
+    before = gate.done
+    await ann.send(type="resign", room=code, id="r")
+    await gate.started_at_least(gate.started + 1)
+    await carl.send(type="list", watch=True, id="l")
+    hall = synced_server.hall
+    await until(lambda: any(s.watching for s in hall.sessions.values()))  # the list is made
+    gate.open()
+    answer = await carl.expect("rooms", re="l")
+    assert code not in [r["room"] for r in answer["rooms"]]
+    assert all(done > before for done in _sent_with(sent, type="rooms", re="l")), (
+        "the lobby showed the game over before its end was synced"
+    )
+
+
+async def test_a_record_read_over_http_shows_only_synced_moves(
+    synced_server: BoardhallServer,
+    clients: Callable[..., Any],
+    gate: Gate,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``GET /games/ID`` reads through its own connection, which sees every commit: a move
+    committed while the read waited for an earlier sync must not be in the answer until its
+    own sync is done."""
+    ann, bob, code, game_id = await _playing(clients)
+    exported: list[tuple[int, int]] = []  # (moves in the answer, syncs finished then)
+    real_export = net.export
+
+    def export_spy(meta: dict[str, Any], moves: list[dict[str, Any]], fmt: str | None) -> Any:
+        exported.append((len(moves), gate.done))
+        return real_export(meta, moves, fmt)
+
+    monkeypatch.setattr(net, "export", export_spy)
+    storage = synced_server.storage
+    entered = asyncio.Event()
+    real_run = storage.run
+
+    async def run_spy(fn: Callable[[], Any]) -> Any:
+        entered.set()
+        return await real_run(fn)
+
+    monkeypatch.setattr(storage, "run", run_spy)
+    read = threading.Event()  # the record was read (on the reader thread)
+    reader = storage.storage
+    real_game = reader.game
+
+    def game_spy(game: str) -> Any:
+        found = real_game(game)
+        read.set()
+        return found
+
+    monkeypatch.setattr(reader, "game", game_spy)
+    waiting = asyncio.Event()  # set when the server waits for the syncs after its read
+    real_durable = getattr(storage, "durable_so_far", None)
+    if real_durable is not None:
+
+        async def durable_spy() -> Any:
+            if read.is_set():
+                waiting.set()
+            return await real_durable()
+
+        monkeypatch.setattr(storage, "durable_so_far", durable_spy)
+
+    gate.hold()
+    before = gate.done
+    await ann.send(type="move", room=code, ply=0, move="0,0", id="m0")
+    await gate.started_at_least(gate.started + 1)  # move 0 committed; its sync held
+    get = asyncio.ensure_future(http_get(synced_server, f"/games/{game_id}?format=json"))
+    await entered.wait()
+    await bob.send(type="move", room=code, ply=1, move="1,1", id="m1")
+    db = tmp_path / "hall.db"
+    await until(lambda: len(plies_on_disk(db, game_id)) == 2)  # move 1 committed, not synced
+    started = gate.started
+    gate.allow(1)  # the sync of move 0 only
+    await gate.started_at_least(started + 1)  # move 1's sync begins, held
+    await until(lambda: exported or waiting.is_set())
+    gate.open()
+    status, body = await get
+    assert status == 200
+    assert len(json.loads(body)["moves"]) in (1, 2)
+    for count, done in exported:
+        assert count <= done - before, (
+            f"the answer showed {count} moves when {done - before} of their syncs were done"
+        )
+
+
+# ---- GET /games?player=ID --------------------------------------------------------------------
+
+
+def _meta(number: int, player: str, other: str, private: bool) -> dict[str, Any]:
+    return {
+        "id": f"g{number:04d}",
+        "room": f"r{number:04d}",
+        "game": "hexgomoku",
+        "variant": "standard",
+        "status": "over",
+        "private": private,
+        "created": f"2026-11-24T10:{number // 60:02d}:{number % 60:02d}Z",
+        "seats": {"first": {"player": player, "name": "ann"}, "second": {"player": other}},
+    }
+
+
+async def test_the_games_of_a_player_fill_the_limit_with_games_the_viewer_may_see(
+    tmp_path: Path,
+) -> None:
+    """60 public games, then 20 newer private ones: a stranger still gets 50 games."""
+    db = tmp_path / "hall.db"
+    storage = Storage(db)
+    metas = [_meta(n, "pann", "pbob", private=n >= 60) for n in range(80)]
+    storage.apply([SaveGame(meta) for meta in metas])
+    storage.close()
+    async with running_server(db=db, durable=False, ping_interval=None) as server:
+        status, body = await http_get(server, "/games?player=pann")
+        assert status == 200
+        games = json.loads(body)["games"]
+        assert len(games) == 50
+        assert not any(g["private"] for g in games)
+        newest_public = sorted((m for m in metas if not m["private"]), key=lambda m: m["created"])
+        assert [g["id"] for g in games] == [m["id"] for m in reversed(newest_public[-50:])]
+
+
+def test_a_player_sees_their_own_private_games_among_the_newest(tmp_path: Path) -> None:
+    storage = Storage(tmp_path / "hall.db")
+    try:
+        metas = [_meta(n, "pann", "pbob", private=n % 2 == 0) for n in range(80)]
+        storage.apply([SaveGame(meta) for meta in metas])
+        assert storage.games_of("pann", viewer="pann")[0]["id"] == "g0079"
+        assert len(storage.games_of("pann", viewer="pbob")) == 50
+        strangers = storage.games_of("pann")
+        assert len(strangers) == 40 and not any(m["private"] for m in strangers)
+        assert len(storage.games_of("pann", viewer="pcarl")) == 40
+    finally:
+        storage.close()
