@@ -146,16 +146,27 @@ def _screenshot_args(p: argparse.ArgumentParser) -> None:
 
 
 def _screenshot(args: argparse.Namespace) -> int:
+    import pygame
+
     import engines
     from client.screenshot import screenshot
 
+    out: Path = args.out
+    folder = out.parent
+    if not folder.is_dir():
+        why = "is not a directory" if folder.exists() else "does not exist"
+        print(f"boardhall screenshot: cannot write {out}: {folder} {why}", file=sys.stderr)
+        return 2
     try:
-        screenshot(args.game, args.out, args.variant, args.position, args.scene,
+        screenshot(args.game, out, args.variant, args.position, args.scene,
                    max(0, args.plies), args.size)
     except engines.EngineError as exc:
         print(f"boardhall screenshot: {exc}", file=sys.stderr)
         return 2
-    print(f"wrote {args.out}")
+    except (OSError, pygame.error) as exc:
+        print(f"boardhall screenshot: cannot write {out}: {exc}", file=sys.stderr)
+        return 1
+    print(f"wrote {out}")
     return 0
 
 

@@ -725,6 +725,11 @@ class Hall:
             state = self._start_state(engine, variant, options, message)
         if level is not None and not self.config.bots_available:
             raise ProtocolError(ErrorCode.NOT_ALLOWED, "bots are not available")
+        if level is not None and self.config.bot_games == 0:
+            raise ProtocolError(
+                ErrorCode.NOT_ALLOWED,
+                "this server does not play against the computer (started with --bot-games 0)",
+            )
         if level is not None:
             live = sum(1 for r in self.rooms.values() if r.bot_level and r.status != "over")
             if live >= self.config.bot_games:

@@ -156,7 +156,8 @@ def _open_book(path: str) -> Any:
         import openpyxl
     except ImportError as exc:  # the optional extra `xlsx`
         raise VariantError(
-            ["reading JBQ .xlsx maps needs openpyxl: pip install 'boardhall[xlsx]'"], path
+            ["reading JBQ .xlsx maps needs openpyxl: the xlsx extra (pip install '.[xlsx]' in a"
+             " checkout, or pip install openpyxl)"], path
         ) from exc
     try:
         size = os.path.getsize(path)

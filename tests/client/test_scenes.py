@@ -413,10 +413,33 @@ def test_cli_screenshot_writes_png(tmp_path: Any) -> None:
     assert main(["screenshot", "--game", "chess", "--plies", "4", "--size", "900x600",
                  "--out", str(out)]) == 0
     assert pygame.image.load(str(out)).get_size() == (900, 600)
+    SHOTS_DIR.mkdir(parents=True, exist_ok=True)
     for scene in ("lobby", "connect"):
         assert main(["screenshot", "--scene", scene, "--size", "900x600",
                      "--out", str(SHOTS_DIR / f"{scene}-900x600.png")]) == 0
     assert main(["screenshot", "--game", "nonsense", "--out", str(out)]) == 2
+
+
+def test_cli_screenshot_names_a_place_it_cannot_write(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A missing directory is refused, not made (it made /nonexistent at the root); a file that
+    cannot be written is one line naming it, not a traceback."""
+    from client.cli import main
+
+    missing = tmp_path / "no-such-dir" / "x.png"
+    assert main(["screenshot", "--out", str(missing)]) == 2
+    assert not missing.parent.exists()
+    assert f"cannot write {missing}: {missing.parent} does not exist" in capsys.readouterr().err
+    a_file = tmp_path / "file"
+    a_file.write_text("")
+    assert main(["screenshot", "--out", str(a_file / "x.png")]) == 2
+    assert f"{a_file} is not a directory" in capsys.readouterr().err
+    unwritable = Path("/proc/boardhall-test.png")  # /proc takes no new files, even for root
+    assert main(["screenshot", "--out", str(unwritable)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"boardhall screenshot: cannot write {unwritable}: ")
+    assert "Traceback" not in err
 
 
 def test_cli_has_a_place_for_the_bot_subcommand() -> None:

@@ -170,7 +170,7 @@ def test_paths_are_refused_by_default() -> None:
 def test_missing_openpyxl_gives_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without the optional extra, reading .xlsx says how to install it."""
     monkeypatch.setitem(sys.modules, "openpyxl", None)
-    with pytest.raises(VariantError, match=r"boardhall\[xlsx\]"):
+    with pytest.raises(VariantError, match=r"pip install '\.\[xlsx\]' in a checkout"):
         load_map(str(EXAMPLE))
 
 

@@ -617,3 +617,13 @@ def test_games_against_the_computer_are_bounded() -> None:
     assert refused["code"] == "not_allowed" and "computer" in refused["message"]
     d.request(a, type="abort", room=first["room"])
     assert d.request(b, **bot)["type"] == "room"
+
+
+def test_a_server_without_bot_games_says_so_rather_than_try_later() -> None:
+    """--bot-games 0: a room against the computer can never be had, so "try later" was wrong."""
+    d = HallDriver(ServerConfig(bot_games=0))
+    refused = d.request(d.player("ann"), type="create", game="hexgomoku", opponent="bot:1")
+    assert refused["code"] == "not_allowed"
+    assert refused["message"] == (
+        "this server does not play against the computer (started with --bot-games 0)"
+    )
