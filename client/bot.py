@@ -4,7 +4,15 @@
 (also ``boardhall bot ...``). Without ``--room`` the bot seeks an opponent by matchmaking and plays
 game after game; with ``--room`` it sits in that room and plays there, accepting rematches. It
 declines undo offers, accepts a draw only when its own search sees it clearly losing, and in
-number chess calls ``stop`` and ``report`` when they win.
+number chess calls ``stop`` and ``report`` when they win. In an untimed game whose opponent has
+gone, it claims the game once the server's absence grace has run out. A seeking bot takes a
+rematch offer instead of its new seek (and declines one while it plays another game).
+
+When the connection drops, the bot reconnects with its token for up to five minutes and resumes
+its seat (a bot the server started for its room ends instead: the server, started again, starts
+its own). It stops, with one line on stderr and exit status 1, when the server cannot be reached
+at all, refuses its game, variant, room (unknown, full or finished) or token, or closes it with
+4001 because its token connected elsewhere; Ctrl-C exits with status 130.
 """
 
 from __future__ import annotations
@@ -12,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import concurrent.futures
+import contextlib
 import itertools
 import json
 import logging
@@ -23,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from client.address import BadAddress, to_url
 from engines import EngineError, get
@@ -40,6 +49,21 @@ IDLE_EXIT_SECONDS = 600.0
 """In a room, after a game ends, leave when no rematch comes within this time."""
 MAX_REFUSALS = 3
 """Refused moves in one position before the bot resigns instead of looping."""
+RECONNECT_FOR = 300.0
+"""After losing the server, keep trying to reconnect (with its token) for this long."""
+RECONNECT_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
+"""Waits between reconnection attempts (the last one repeats)."""
+ABSENCE_CLAIM_EVERY = 5.0
+"""In an untimed game whose opponent has gone, claim the game (``timeout``) this often: the server
+grants it once its absence grace has run out."""
+REPLACED = 4001
+"""Close code: the same identity (token) connected elsewhere."""
+FATAL_JOIN_ERRORS = ("unknown_game", "unknown_variant", "bad_option", "bad_position")
+FATAL_HELLO_ERRORS = ("bad_token", "unsupported_protocol", "bad_message")
+
+
+class BotError(Exception):
+    """Why the bot cannot go on, in one readable line."""
 
 
 class Decider(Protocol):
@@ -70,6 +94,9 @@ class BotOptions:
     """Path of a UCI chess engine to use instead of the search (chess only)."""
     seed: int | None = None
     idle_exit: float = IDLE_EXIT_SECONDS
+    reconnect_for: float = RECONNECT_FOR
+    reconnect_delays: tuple[float, ...] = RECONNECT_DELAYS
+    absence_claim_every: float = ABSENCE_CLAIM_EVERY
 
 
 @dataclass
@@ -127,6 +154,17 @@ class BotClient:
         self._finished_ids: set[str] = set()
         self._idle_since: float | None = None
         self._done = asyncio.Event()
+        self._welcomed = False
+        self._fatal: str | None = None
+        """Set with the reason when the bot must stop (a refused room, game or token)."""
+        self.token: str | None = None
+        """This bot's identity token, from the first ``welcome``: reconnections resume with it."""
+        self._sent: dict[int, dict[str, Any]] = {}
+        """Messages sent on this connection by id (to know what an ``error`` refuses)."""
+        self._claiming: asyncio.Task[None] | None = None
+        self.launched = bool(options.room and os.environ.get(TOKEN_VARIABLE))
+        """Started by the server for its room (its seat's token in :data:`TOKEN_VARIABLE`): when
+        that server goes away the bot ends, and the restarted server starts a bot of its own."""
         self._executor = concurrent.futures.ThreadPoolExecutor(max_workers=1)
         """One thinking thread: searches never overlap on the same tables."""
 
@@ -134,32 +172,113 @@ class BotClient:
 
     async def send(self, **message: Any) -> None:
         """Send one message with a fresh id."""
-        assert self.ws is not None
+        if self.ws is None:
+            return
         message["id"] = next(self._ids)
-        await self.ws.send(json.dumps(message))
+        self._sent[message["id"]] = message
+        if len(self._sent) > 256:
+            self._sent.pop(next(iter(self._sent)))
+        with contextlib.suppress(ConnectionClosed):  # the reader sees the close: reconnect
+            await self.ws.send(json.dumps(message))
 
     async def run(self) -> BotSummary:
-        """Play until the wanted number of games is done or the server goes away."""
+        """Play until the wanted number of games is done; reconnect when the server goes away.
+
+        Raises:
+            BotError: the server cannot be reached at all, refused the bot's game, room or
+                token, closed it for another connection of its token (4001), or stayed away
+                longer than ``options.reconnect_for``.
+        """
+        try:
+            await self._connect_loop()
+        finally:
+            self._stop_tasks()
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            close = getattr(self.decider, "close", None)
+            if callable(close):
+                with contextlib.suppress(Exception):  # an engine already gone
+                    close()
+        return self.summary
+
+    async def _connect_loop(self) -> None:
+        url = self.options.url
+        lost_at: float | None = None
+        attempt = 0
+        while True:
+            ws: ClientConnection | None = None
+            try:
+                async with connect(url, open_timeout=10, max_size=None) as ws:
+                    self.ws = ws
+                    await self._session(ws)
+                reason = _close_reason(ws)
+            except (OSError, InvalidHandshake, InvalidURI, ConnectionClosed) as exc:
+                if self.token is None and lost_at is None:
+                    raise BotError(f"cannot reach {url}: {exc or type(exc).__name__}") from exc
+                reason = str(exc) or type(exc).__name__
+            finally:
+                self.ws = None
+                self._stop_tasks()
+            if self._fatal is not None:
+                raise BotError(self._fatal)
+            if self._done.is_set():
+                return
+            if ws is not None and ws.close_code == REPLACED:
+                raise BotError(
+                    "the server closed the connection: this bot's token connected elsewhere "
+                    "(4001), so the other connection plays its seat"
+                )
+            if self.launched:
+                log.info("the server that started this bot is gone (%s): the bot ends", reason)
+                return
+            now = time.monotonic()
+            if self._welcomed:
+                lost_at, attempt = now, 0
+                self._welcomed = False
+            lost_at = now if lost_at is None else lost_at
+            if now - lost_at > self.options.reconnect_for:
+                raise BotError(
+                    f"lost the server at {url} ({reason}); no reconnection for "
+                    f"{self.options.reconnect_for:.0f} s"
+                )
+            delays = self.options.reconnect_delays or (1.0,)
+            delay = delays[min(attempt, len(delays) - 1)]
+            attempt += 1
+            log.warning("connection to %s lost (%s); reconnecting in %.1f s", url, reason, delay)
+            await asyncio.sleep(delay)
+
+    async def _session(self, ws: ClientConnection) -> None:
+        """One connection: hello, then react to messages until it closes or the bot is done."""
         level = self.options.level
         name = self.options.name or f"Bot L{level}"
-        async with connect(self.options.url, open_timeout=10, max_size=None) as ws:
-            self.ws = ws
-            hello: dict[str, Any] = {"name": name[:32], "protocol": 1, "client": BOT_CLIENT}
-            token = os.environ.get(TOKEN_VARIABLE) if self.options.room else None
-            if token:  # a bot the server started: its seat's identity
-                hello["token"] = token
-            await self.send(type="hello", **hello)
-            reader = asyncio.ensure_future(self._read())
-            idle = asyncio.ensure_future(self._watch_idle())
-            done = asyncio.ensure_future(self._done.wait())
-            try:
-                await asyncio.wait([reader, done], return_when=asyncio.FIRST_COMPLETED)
-            finally:
-                for task in (reader, idle, done, self._thinking):
-                    if task is not None:
-                        task.cancel()
-                self._executor.shutdown(wait=False, cancel_futures=True)
-        return self.summary
+        self._sent.clear()
+        self._welcomed = False
+        hello: dict[str, Any] = {"name": name[:32], "protocol": 1, "client": BOT_CLIENT}
+        token = self.token
+        if token is None and self.options.room:
+            token = os.environ.get(TOKEN_VARIABLE)  # a bot the server started: its seat's identity
+        if token:
+            hello["token"] = token
+        await self.send(type="hello", **hello)
+        reader = asyncio.ensure_future(self._read())
+        idle = asyncio.ensure_future(self._watch_idle())
+        done = asyncio.ensure_future(self._done.wait())
+        try:
+            await asyncio.wait([reader, done], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (reader, idle, done):
+                task.cancel()
+
+    def _stop_tasks(self) -> None:
+        for task in (self._thinking, self._claiming):
+            if task is not None:
+                task.cancel()
+        self._thinking = self._claiming = None
+
+    def _stop(self, reason: str) -> None:
+        """Stop the bot for ``reason`` (the command line prints it and exits non-zero)."""
+        if self._fatal is None:
+            self._fatal = reason
+        self._done.set()
 
     async def _read(self) -> None:
         assert self.ws is not None
@@ -190,7 +309,7 @@ class BotClient:
         """React to one server message."""
         kind = message.get("type")
         if kind == "welcome":
-            await self._find_game()
+            await self._on_welcome(message)
         elif kind == "room":
             await self._on_room(message)
         elif kind == "moved":
@@ -203,6 +322,22 @@ class BotClient:
             self._on_presence(message)
         elif kind == "error":
             await self._on_error(message)
+
+    async def _on_welcome(self, message: dict[str, Any]) -> None:
+        first = self.token is None
+        self.token = str(message.get("token") or "") or self.token
+        self._welcomed = True
+        resumed = [str(code) for code in message.get("resumed") or []]
+        view = self.view
+        if not first:
+            log.warning("reconnected to %s", self.options.url)
+        if view is not None and (view.room in resumed or self.options.room):
+            await self.send(type="join", room=view.room)  # the snapshot resumes the game
+        elif not self.options.room and resumed:
+            await self.send(type="join", room=resumed[0])
+        else:
+            self.view = None
+            await self._find_game()
 
     async def _find_game(self) -> None:
         if self.options.room:
@@ -218,6 +353,11 @@ class BotClient:
         status = str(message.get("status"))
         you = message.get("you")
         game_id = message.get("game_id")
+        current = self.view
+        if current is not None and room != current.room and (
+            current.status == "playing" or status != "playing"
+        ):
+            return  # a snapshot of another (earlier) room: the current game goes on
         try:
             self._learn_variant(message)
             state = self.engine.start(
@@ -245,6 +385,10 @@ class BotClient:
             self._idle_since = None
         elif status == "over" and game_id is not None and str(game_id) not in self._finished_ids:
             self._finished_ids.add(str(game_id))
+        seats = message.get("seats")
+        opponent = {"first": "second", "second": "first"}.get(str(you))
+        if isinstance(seats, dict) and opponent and isinstance(seats.get(opponent), dict):
+            self._watch_absence(seats[opponent].get("connected") is not False)
         self._maybe_think()
 
     def _learn_variant(self, message: dict[str, Any]) -> None:
@@ -282,9 +426,7 @@ class BotClient:
         view = self.view
         if view is None or message.get("room") != view.room:
             return
-        if self._thinking is not None:
-            self._thinking.cancel()
-            self._thinking = None
+        self._stop_tasks()
         game_id = message.get("game_id")
         key = str(game_id) if game_id is not None else f"{view.room}:{len(self.summary.results)}"
         view.status = "over"
@@ -312,18 +454,35 @@ class BotClient:
     async def _on_offer(self, message: dict[str, Any]) -> None:
         room = message.get("room")
         kind = message.get("kind")
+        view = self.view
         if kind == "draw":
             accept = self.decider.accepts_draw()
         elif kind == "rematch":
             accept = not (
                 self.options.games and len(self.summary.results) >= self.options.games
             )
+            if accept and not self.options.room:
+                # seeking: a rematch replaces the seek, unless another game has already begun
+                if view is not None and view.room != room and view.status == "playing":
+                    accept = False
+                else:
+                    self.view = None
+                    await self.send(type="leave")
         else:
             accept = False  # undo and swap are declined
         await self.send(type="answer", room=room, kind=kind, accept=accept)
 
     def _on_presence(self, message: dict[str, Any]) -> None:
         view = self.view
+        seat = message.get("seat")
+        if (
+            view is not None
+            and message.get("room") == view.room
+            and seat in ("first", "second")
+            and seat != view.you
+            and isinstance(message.get("connected"), bool)
+        ):
+            self._watch_absence(bool(message["connected"]))
         if (
             view is not None
             and self.options.room
@@ -334,12 +493,37 @@ class BotClient:
             self._done.set()  # the opponent left after the game: nobody to play
 
     async def _on_error(self, message: dict[str, Any]) -> None:
-        code = message.get("code")
-        log.warning("server error %s: %s", code, message.get("message"))
+        code = str(message.get("code"))
+        text = message.get("message")
+        sent = self._sent.pop(message["re"], None) if isinstance(message.get("re"), int) else None
+        what = sent.get("type") if sent else None
         view = self.view
-        if code in ("unknown_room", "room_full") and self.options.room:
-            self._done.set()
-        elif view is not None and (
+        if what == "hello" and code == "bad_token" and not self.options.room and self.token:
+            # a seeking bot whose server forgot it (a new database): start as a new identity
+            log.warning("the server no longer knows this bot's token: saying hello anew")
+            self.token = None
+            hello = {k: v for k, v in (sent or {}).items() if k not in ("id", "type", "token")}
+            await self.send(type="hello", **hello)
+            return
+        if what == "hello" and code in FATAL_HELLO_ERRORS:
+            self._stop(f"the server refused the bot's hello: {text} ({code})")
+            return
+        if what == "join" and code in FATAL_JOIN_ERRORS:
+            self._stop(f"the server refused to seek {self.options.game}: {text} ({code})")
+            return
+        if what == "join" and code in ("unknown_room", "room_full", "game_over"):
+            if self.options.room:
+                self._stop(f"cannot play in room {self.options.room}: {text} ({code})")
+            else:  # a room of ours that is gone (after a restart): seek anew
+                log.info("room %s is gone (%s): seeking a new game", (sent or {}).get("room"), code)
+                self.view = None
+                await self._find_game()
+            return
+        if what in ("timeout", "answer", "offer", "leave", "stop", "report"):
+            log.info("server refused %s: %s (%s)", what, text, code)
+            return
+        log.warning("server error %s: %s", code, text)
+        if view is not None and (
             code in ("stale", "illegal_move", "not_your_turn")
             or (code == "not_allowed" and self._my_turn())
         ):
@@ -348,6 +532,27 @@ class BotClient:
                 await self.send(type="resign", room=view.room)
             else:
                 await self.send(type="join", room=view.room)
+
+    # ---- an absent opponent ------------------------------------------------------------------
+
+    def _watch_absence(self, opponent_connected: bool) -> None:
+        """In an untimed game, claim it while the opponent is away (the server grants the claim
+        after its absence grace; timed games end on the server's clock by themselves)."""
+        view = self.view
+        timed = view is not None and bool(view.clock.get("initial") or view.clock.get("per_move"))
+        if opponent_connected or view is None or view.status != "playing" or timed:
+            if self._claiming is not None:
+                self._claiming.cancel()
+                self._claiming = None
+            return
+        if self._claiming is None or self._claiming.done():
+            self._claiming = asyncio.ensure_future(self._claim_absence(view))
+
+    async def _claim_absence(self, view: GameView) -> None:
+        while self.view is view and view.status == "playing":
+            await asyncio.sleep(self.options.absence_claim_every)
+            if self.view is view and view.status == "playing":
+                await self.send(type="timeout", room=view.room)
 
     # ---- thinking ----------------------------------------------------------------------------
 
@@ -387,9 +592,19 @@ class BotClient:
     async def _think(self, view: GameView, ply: int) -> None:
         seconds = self.budget(view)
         loop = asyncio.get_running_loop()
-        decision = await loop.run_in_executor(
-            self._executor, self.decider.decide, view.state, seconds
-        )
+        try:
+            decision = await loop.run_in_executor(
+                self._executor, self.decider.decide, view.state, seconds
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a broken engine: say so, do not hang
+            if self.view is view and view.ply == ply and view.status == "playing":
+                log.error("the bot cannot choose a move in %s: %s: resigning", view.room, exc)
+                await self.send(type="resign", room=view.room)
+                if self.options.uci:
+                    self._stop(f"the UCI engine failed: {exc}")
+            return
         if self.view is not view or view.ply != ply or view.status != "playing":
             return
         if decision.action == "move":
@@ -397,6 +612,14 @@ class BotClient:
             await self.send(type="move", room=view.room, ply=ply, move=decision.move)
         else:
             await self.send(type=decision.action, room=view.room)
+
+
+def _close_reason(ws: ClientConnection) -> str:
+    code = ws.close_code
+    if code is None:
+        return "connection closed"
+    reason = ws.close_reason
+    return f"closed by the server, code {code}" + (f": {reason}" if reason else "")
 
 
 async def play(options: BotOptions) -> BotSummary:
@@ -451,10 +674,11 @@ def run_from_args(args: argparse.Namespace) -> int:
         return 2
     try:
         summary = asyncio.run(client.run())
-    except (OSError, ConnectionClosed) as exc:
-        print(f"boardhall bot: cannot reach {url}: {exc}", file=sys.stderr)
+    except BotError as exc:
+        print(f"boardhall bot: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
+        print("boardhall bot: interrupted", file=sys.stderr)
         return 130
     print(
         f"games {len(summary.results)}: won {summary.wins}, lost {summary.losses}, "

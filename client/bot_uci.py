@@ -10,17 +10,27 @@ import chess.engine
 from engines.search import Decision, level_info
 
 DRAW_ACCEPT_BELOW = -150
+START_TIMEOUT = 10.0
+"""Seconds a UCI engine has to answer ``uci`` with ``uciok``."""
 
 
 class UciDecider:
     """Chooses chess moves with a UCI engine, thinking the level's time (capped by the clock)."""
 
-    def __init__(self, path: str, level: int) -> None:
+    def __init__(self, path: str, level: int, start_timeout: float = START_TIMEOUT) -> None:
         self.level = level_info(level)
         try:
-            self.engine = chess.engine.SimpleEngine.popen_uci(path)
+            self.engine = chess.engine.SimpleEngine.popen_uci(path, timeout=start_timeout)
+        except TimeoutError as exc:
+            raise ValueError(
+                f"cannot start the UCI engine {path!r}: it did not answer 'uci' within "
+                f"{start_timeout:g} s (is it a UCI engine?)"
+            ) from exc
         except (OSError, chess.engine.EngineError) as exc:
-            raise ValueError(f"cannot start the UCI engine {path!r}: {exc}") from exc
+            reason = str(exc) or type(exc).__name__
+            raise ValueError(
+                f"cannot start the UCI engine {path!r}: {reason} (is it a UCI engine?)"
+            ) from exc
         self.last_score = 0
 
     def decide(self, state: Any, seconds: float | None = None) -> Decision:

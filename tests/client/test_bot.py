@@ -187,3 +187,313 @@ def test_bot_learns_a_custom_variant_from_the_room() -> None:
     bot._learn_variant({"variant": "guards-bot-test", "variant_info": info})
     state = engine.start("guards-bot-test")
     assert engine.legal_moves(state) == engine.legal_moves(engine.start("guards"))
+
+
+# ---- what a user of ``boardhall bot`` runs into (audit) ------------------------------------------
+
+
+async def start_bot(url: str, *args: str, **env: str) -> asyncio.subprocess.Process:
+    """``python -m client.bot URL ARGS`` as a user runs it (SIGINT not ignored)."""
+    import os
+    import signal
+
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "client.bot", url, *args,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        env={**os.environ, **env},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+
+
+async def finish(process: asyncio.subprocess.Process, timeout: float = GUARD) -> tuple[str, str]:
+    """Wait for the bot to exit (killing it if it hangs); returns its stdout and stderr."""
+    try:
+        out, err = await asyncio.wait_for(process.communicate(), timeout)
+    except TimeoutError:
+        process.kill()
+        out, err = await process.communicate()
+        raise AssertionError(f"the bot did not exit: {err.decode()[-2000:]}") from None
+    return out.decode(), err.decode()
+
+
+async def seat_for_bot(
+    url: str, game: str = "hexgomoku", **create: Any
+) -> tuple[WireClient, str, str]:
+    """Ann creates a room as first; returns her, the room code and a fresh token for the bot."""
+    ann = await WireClient.connect(url, "ann")
+    room = await ann.request(type="create", game=game, color="first", **create)
+    assert room["type"] == "room", room
+    ghost = await WireClient.connect(url, "Bot L1", client="bot boardhall")
+    token = ghost.welcome["token"]
+    await ghost.close()
+    return ann, room["room"], token
+
+
+async def test_bad_room_codes_and_variants_end_with_a_named_reason() -> None:
+    """A room that does not exist, is full or is finished, or a variant the server does not
+    know: the bot says so and exits 1 (it used to exit 0 with "games 0", or hang seeking)."""
+    async with running_server(host="127.0.0.1", port=0, db=":memory:") as server:
+        ann = await WireClient.connect(server.url, "ann")
+        bob = await WireClient.connect(server.url, "bob")
+        try:
+            full = (await ann.request(type="create", game="shuqi", color="first"))["room"]
+            await bob.request(type="join", room=full)
+            done = (await ann.request(type="create", game="shuqi", color="first"))["room"]
+            await bob.request(type="join", room=done)
+            await ann.request(type="resign", room=done)
+            cases = [
+                (["--game", "chess", "--room", "zzzzz"], "zzzzz"),
+                (["--game", "shuqi", "--room", full], full),
+                (["--game", "shuqi", "--room", done], done),
+                (["--game", "chess", "--variant", "nope"], "nope"),
+            ]
+            for args, word in cases:
+                process = await start_bot(server.url, "--level", "1", *args)
+                out, err = await finish(process, 20)
+                assert process.returncode == 1, (args, out, err)
+                assert word in err and "Traceback" not in err, err
+        finally:
+            await ann.close()
+            await bob.close()
+
+
+async def test_a_server_that_is_no_websocket_server_is_refused_by_name() -> None:
+    """An HTTP server answering 404 to the upgrade: one line naming it, no traceback."""
+
+    async def http_404(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(http_404, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        process = await start_bot(f"ws://127.0.0.1:{port}/", "--game", "chess")
+        _, err = await finish(process, 20)
+        assert process.returncode == 1, err
+        assert "cannot reach" in err and "404" in err and "Traceback" not in err, err
+    finally:
+        server.close()
+
+
+async def test_replaced_by_its_own_token_elsewhere_the_bot_stops() -> None:
+    """The same token connecting elsewhere closes the bot with 4001: it stops, saying why,
+    and does not fight for the seat by reconnecting."""
+    async with running_server(host="127.0.0.1", port=0, db=":memory:") as server:
+        ann, code, token = await seat_for_bot(server.url)
+        process = await start_bot(
+            server.url, "--room", code, "--game", "hexgomoku", "--level", "1",
+            BOARDHALL_BOT_TOKEN=token,
+        )
+        other = None
+        try:
+            await ann.expect("room", timeout=GUARD, status="playing")
+            other = await WireClient.connect(server.url, "Bot L1", token=token)
+            out, err = await finish(process, 20)
+            assert process.returncode == 1, (out, err)
+            assert "4001" in err and "Traceback" not in err, err
+        finally:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+            await ann.close()
+            if other is not None:
+                await other.close()
+
+
+async def test_bot_resumes_its_seat_after_the_server_restarts(tmp_path: Any) -> None:
+    """A bot a user started in a room: the server stops and comes back on the same port; the bot
+    reconnects with the token of its first welcome, resumes its seat and plays the game out."""
+    db = str(tmp_path / "hall.db")
+    async with running_server(host="127.0.0.1", port=0, db=db) as server:
+        url, port = server.url, server.port
+        ann, code, _ = await seat_for_bot(url)
+        ann_token = ann.welcome["token"]
+        process = await start_bot(
+            url, "--room", code, "--game", "hexgomoku", "--level", "1", "--games", "1", "-v"
+        )
+        room = await ann.expect("room", timeout=GUARD, status="playing")
+        await ann.request(type="move", room=code, ply=0, move="0,0")
+        await ann.expect("moved", timeout=GUARD, ply=1)
+        await ann.close()
+    try:
+        async with running_server(host="127.0.0.1", port=port, db=db) as server:
+            ann = await WireClient.connect(server.url, "ann", token=ann_token)
+            assert code in ann.welcome["resumed"]
+            room = await ann.request(type="join", room=code)
+            while not room["seats"]["second"]["connected"]:
+                room = await ann.expect("presence", timeout=GUARD, seat="second")
+                room = await ann.request(type="join", room=code)
+            over = await asyncio.wait_for(play_out(ann, room), GUARD)
+            assert over["result"] in ("first", "second")
+            out, err = await finish(process)
+            assert process.returncode == 0, err
+            assert "games 1" in out and "Traceback" not in err, err
+            assert "reconnected" in err
+            await ann.close()
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+
+async def test_a_bot_the_server_started_ends_with_its_server() -> None:
+    """A bot with its seat's token from the server (BOARDHALL_BOT_TOKEN) does not reconnect: the
+    server, started again, starts a bot of its own for the room, and two would fight over the
+    seat (4001)."""
+    async with running_server(host="127.0.0.1", port=0, db=":memory:") as server:
+        ann, code, token = await seat_for_bot(server.url)
+        process = await start_bot(
+            server.url, "--room", code, "--game", "hexgomoku", "--level", "1", "-v",
+            BOARDHALL_BOT_TOKEN=token,
+        )
+        await ann.expect("room", timeout=GUARD, status="playing")
+        await ann.close()
+    _, err = await finish(process)
+    assert process.returncode == 0, err
+    assert "the server that started this bot is gone" in err
+    assert "reconnecting" not in err and "Traceback" not in err, err
+
+
+async def test_bot_claims_an_untimed_game_its_opponent_abandoned() -> None:
+    """In an untimed game whose opponent has gone for good, the bot claims the game once the
+    server's absence grace has run out (it used to wait for ever)."""
+    from client.bot import BotClient, BotOptions
+    from server.config import ServerConfig
+
+    config = ServerConfig(absence_grace_s=0.5)
+    async with running_server(host="127.0.0.1", port=0, db=":memory:", config=config) as server:
+        ann, code, _ = await seat_for_bot(server.url)
+        options = BotOptions(
+            server.url, "hexgomoku", 1, room=code, games=1, absence_claim_every=0.1
+        )
+        bot = BotClient(options)
+        playing = asyncio.ensure_future(bot.run())
+        try:
+            await ann.expect("room", timeout=GUARD, status="playing")
+            await ann.request(type="move", room=code, ply=0, move="0,0")
+            await ann.expect("moved", timeout=GUARD, ply=1)
+            await ann.close()
+            summary = await asyncio.wait_for(playing, 20)
+            assert summary.results == ["second"] and summary.wins == 1
+        finally:
+            playing.cancel()
+            await ann.close()
+
+
+async def test_a_seeking_bot_in_another_game_declines_a_rematch_and_plays_on() -> None:
+    """A seeking bot already playing a new game declines the last opponent's rematch offer and
+    goes on with the new game (it used to accept and drop the new game unfinished)."""
+    async with running_server(host="127.0.0.1", port=0, db=":memory:") as server:
+        process = await start_bot(
+            server.url, "--game", "hexgomoku", "--level", "1", "--games", "2", "--seed", "3"
+        )
+        ann = await WireClient.connect(server.url, "ann")
+        bob = await WireClient.connect(server.url, "bob")
+        try:
+            reply = await ann.request(type="join", game="hexgomoku")
+            room = reply if reply["type"] == "room" else await ann.expect("room", GUARD)
+            await asyncio.wait_for(play_out(ann, room), GUARD)
+            reply = await bob.request(type="join", game="hexgomoku")
+            second = reply if reply["type"] == "room" else await bob.expect("room", GUARD)
+            offer = await ann.request(type="offer", room=room["room"], kind="rematch")
+            assert offer["type"] == "ok", offer
+            answer = await ann.expect("answer", timeout=GUARD, kind="rematch")
+            assert answer["accept"] is False
+            over = await asyncio.wait_for(play_out(bob, second), GUARD)
+            assert over["reason"] in ("five", "board_full")
+            out, err = await finish(process)
+            assert process.returncode == 0 and "games 2" in out, err
+        finally:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+            await ann.close()
+            await bob.close()
+
+
+async def test_ctrl_c_exits_without_a_traceback() -> None:
+    """SIGINT while seeking: exit status 130 and one line, no traceback."""
+    import signal
+
+    async with running_server(host="127.0.0.1", port=0, db=":memory:") as server:
+        watcher = await WireClient.connect(server.url, "watcher")
+        process = await start_bot(server.url, "--game", "chess", "--level", "8")
+        try:
+            for _ in range(200):  # until the bot's seek is listed
+                rooms = (await watcher.request(type="list", game="chess"))["rooms"]
+                if any(r.get("seek") for r in rooms):
+                    break
+                await asyncio.sleep(0.05)
+            process.send_signal(signal.SIGINT)
+            _, err = await finish(process, 20)
+            assert process.returncode == 130
+            assert "Traceback" not in err, err
+        finally:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+            await watcher.close()
+
+
+async def test_a_seeking_bot_outlives_a_server_that_lost_its_database() -> None:
+    """The server comes back with an empty database, so it no longer knows the bot's token:
+    the seeking bot says hello as a new player and seeks again (it used to stop)."""
+    async with running_server(host="127.0.0.1", port=0, db=":memory:") as server:
+        url, port = server.url, server.port
+        process = await start_bot(url, "--game", "hexgomoku", "--level", "1", "--games", "1")
+        watcher = await WireClient.connect(url, "watcher")
+        for _ in range(200):  # until the bot has said hello and seeks
+            rooms = (await watcher.request(type="list", game="hexgomoku"))["rooms"]
+            if any(r.get("seek") for r in rooms):
+                break
+            await asyncio.sleep(0.05)
+        await watcher.close()
+    try:
+        async with running_server(host="127.0.0.1", port=port, db=":memory:") as server:
+            ann = await WireClient.connect(server.url, "ann")
+            reply = await ann.request(type="join", game="hexgomoku", timeout=GUARD)
+            room = reply if reply["type"] == "room" else await ann.expect("room", GUARD)
+            await asyncio.wait_for(play_out(ann, room), GUARD)
+            out, err = await finish(process)
+            assert process.returncode == 0 and "games 1" in out, err
+            await ann.close()
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+
+async def test_a_seeking_bot_takes_a_rematch_instead_of_its_new_seek() -> None:
+    """After a game, a seeking bot seeks again; a rematch offer from its opponent cancels that
+    seek and is accepted, so nobody else is matched with a bot that is busy elsewhere."""
+    async with running_server(host="127.0.0.1", port=0, db=":memory:") as server:
+        process = await start_bot(
+            server.url, "--game", "hexgomoku", "--level", "1", "--games", "2", "--seed", "4"
+        )
+        ann = await WireClient.connect(server.url, "ann")
+        try:
+            reply = await ann.request(type="join", game="hexgomoku")
+            room = reply if reply["type"] == "room" else await ann.expect("room", GUARD)
+            await asyncio.wait_for(play_out(ann, room), GUARD)
+            for _ in range(200):  # the bot seeks again once the game is over
+                rooms = (await ann.request(type="list", game="hexgomoku"))["rooms"]
+                if any(r.get("seek") for r in rooms):
+                    break
+                await asyncio.sleep(0.05)
+            offer = await ann.request(type="offer", room=room["room"], kind="rematch")
+            assert offer["type"] == "ok", offer
+            answer = await ann.expect("answer", timeout=GUARD, kind="rematch")
+            assert answer["accept"] is True
+            again = await ann.expect("room", timeout=GUARD, status="playing")
+            rooms = (await ann.request(type="list", game="hexgomoku"))["rooms"]
+            assert not any(r.get("seek") for r in rooms), rooms
+            await asyncio.wait_for(play_out(ann, again), GUARD)
+            out, err = await finish(process)
+            assert process.returncode == 0 and "games 2" in out, err
+        finally:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+            await ann.close()
