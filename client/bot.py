@@ -1,8 +1,11 @@
 """The headless bot player: plays over protocol v1 like any client, never imports pygame.
 
-``python -m client.bot HOST[:PORT] --game G [--variant V] --level L [--room CODE] [--games N]``
-(also ``boardhall bot ...``). Without ``--room`` the bot seeks an opponent by matchmaking and plays
-game after game; with ``--room`` it sits in that room and plays there, accepting rematches. It
+``python -m client.bot HOST[:PORT] --game G [--variant V] --level L [--room CODE | --clock C]
+[--games N]`` (also ``boardhall bot ...``). Without ``--room`` the bot seeks an opponent by
+matchmaking and plays game after game; the server matches only seeks of the same clock, so the bot
+seeks ``--clock`` (``5+3``, ``20s/move`` or ``untimed``), by default its game's first quick-game
+preset, the one a human in the lobby meets with the first quick-game button. With ``--room`` it
+sits in that room and plays there under the room's clock, accepting rematches. It
 declines undo offers, accepts a draw only when its own search sees it clearly losing, and in
 number chess calls ``stop`` and ``report`` when they win. In an untimed game whose opponent has
 gone, it claims the game once the server's absence grace has run out. A seeking bot takes a
@@ -35,9 +38,10 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from client.address import BadAddress, to_url
+from client.clocks import clock_presets, parse_clock
 from engines import EngineError, get
 from engines.search import BotPlayer, Decision, think_seconds
-from engines.search.levels import level_info
+from engines.search.levels import SAFETY_SECONDS, level_info
 
 log = logging.getLogger("boardhall.bot")
 
@@ -58,6 +62,12 @@ ABSENCE_CLAIM_EVERY = 5.0
 grants it once its absence grace has run out."""
 REPLACED = 4001
 """Close code: the same identity (token) connected elsewhere."""
+RESERVE_SHARE = 0.2
+"""Share of a clock limit the bot leaves unused (for the search's overrun and the network)..."""
+RESERVE_SECONDS = SAFETY_SECONDS
+"""...on top of this fixed part and of the connection's measured round trip."""
+ROUND_TRIP_MAX = 2.0
+"""A measured round trip is counted up to this (a stalled ping is no measure)."""
 FATAL_JOIN_ERRORS = ("unknown_game", "unknown_variant", "bad_option", "bad_position")
 FATAL_HELLO_ERRORS = ("bad_token", "unsupported_protocol", "bad_message")
 
@@ -92,6 +102,10 @@ class BotOptions:
     name: str | None = None
     uci: str | None = None
     """Path of a UCI chess engine to use instead of the search (chess only)."""
+    clock: str | None = None
+    """Seeking only: the ``--clock`` to seek (:func:`client.clocks.parse_clock`); ``None`` seeks
+    the game's first quick-game preset (:func:`client.clocks.clock_presets`), the lobby's first
+    quick-game button."""
     seed: int | None = None
     idle_exit: float = IDLE_EXIT_SECONDS
     reconnect_for: float = RECONNECT_FOR
@@ -144,6 +158,13 @@ class BotClient:
     def __init__(self, options: BotOptions, decider: Decider | None = None) -> None:
         self.options = options
         self.engine = get(options.game)
+        if options.clock is not None and options.room:
+            raise ValueError("--clock is for seeking: with --room the bot plays the room's clock")
+        first_preset = clock_presets(options.game)[0][1]
+        self.seek_clock = first_preset if options.clock is None else parse_clock(options.clock)
+        """The ``clock`` the bot seeks with (``None``: untimed)."""
+        self.round_trip = 0.0
+        """The connection's last measured round trip in seconds (kept back from clock limits)."""
         self.decider = decider or make_decider(options)
         self.summary = BotSummary()
         self.view: GameView | None = None
@@ -262,11 +283,18 @@ class BotClient:
         reader = asyncio.ensure_future(self._read())
         idle = asyncio.ensure_future(self._watch_idle())
         done = asyncio.ensure_future(self._done.wait())
+        measure = asyncio.ensure_future(self._measure_round_trip(ws))
         try:
             await asyncio.wait([reader, done], return_when=asyncio.FIRST_COMPLETED)
         finally:
-            for task in (reader, idle, done):
+            for task in (reader, idle, done, measure):
                 task.cancel()
+
+    async def _measure_round_trip(self, ws: ClientConnection) -> None:
+        """Measure the round trip once per connection (the keepalive pings update it later)."""
+        with contextlib.suppress(Exception):  # a closed connection or no pong: keep the last
+            pong = await ws.ping()
+            self.round_trip = min(ROUND_TRIP_MAX, float(await asyncio.wait_for(pong, 10)))
 
     def _stop_tasks(self) -> None:
         for task in (self._thinking, self._claiming):
@@ -346,6 +374,8 @@ class BotClient:
             fields: dict[str, Any] = {"type": "join", "game": self.options.game}
             if self.options.variant:
                 fields["variant"] = self.options.variant
+            if self.seek_clock is not None:
+                fields["clock"] = dict(self.seek_clock)
             await self.send(**fields)
 
     async def _on_room(self, message: dict[str, Any]) -> None:
@@ -574,22 +604,40 @@ class BotClient:
             assert self.view is not None
             self._thinking = asyncio.ensure_future(self._think(self.view, self.view.ply))
 
-    def budget(self, view: GameView) -> float:
-        """Seconds to think now: the level's time, capped by what the clock leaves."""
+    def reserve(self, limit: float) -> float:
+        """Seconds kept back from a clock limit of ``limit`` seconds: a fixed part, a share of
+        the limit (the search overruns its time, the interpreter pauses) and the round trip."""
+        return RESERVE_SECONDS + RESERVE_SHARE * limit + min(self.round_trip, ROUND_TRIP_MAX)
+
+    def budget(self, view: GameView, now: float | None = None) -> float:
+        """Seconds to think at ``now`` (default: the monotonic clock): the level's time, within
+        every limit that applies to this move less a reserve (:meth:`reserve`).
+
+        The limits are what was left of each when the position arrived: ``clocks.move`` (the
+        per-move limit, or for a side's first move the server's abort deadline, 30 s), the
+        room's per-move limit (the server does not run it on a first move, but a human is held
+        to it on every other move and expects the bot to keep to it too) and the main time.
+        """
+        now = time.monotonic() if now is None else now
+        spent = max(0.0, now - view.received)
         clock, clocks = view.clock, view.clocks
         main_ms = clocks.get(view.you or "") if clock.get("initial") else None
-        move_ms = clocks.get("move")
-        if move_ms is None and clock.get("per_move"):
-            move_ms = int(clock["per_move"]) * 1000
-        spent_ms = int((time.monotonic() - view.received) * 1000)
-        return think_seconds(
+        seconds = think_seconds(
             self.options.level,
-            main_ms=None if main_ms is None else max(0, int(main_ms) - spent_ms),
+            main_ms=None if main_ms is None else max(0, int(main_ms) - int(spent * 1000)),
             increment_s=float(clock.get("increment") or 0),
-            move_ms=None if move_ms is None else max(0, int(move_ms) - spent_ms),
         )
+        limits = [int(ms) / 1000 for ms in (clocks.get("move"), main_ms) if ms is not None]
+        if clock.get("per_move"):
+            limits.append(float(clock["per_move"]))
+        for limit in limits:
+            seconds = min(seconds, limit - self.reserve(limit) - spent)
+        return max(0.01, seconds)
 
     async def _think(self, view: GameView, ply: int) -> None:
+        latency = getattr(self.ws, "latency", 0.0) if self.ws is not None else 0.0
+        if isinstance(latency, float) and latency > 0:  # the keepalive pings' last measure
+            self.round_trip = min(latency, ROUND_TRIP_MAX)
         seconds = self.budget(view)
         loop = asyncio.get_running_loop()
         try:
@@ -637,6 +685,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", help="variant id (default: the game's default)")
     parser.add_argument("--level", type=int, default=4, help="bot level 1-8 (default 4)")
     parser.add_argument("--room", help="play in this room instead of seeking an opponent")
+    parser.add_argument(
+        "--clock",
+        help="seeking only: the clock to seek, as the lobby shows it: M+S (5+3: 5 minutes and "
+        "3 s added a move), Ns/move (20s/move: 20 s for each move) or untimed. Default: the "
+        "game's first quick-game preset (chess 20s/move, shuqi 30s/move, others 3+2), so a "
+        "human's first quick-game button meets the bot",
+    )
     parser.add_argument("--games", type=int, default=0, help="games to play (default: no limit)")
     parser.add_argument("--name", help="player name (default 'Bot L<level>')")
     parser.add_argument("--uci", help="chess only: path of a UCI engine to play with")
@@ -667,6 +722,7 @@ def run_from_args(args: argparse.Namespace) -> int:
             name=args.name,
             uci=args.uci,
             seed=args.seed,
+            clock=args.clock,
         )
         client = BotClient(options)
     except (BadAddress, ValueError) as exc:

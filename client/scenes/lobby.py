@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from client.clocks import clock_presets
 from client.net import NO_RECONNECT_CODES
 from client.room_model import clock_text, reply_to
 from client.scenes.base import Scene
@@ -20,21 +21,10 @@ if TYPE_CHECKING:
     from client.net import NetEvent
     from client.scenes.replay import RecordFetch
 
-FISCHER = [("3+2", {"initial": 180, "increment": 2}), ("5+3", {"initial": 300, "increment": 3}),
-           ("10+5", {"initial": 600, "increment": 5})]
-PER_MOVE = {"chess": 20, "shuqi": 30}
 RECORD_LIMIT = limits.RECORD_BYTES
 CYCLE_KEYS = {pygame.K_v: "variant", pygame.K_k: "clock", pygame.K_o: "color",
               pygame.K_b: "opponent", pygame.K_p: "private"}
 """Lobby keys that step a chooser (Shift steps back) or flip the private switch."""
-
-
-def clock_presets(game: str) -> list[tuple[str, dict[str, int]]]:
-    """The quick-seek clocks for ``game``: its per-move preset (if any) then Fischer ones."""
-    presets: list[tuple[str, dict[str, int]]] = []
-    if game in PER_MOVE:
-        presets.append((f"{PER_MOVE[game]} s/move", {"per_move": PER_MOVE[game]}))
-    return presets + FISCHER
 
 
 def parse_options(text: str, defaults: dict[str, Any]) -> dict[str, Any]:

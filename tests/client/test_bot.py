@@ -151,7 +151,7 @@ async def test_seeking_bot_plays_game_after_game() -> None:
     async with running_server(host="127.0.0.1", port=0, db=":memory:") as server:
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "client.bot", server.url, "--game", "hexgomoku",
-            "--level", "1", "--games", "2", "--seed", "5",
+            "--level", "1", "--games", "2", "--seed", "5", "--clock", "untimed",
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
         )
         cid = await WireClient.connect(server.url, "cid")
@@ -387,7 +387,8 @@ async def test_a_seeking_bot_in_another_game_declines_a_rematch_and_plays_on() -
     goes on with the new game (it used to accept and drop the new game unfinished)."""
     async with running_server(host="127.0.0.1", port=0, db=":memory:") as server:
         process = await start_bot(
-            server.url, "--game", "hexgomoku", "--level", "1", "--games", "2", "--seed", "3"
+            server.url, "--game", "hexgomoku", "--level", "1", "--games", "2", "--seed", "3",
+            "--clock", "untimed",
         )
         ann = await WireClient.connect(server.url, "ann")
         bob = await WireClient.connect(server.url, "bob")
@@ -442,7 +443,9 @@ async def test_a_seeking_bot_outlives_a_server_that_lost_its_database() -> None:
     the seeking bot says hello as a new player and seeks again (it used to stop)."""
     async with running_server(host="127.0.0.1", port=0, db=":memory:") as server:
         url, port = server.url, server.port
-        process = await start_bot(url, "--game", "hexgomoku", "--level", "1", "--games", "1")
+        process = await start_bot(
+            url, "--game", "hexgomoku", "--level", "1", "--games", "1", "--clock", "untimed"
+        )
         watcher = await WireClient.connect(url, "watcher")
         for _ in range(200):  # until the bot has said hello and seeks
             rooms = (await watcher.request(type="list", game="hexgomoku"))["rooms"]
@@ -470,7 +473,8 @@ async def test_a_seeking_bot_takes_a_rematch_instead_of_its_new_seek() -> None:
     seek and is accepted, so nobody else is matched with a bot that is busy elsewhere."""
     async with running_server(host="127.0.0.1", port=0, db=":memory:") as server:
         process = await start_bot(
-            server.url, "--game", "hexgomoku", "--level", "1", "--games", "2", "--seed", "4"
+            server.url, "--game", "hexgomoku", "--level", "1", "--games", "2", "--seed", "4",
+            "--clock", "untimed",
         )
         ann = await WireClient.connect(server.url, "ann")
         try:
@@ -497,3 +501,180 @@ async def test_a_seeking_bot_takes_a_rematch_instead_of_its_new_seek() -> None:
                 process.kill()
                 await process.wait()
             await ann.close()
+
+
+# ---- clocks: seeking with a quick-game clock, and how long the bot thinks ------------------------
+
+
+def test_clock_option_reads_what_the_lobby_shows() -> None:
+    """``--clock`` reads every quick-game preset as the lobby names it (and the usual spellings);
+    without ``--clock`` a seeking bot seeks its game's first preset, the lobby's first button."""
+    from client.clocks import clock_presets, parse_clock
+    from engines import available
+
+    for game in available():
+        for name, clock in clock_presets(game):
+            assert parse_clock(name) == clock, name
+    assert parse_clock("5+3") == {"initial": 300, "increment": 3}
+    assert parse_clock("20s") == parse_clock("20s/move") == parse_clock("20 s/move")
+    assert parse_clock("20s") == {"per_move": 20}
+    assert parse_clock("30s+2") == {"initial": 30, "increment": 2}
+    assert parse_clock("untimed") is None
+    for bad in ("5min", "5", "+3", "5+", "0s", "0+3", "20m/move", "5+3+1", ""):
+        with pytest.raises(ValueError, match="--clock"):
+            parse_clock(bad)
+
+
+def test_a_bad_clock_is_refused_by_name_before_connecting() -> None:
+    """``--clock 5min`` (or a clock with ``--room``, whose room has its own clock): exit 2 with
+    a message naming it; the address is never tried (port 1 would say "cannot reach")."""
+    cases = (
+        (["--clock", "5min"], "5min"),
+        (["--clock", "20x"], "20x"),
+        (["--clock", "5+3", "--room", "ab12"], "--room"),
+    )
+    for args, word in cases:
+        argv = ["127.0.0.1:1", "--game", "chess", *args]
+        done = subprocess.run(
+            [sys.executable, "-m", "client.bot", *argv], capture_output=True, text=True
+        )
+        assert done.returncode == 2, (args, done.stderr)
+        assert word in done.stderr and "cannot reach" not in done.stderr, done.stderr
+    for good in ("5+3", "20 s/move", "20s", "untimed"):  # read, so the bot tries the address
+        argv = ["127.0.0.1:1", "--game", "chess", "--clock", good]
+        done = subprocess.run(
+            [sys.executable, "-m", "client.bot", *argv], capture_output=True, text=True
+        )
+        assert done.returncode == 1 and "cannot reach" in done.stderr, (good, done.stderr)
+
+
+async def test_a_quick_game_meets_a_bot_seeking_the_same_clock() -> None:
+    """A human pressing a quick game (a timed seek) is matched with a bot started with the same
+    ``--clock``, and with a bot started without one when it is the game's first preset (a bot
+    used to seek only untimed games, which no quick game ever meets)."""
+    async with running_server(host="127.0.0.1", port=0, db=":memory:") as server:
+        cases: tuple[tuple[str, list[str], dict[str, int]], ...] = (
+            ("chess", ["--clock", "5+3"], {"initial": 300, "increment": 3}),
+            ("chess", ["--clock", "20 s/move"], {"per_move": 20}),
+            ("shuqi", [], {"per_move": 30}),  # number chess: its first preset, 30 s a move
+            ("hexgomoku", [], {"initial": 180, "increment": 2}),
+        )
+        for game, args, clock in cases:
+            process = await start_bot(
+                server.url, "--game", game, "--level", "1", "--games", "1", *args
+            )
+            human = await WireClient.connect(server.url, "human")
+            try:
+                for _ in range(200):  # until the bot's seek is listed
+                    rooms = (await human.request(type="list", game=game))["rooms"]
+                    if any(r.get("seek") for r in rooms):
+                        break
+                    await asyncio.sleep(0.05)
+                reply = await human.request(type="join", game=game, clock=clock)
+                assert reply["type"] == "room", (game, args, reply)  # matched at once
+                room = reply
+                while room["status"] != "playing":
+                    room = await human.expect("room", timeout=GUARD)
+                wire_clock = {k: v for k, v in room["clock"].items() if v is not None}
+                assert wire_clock == clock, room["clock"]
+                over = await human.request(type="resign", room=room["room"])
+                assert over["type"] == "over", over
+                out, err = await finish(process)
+                assert process.returncode == 0 and "games 1" in out, (game, args, err)
+            finally:
+                if process.returncode is None:
+                    process.kill()
+                    await process.wait()
+                await human.close()
+
+
+def _budget_view(clock: dict[str, int], clocks: dict[str, Any], you: str = "first") -> Any:
+    from client.bot import GameView
+
+    return GameView(
+        room="r1", game_id="g1", you=you, state=get("chess").start(None), ply=0,
+        status="playing", clock=clock, clocks=clocks, received=100.0,
+    )
+
+
+def test_a_first_move_is_held_to_the_per_move_limit() -> None:
+    """A side's first move runs under the server's abort deadline (30 s, ``clocks.move``), not
+    the per-move limit; the bot still keeps to the per-move limit (level 8 thought 6.4 s on the
+    first move of a 1 s-a-move game)."""
+    from client.bot import BotClient, BotOptions
+
+    bot = BotClient(BotOptions("ws://127.0.0.1:1/", "chess", 8))
+    first = _budget_view({"per_move": 1}, {"first": None, "second": None, "move": 30000,
+                                           "running": "first"})
+    assert bot.budget(first, now=first.received) < 1.0
+    later = _budget_view({"per_move": 1}, {"first": None, "second": None, "move": 1000,
+                                           "running": "first"})
+    assert bot.budget(first, now=first.received) == bot.budget(later, now=later.received)
+    # the abort deadline still bounds a first move when it is the tighter limit
+    short = _budget_view({"per_move": 20}, {"first": None, "second": None, "move": 3000,
+                                            "running": "first"})
+    assert bot.budget(short, now=short.received) < 3.0
+    # a Fischer first move: the main time (not yet running) and the abort deadline both bound it
+    fischer = _budget_view({"initial": 2, "increment": 0},
+                           {"first": 2000, "second": 2000, "move": 30000, "running": "first"})
+    assert bot.budget(fischer, now=fischer.received) < 2.0
+
+
+async def test_the_first_move_of_a_per_move_game_is_thought_within_the_limit() -> None:
+    """On a real server, the seconds the bot gives its decider for its first move in a 1 s a
+    move room stay within 1 s (observed through a recording decider, not by timing)."""
+    from client.bot import BotClient, BotOptions
+    from engines.search import Decision
+
+    engine = get("chess")
+    asked: list[float | None] = []
+
+    class Recording:
+        def decide(self, state: Any, seconds: float | None = None) -> Decision:
+            asked.append(seconds)
+            return Decision("move", engine.legal_moves(state)[0], 0, 0, 0, 0.0)
+
+        def accepts_draw(self) -> bool:
+            return False
+
+    async with running_server(host="127.0.0.1", port=0, db=":memory:") as server:
+        ann = await WireClient.connect(server.url, "ann")
+        room = await ann.request(type="create", game="chess", color="second",
+                                 clock={"per_move": 1})
+        bot = BotClient(BotOptions(server.url, "chess", 8, room=room["room"], games=1),
+                        decider=Recording())
+        playing = asyncio.ensure_future(bot.run())
+        try:
+            await ann.expect("moved", timeout=GUARD, ply=0)
+            await ann.request(type="resign", room=room["room"])
+            summary = await asyncio.wait_for(playing, GUARD)
+            assert summary.moves == 1
+            assert asked and asked[0] is not None and asked[0] < 1.0, asked
+        finally:
+            playing.cancel()
+            await ann.close()
+
+
+def test_the_reserve_grows_with_the_limit_and_the_round_trip() -> None:
+    """On a 1 s per-move clock a good share of the second stays unused (0.25 s was kept, and a
+    reply took 0.86 s); the measured round trip is kept back too; the level's own time is not
+    cut where the clock leaves plenty."""
+    from client.bot import BotClient, BotOptions
+
+    bot = BotClient(BotOptions("ws://127.0.0.1:1/", "chess", 8))
+    one = _budget_view({"per_move": 1}, {"first": None, "second": None, "move": 1000,
+                                         "running": "first"})
+    quick = bot.budget(one, now=one.received)
+    assert quick <= 0.65
+    assert bot.budget(one, now=one.received + 0.1) == pytest.approx(quick - 0.1)
+    bot.round_trip = 0.2
+    assert bot.budget(one, now=one.received) == pytest.approx(quick - 0.2)
+    bot.round_trip = 0.0
+    ten = _budget_view({"per_move": 10}, {"first": None, "second": None, "move": 10000,
+                                          "running": "first"})
+    assert 5.0 <= bot.budget(ten, now=ten.received) <= 8.5
+    level5 = BotClient(BotOptions("ws://127.0.0.1:1/", "chess", 5))
+    assert level5.budget(ten, now=ten.received) == pytest.approx(0.8)  # the level's time
+    low = _budget_view({"initial": 180, "increment": 2},
+                       {"first": 2000, "second": 90000, "move": None, "running": "first"})
+    assert bot.budget(low, now=low.received) <= 2.0 - 0.25 - 0.2 * 2.0 + 1e-9

@@ -98,7 +98,8 @@ async def test_uci_bot_plays_a_whole_game_on_a_server(tiny_engine: str) -> None:
 
     async with running_server(host="127.0.0.1", port=0, db=":memory:") as server:
         process = await start_bot(
-            server.url, "--game", "chess", "--level", "1", "--uci", tiny_engine, "--games", "1"
+            server.url, "--game", "chess", "--level", "1", "--uci", tiny_engine, "--games", "1",
+            "--clock", "untimed",
         )
         ann = await WireClient.connect(server.url, "ann")
         try:
