@@ -11,6 +11,11 @@ BUCKETS_S = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
 """Move handling latency buckets in seconds."""
 
 
+def label(value: str) -> str:
+    """``value`` escaped for a label value of the text exposition (backslash, quote, newline)."""
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
 class Metrics:
     """What ``GET /metrics`` shows."""
 
@@ -40,9 +45,10 @@ class Metrics:
     ) -> str:
         """The Prometheus text exposition."""
         lines = [
-            "# HELP boardhall_connections Open WebSocket connections.",
-            "# TYPE boardhall_connections gauge",
-            f"boardhall_connections {connections}",
+            # not boardhall_connections: that is the family of boardhall_connections_total
+            "# HELP boardhall_open_connections Open WebSocket connections.",
+            "# TYPE boardhall_open_connections gauge",
+            f"boardhall_open_connections {connections}",
             "# HELP boardhall_connections_total WebSocket connections accepted.",
             "# TYPE boardhall_connections_total counter",
             f"boardhall_connections_total {self.connections_total}",
@@ -50,7 +56,7 @@ class Metrics:
             "# TYPE boardhall_rooms gauge",
         ]
         for game, count in sorted(rooms_by_game.items()):
-            lines.append(f'boardhall_rooms{{game="{game}"}} {count}')
+            lines.append(f'boardhall_rooms{{game="{label(game)}"}} {count}')
         lines += [
             "# HELP boardhall_seeks Players waiting in matchmaking.",
             "# TYPE boardhall_seeks gauge",
@@ -71,7 +77,7 @@ class Metrics:
             "# TYPE boardhall_errors_total counter",
         ]
         for code, count in sorted(self.errors.items()):
-            lines.append(f'boardhall_errors_total{{code="{code}"}} {count}')
+            lines.append(f'boardhall_errors_total{{code="{label(code)}"}} {count}')
         lines += [
             "# HELP boardhall_move_seconds Time from receiving a move to sending it out.",
             "# TYPE boardhall_move_seconds histogram",

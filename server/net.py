@@ -23,7 +23,7 @@ from functools import partial
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 import websockets
 from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
@@ -55,20 +55,124 @@ from server.storage import AsyncStorage, StorageClosed
 log = logging.getLogger("boardhall.server")
 
 
-def _response(status: HTTPStatus, body: str, content_type: str) -> Response:
+_NO_STORE = "no-store"
+"""``Cache-Control`` of what changes from one request to the next (health, metrics, errors)."""
+
+_FINISHED_MAX_AGE = 86_400
+"""Seconds a cache may keep the record of a finished game (it no longer changes)."""
+
+_ALLOW = "GET, HEAD, OPTIONS"
+"""The methods every HTTP path answers."""
+
+_GAME_QUERY = frozenset({"format", "token"})
+_GAMES_QUERY = frozenset({"player", "token"})
+
+
+class _HttpError(Exception):
+    """A client's bad HTTP request: answered with ``status`` and ``{"error": message}``."""
+
+    def __init__(
+        self, status: HTTPStatus, message: str, headers: list[tuple[str, str]] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.headers = headers or []
+
+
+def _response(
+    status: HTTPStatus,
+    body: str,
+    content_type: str,
+    cache: str = _NO_STORE,
+    extra: list[tuple[str, str]] | None = None,
+) -> Response:
     data = body.encode("utf-8")
+    if "charset=" not in content_type:  # every body is UTF-8 (names may be any script)
+        content_type += "; charset=utf-8"
     headers = Headers(
         [
             ("Content-Type", content_type),
             ("Content-Length", str(len(data))),
+            ("Cache-Control", cache),
+            *(extra or []),
             ("Connection", "close"),
         ]
     )
     return Response(status.value, status.phrase, headers, data)
 
 
-def _json(status: HTTPStatus, data: Any) -> Response:
-    return _response(status, json.dumps(data, ensure_ascii=False), "application/json")
+def _json(
+    status: HTTPStatus,
+    data: Any,
+    cache: str = _NO_STORE,
+    extra: list[tuple[str, str]] | None = None,
+) -> Response:
+    return _response(status, json.dumps(data, ensure_ascii=False), "application/json", cache, extra)
+
+
+def _error(error: _HttpError) -> Response:
+    return _json(error.status, {"error": error.message}, extra=error.headers)
+
+
+def _no_content(status: HTTPStatus, headers: list[tuple[str, str]]) -> Response:
+    return Response(
+        status.value,
+        status.phrase,
+        Headers([*headers, ("Cache-Control", _NO_STORE), ("Connection", "close")]),
+        b"",
+    )
+
+
+def _head(response: Response) -> Response:
+    """``response`` without its body (its headers, ``Content-Length`` too, unchanged)."""
+    return Response(response.status_code, response.reason_phrase, response.headers, b"")
+
+
+def _query(raw: str, allowed: frozenset[str]) -> dict[str, str]:
+    """The query parameters of ``raw``: only those named in ``allowed``, each at most once.
+
+    Raises:
+        _HttpError: a parameter repeated or not known here.
+    """
+    try:
+        pairs = parse_qsl(raw, keep_blank_values=True, errors="strict")
+    except UnicodeDecodeError:
+        raise _HttpError(HTTPStatus.BAD_REQUEST, "the query string is not valid UTF-8") from None
+    query: dict[str, str] = {}
+    for key, value in pairs:
+        if key not in allowed:
+            known = ", ".join(sorted(allowed)) or "none"
+            raise _HttpError(
+                HTTPStatus.BAD_REQUEST, f"unknown query parameter {key!r} (known here: {known})"
+            )
+        if key in query:
+            message = f"query parameter {key!r} given more than once"
+            raise _HttpError(HTTPStatus.BAD_REQUEST, message)
+        query[key] = value
+    return query
+
+
+def _segments(raw_path: str) -> list[str]:
+    """The percent-decoded segments of ``raw_path`` (``/games/ID`` is ``["games", "ID"]``).
+
+    Raises:
+        _HttpError: a segment that is not UTF-8 once decoded.
+    """
+    try:
+        return [unquote(part, errors="strict") for part in raw_path.split("/")[1:]]
+    except UnicodeDecodeError:
+        raise _HttpError(HTTPStatus.BAD_REQUEST, "the path is not valid UTF-8") from None
+
+
+def _route(parts: list[str]) -> tuple[str, str] | None:
+    """``(route, id)`` of a path's segments: ``("games/", ID)`` for ``/games/ID``, ``("", "")``
+    for ``/``; ``None`` for a path served nowhere."""
+    if len(parts) == 1 and parts[0] in ("", "healthz", "metrics", "games"):
+        return parts[0], ""
+    if len(parts) == 2 and parts[0] in ("games", "variants") and parts[1]:
+        return parts[0] + "/", parts[1]
+    return None
 
 
 _LOBBY = "#lobby"
@@ -547,51 +651,85 @@ class BoardhallServer:
     # ---- plain HTTP --------------------------------------------------------------------------
 
     async def _http(self, connection: ServerConnection, request: Request) -> Response | None:
-        if request.headers.get("Upgrade", "").lower() == "websocket":
-            return None
-        url = urlsplit(request.path)
-        query = {k: v[-1] for k, v in parse_qs(url.query).items()}
-        path = url.path.rstrip("/") or "/"
+        upgrades = request.headers.get_all("Upgrade")
+        if any("websocket" in value.lower() for value in upgrades):
+            return None  # the WebSocket handshake checks the rest
         try:
-            if path == "/":
-                return _json(
-                    HTTPStatus.OK,
-                    {
-                        "server": self.config.server_name,
-                        "protocol": list(KNOWN_VERSIONS),
-                        "websocket": "connect here with a WebSocket client (protocol v1)",
-                        "http": [
-                            "/healthz",
-                            "/metrics",
-                            "/games/ID",
-                            "/games?player=ID",
-                            "/variants/ID",
-                        ],
-                    },
-                )
-            if path == "/healthz":
-                health = self.health()
-                healthy = health["status"] == "ok"
-                return _json(HTTPStatus.OK if healthy else HTTPStatus.SERVICE_UNAVAILABLE, health)
-            if path == "/metrics":
-                body = self.metrics.render(
-                    len(self.connections),
-                    self.rooms_by_game(),
-                    len(self.hall.seeks),
-                    self.storage.held,
-                    self.storage.failures_total,
-                )
-                return _response(HTTPStatus.OK, body, "text/plain; version=0.0.4")
-            if path.startswith("/games/"):
-                return await self._http_game(path.removeprefix("/games/"), query, request)
-            if path == "/games":
-                return await self._http_games(query, request)
-            if path.startswith("/variants/"):
-                return self._http_variant(path.removeprefix("/variants/"))
+            response = await self._http_answer(request)
+        except _HttpError as error:
+            response = _error(error)
         except Exception:
-            log.exception("HTTP %s failed", request.path)
-            return _json(HTTPStatus.INTERNAL_SERVER_ERROR, {"error": "internal server error"})
-        return _json(HTTPStatus.NOT_FOUND, {"error": f"nothing at {path}"})
+            log.exception("HTTP %s %s failed", request.method, request.path)
+            response = _json(HTTPStatus.INTERNAL_SERVER_ERROR, {"error": "internal server error"})
+        return _head(response) if request.method == "HEAD" else response
+
+    async def _http_answer(self, request: Request) -> Response:
+        """The answer to one plain HTTP request.
+
+        Raises:
+            _HttpError: a bad request (unknown path, method or parameter, bad token).
+        """
+        target = request.path
+        if target == "*" and request.method == "OPTIONS":
+            return _no_content(HTTPStatus.NO_CONTENT, [("Allow", _ALLOW)])
+        if not target.startswith("/"):  # the absolute form: http://host/path
+            url = urlsplit(target)
+            if url.scheme.lower() not in ("http", "https") or not url.netloc:
+                raise _HttpError(HTTPStatus.BAD_REQUEST, f"bad request target {target!r}")
+            target = (url.path or "/") + (f"?{url.query}" if url.query else "")
+        raw_path, _, raw_query = target.partition("#")[0].partition("?")
+        parts = _segments(raw_path)
+        shown = "/" + "/".join(parts)
+        found = _route(parts)
+        if found is None:
+            hint = ""
+            if len(parts) > 1 and parts[-1] == "" and _route(parts[:-1]) is not None:
+                hint = f" (without the trailing slash: {shown[:-1]!r})"
+            raise _HttpError(HTTPStatus.NOT_FOUND, f"nothing at {shown!r}{hint}")
+        route, arg = found
+        if request.method == "OPTIONS":
+            return _no_content(HTTPStatus.NO_CONTENT, [("Allow", _ALLOW)])
+        if request.method not in ("GET", "HEAD"):
+            raise _HttpError(
+                HTTPStatus.METHOD_NOT_ALLOWED,
+                f"method {request.method} is not allowed on {shown!r}: use GET or HEAD",
+                [("Allow", _ALLOW)],
+            )
+        if route == "":
+            return _json(
+                HTTPStatus.OK,
+                {
+                    "server": self.config.server_name,
+                    "protocol": list(KNOWN_VERSIONS),
+                    "websocket": "connect here with a WebSocket client (protocol v1)",
+                    "http": [
+                        "/healthz",
+                        "/metrics",
+                        "/games/ID",
+                        "/games?player=ID",
+                        "/variants/ID",
+                    ],
+                },
+            )
+        if route == "healthz":
+            health = self.health()
+            healthy = health["status"] == "ok"
+            return _json(HTTPStatus.OK if healthy else HTTPStatus.SERVICE_UNAVAILABLE, health)
+        if route == "metrics":
+            body = self.metrics.render(
+                len(self.connections),
+                self.rooms_by_game(),
+                len(self.hall.seeks),
+                self.storage.held,
+                self.storage.failures_total,
+            )
+            return _response(HTTPStatus.OK, body, "text/plain; version=0.0.4; charset=utf-8")
+        if route == "games/":
+            return await self._http_game(arg, _query(raw_query, _GAME_QUERY), request)
+        if route == "games":
+            return await self._http_games(_query(raw_query, _GAMES_QUERY), request)
+        _query(raw_query, frozenset())
+        return self._http_variant(arg)
 
     def health(self) -> dict[str, Any]:
         """The ``/healthz`` body: ``status`` is ``ok``, or ``storage_failing`` while commits fail
@@ -621,16 +759,49 @@ class BoardhallServer:
         return counts
 
     async def _viewer(self, query: dict[str, str], request: Request) -> str | None:
+        """The player id of the token in ``?token=`` or ``Authorization: Bearer``, or ``None``
+        when there is none.
+
+        Raises:
+            _HttpError: a malformed, repeated, conflicting or unknown token.
+        """
+        challenge = [("WWW-Authenticate", 'Bearer realm="boardhall"')]
         token = query.get("token")
-        auth = request.headers.get("Authorization", "")
-        if auth.lower().startswith("bearer "):
-            token = auth[7:].strip()
-        if not token:
+        if token is not None and not token.strip():
+            raise _HttpError(HTTPStatus.BAD_REQUEST, "empty ?token=")
+        auths = request.headers.get_all("Authorization")
+        if len(auths) > 1:
+            raise _HttpError(HTTPStatus.BAD_REQUEST, "more than one Authorization header")
+        if auths:
+            scheme, _, value = auths[0].strip().partition(" ")
+            if scheme.lower() != "bearer":
+                raise _HttpError(
+                    HTTPStatus.UNAUTHORIZED,
+                    f"Authorization scheme {scheme!r} is not accepted: send 'Bearer TOKEN'",
+                    challenge,
+                )
+            if not value.strip():
+                raise _HttpError(
+                    HTTPStatus.UNAUTHORIZED, "empty token in Authorization: Bearer", challenge
+                )
+            if token is not None and token != value.strip():
+                raise _HttpError(
+                    HTTPStatus.BAD_REQUEST,
+                    "two different tokens: one in ?token=, one in Authorization",
+                )
+            token = value.strip()
+        if token is None:
             return None
         token_hash = hash_token(token)
         storage = self.storage.storage
         row = await self.storage.run(lambda: storage.identity(token_hash))
-        return row[0] if row else None
+        if row is None:
+            raise _HttpError(
+                HTTPStatus.UNAUTHORIZED,
+                "unknown token",
+                [("WWW-Authenticate", 'Bearer realm="boardhall", error="invalid_token"')],
+            )
+        return str(row[0])
 
     @staticmethod
     def _may_see(meta: dict[str, Any], viewer: str | None) -> bool:
@@ -642,25 +813,42 @@ class BoardhallServer:
         )
 
     async def _http_game(self, game_id: str, query: dict[str, str], request: Request) -> Response:
+        refused: _HttpError | None = None
+        try:
+            viewer = await self._viewer(query, request)
+        except _HttpError as unauthorized:
+            if unauthorized.status != HTTPStatus.UNAUTHORIZED:
+                raise
+            # a stale token (say the client's, from before the database was replaced) still
+            # reads a public game: refused only where the token was needed
+            viewer, refused = None, unauthorized
         storage = self.storage.storage
         found = await self.storage.run(lambda: storage.game(game_id))
-        if found is None or not self._may_see(found[0], await self._viewer(query, request)):
-            return _json(HTTPStatus.NOT_FOUND, {"error": f"no game {game_id!r}"})
+        vary = [("Vary", "Authorization")]
+        if found is None or not self._may_see(found[0], viewer):
+            if refused is not None:
+                raise refused
+            raise _HttpError(HTTPStatus.NOT_FOUND, f"no game {game_id!r}", vary)
         fmt = query.get("format")
         served = formats(found[0]["game"])
         if fmt is not None and fmt not in served:
             game = found[0]["game"]
             error = f"unknown format {fmt!r}; {game} records: {', '.join(served)}"
-            return _json(HTTPStatus.BAD_REQUEST, {"error": error})
+            raise _HttpError(HTTPStatus.BAD_REQUEST, error, vary)
         content_type, body = export(found[0], found[1], fmt)
-        return _response(HTTPStatus.OK, body, content_type)
+        meta = found[0]
+        cache = "no-cache"  # a live game changes with every move
+        if meta.get("status") == "over":
+            scope = "private" if meta.get("private") else "public"
+            cache = f"{scope}, max-age={_FINISHED_MAX_AGE}"
+        return _response(HTTPStatus.OK, body, content_type, cache, vary)
 
     async def _http_games(self, query: dict[str, str], request: Request) -> Response:
         player = query.get("player")
         if not player:
-            return _json(HTTPStatus.BAD_REQUEST, {"error": "give ?player=ID"})
-        storage = self.storage.storage
+            raise _HttpError(HTTPStatus.BAD_REQUEST, "give ?player=ID")
         viewer = await self._viewer(query, request)
+        storage = self.storage.storage
         metas = await self.storage.run(lambda: storage.games_of(player, viewer=viewer))
         games = [
             {
@@ -682,7 +870,9 @@ class BoardhallServer:
             for meta in metas
             if self._may_see(meta, viewer)
         ]
-        return _json(HTTPStatus.OK, {"player": player, "games": games})
+        return _json(
+            HTTPStatus.OK, {"player": player, "games": games}, extra=[("Vary", "Authorization")]
+        )
 
     def _http_variant(self, variant: str) -> Response:
         try:
@@ -690,7 +880,7 @@ class BoardhallServer:
         except Exception:
             info = None
         if info is None:
-            return _json(HTTPStatus.NOT_FOUND, {"error": f"no custom variant {variant!r}"})
+            raise _HttpError(HTTPStatus.NOT_FOUND, f"no custom variant {variant!r}")
         return _json(HTTPStatus.OK, info)
 
 
