@@ -235,8 +235,9 @@ class App:
             except Exception:  # queue.Empty
                 continue
             if conn is not self.connection:
-                # A hot-seat helper connection: only its errors matter to the player.
-                if event.kind == "message" and event.data.get("type") == "error":
+                # A hot-seat helper connection: only its errors matter to the player, and the
+                # offers the other seat made (the server sends an offer to the opponent only).
+                if event.kind == "message" and event.data.get("type") in ("error", "offer"):
                     return event
                 continue
             return event

@@ -234,6 +234,36 @@ def _point_order(point: str) -> tuple[int, int, str]:
     return (0, int(point), "") if point.isdigit() else (1, 0, point)
 
 
+MoveCell = tuple[int | None, str]
+"""A move in a move list: its ply index (``None`` for the "…" before a first move played by the
+second side) and its text."""
+
+
+def first_move_number(game: str, start: str | None) -> int:
+    """The number of the first line of a move list: a chess FEN's full-move number, else 1."""
+    if game == "chess" and start:
+        fields = start.split()
+        if len(fields) >= 6 and fields[5].isdigit() and int(fields[5]) > 0:
+            return int(fields[5])
+    return 1
+
+
+def move_rows(game: str, start: str | None, shown: list[str],
+              second_first: bool) -> list[tuple[int, list[MoveCell]]]:
+    """The move list as numbered lines of two moves (first's, second's). A start with the second
+    side to move opens with "…" in the first column (``40. … h1=Q+``).
+
+    >>> move_rows("chess", None, ["e4", "e5", "Nf3"], False)
+    [(1, [(0, 'e4'), (1, 'e5')]), (2, [(2, 'Nf3')])]
+    >>> move_rows("draughts", "B:W28:B19", ["19-23"], True)
+    [(1, [(None, '…'), (0, '19-23')])]
+    """
+    cells: list[MoveCell] = [(None, "…")] if second_first and shown else []
+    cells += list(enumerate(shown))
+    number = first_move_number(game, start)
+    return [(number + k // 2, cells[k:k + 2]) for k in range(0, len(cells), 2)]
+
+
 def display_moves(game: str, start: str | None, moves: list[str]) -> list[str]:
     """Moves as players read them: SAN for chess (``Nf3``), the canonical text otherwise."""
     if game != "chess":

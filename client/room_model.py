@@ -74,6 +74,9 @@ class RoomModel:
     closed: bool = False
     """The server has closed the room (its end was read from the game's record)."""
     highlight: tuple[str, ...] = ()
+    hotseat: bool = False
+    """Both seats are played from this window: an offer by either seat waits for the other's
+    answer here."""
     history: list[Any] = field(default_factory=list)
     """Engine states from the start, one more than the moves followed (``state`` is the last)."""
 
@@ -311,8 +314,11 @@ class RoomModel:
         return {s: v for s in SEATS if (v := self.remaining_ms(s, now)) is not None}
 
     def pending_offer(self) -> dict[str, Any] | None:
-        """An offer from the opponent waiting for our answer."""
+        """An offer from the opponent waiting for our answer (in hot-seat play, from either
+        seat: the other seat answers it)."""
         for offer in self.offers:
+            if self.hotseat and offer.get("by") in ("first", "second"):
+                return offer
             if self.you is not None and offer.get("by") not in (self.you, None):
                 return offer
         return None

@@ -20,7 +20,7 @@ from client.address import http_url
 from client.annotations import CaptureTracker, check_squares, threatened_captains
 from client.boards import make_view
 from client.boards.base import BoardView, Marks
-from client.moves import display_moves, points_of
+from client.moves import display_moves, move_rows, points_of
 from client.room_model import REASON_WORDS
 from client.scenes import room_panel
 from client.scenes.base import Scene
@@ -164,7 +164,7 @@ class ReplayScene(Scene):
         reason: str | None = None,
     ) -> None:
         super().__init__(app)
-        self.game, self.variant = game, variant
+        self.game, self.variant, self.start = game, variant, start
         self.moves = list(moves)
         self.names = dict(names or {})
         self.result, self.reason = result, reason
@@ -315,18 +315,17 @@ class ReplayScene(Scene):
             draw.paragraph(surface, self.error, ERROR_RECT.inflate(-20, -14), 15, theme.BAD)
         draw.panel(surface, box, theme.INPUT_BG)
         rows = (box.height - 12) // 22
-        first_line = max(0, (self.index - 1) // 2 - rows + 3)
-        for j in range(rows):
-            row = first_line + j
-            at = row * 2
-            if at >= len(self.moves):
-                break
+        second_first = bool(self.states) and getattr(self.states[0], "turn", "") == "second"
+        lines = move_rows(self.game, self.start, self.shown, second_first)
+        at_line = next((j for j, (_, cells) in enumerate(lines)
+                        if any(ply == self.index - 1 for ply, _ in cells)), 0)
+        first_line = max(0, at_line - rows + 3)
+        for j, (number, cells) in enumerate(lines[first_line:first_line + rows]):
             y = box.top + 8 + j * 22
-            draw.text(surface, f"{row + 1}.", (box.left + 12, y), 14, theme.FAINT)
-            for k in range(2):
-                if at + k < len(self.moves):
-                    color = theme.ACCENT if at + k == self.index - 1 else theme.TEXT
-                    draw.text(surface, self.shown[at + k], (box.left + 60 + k * 200, y), 15,
-                              color, max_width=190)
+            draw.text(surface, f"{number}.", (box.left + 12, y), 14, theme.FAINT)
+            for k, (ply, text) in enumerate(cells):
+                color = (theme.ACCENT if ply == self.index - 1 else
+                         theme.FAINT if ply is None else theme.TEXT)
+                draw.text(surface, text, (box.left + 60 + k * 200, y), 15, color, max_width=190)
         for b in self.buttons:
             b.draw(surface)

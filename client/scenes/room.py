@@ -16,7 +16,7 @@ import pygame
 from client.annotations import CaptureTracker, check_squares, threatened_captains
 from client.boards import make_view
 from client.boards.base import BoardView, Marks
-from client.moves import MovePicker, Pick, display_moves, legal_shapes
+from client.moves import MoveCell, MovePicker, Pick, display_moves, legal_shapes, move_rows
 from client.room_model import (
     OFFER_WORDS,
     REASON_WORDS,
@@ -376,7 +376,7 @@ class RoomScene(Scene):
 
     def scroll_moves(self, lines: int) -> None:
         """Scroll the move list back (positive) or forward by ``lines`` (wheel, PgUp/PgDn)."""
-        total = (len(self.model.moves) + 1) // 2
+        total = len(self.move_rows())
         most = max(0, total - MOVE_ROWS * MOVE_COLUMNS)
         self.move_scroll = max(0, min(most, self.move_scroll + lines))
 
@@ -421,6 +421,8 @@ class RoomScene(Scene):
         shows ``question`` and waits."""
         armed, self._armed = self._armed, None
         if armed is not None and armed[0] == name and self.now <= armed[1]:
+            if self.message == question:  # answered: the question is not shown any more
+                self.message = ""
             return True
         self._armed = (name, self.now + CONFIRM_SECONDS)
         self.say(question, theme.WARN, CONFIRM_SECONDS)
@@ -595,6 +597,7 @@ class RoomScene(Scene):
     def on_message(self, message: dict[str, Any]) -> None:
         """Update the room from the server; show errors meant for us."""
         kind = message.get("type")
+        self.model.hotseat = bool(self.app.seat_connections)
         if kind == "error":
             if reply_to(message) in self.my_requests or message.get("room") == self.model.room:
                 self.pending_move = None
@@ -607,6 +610,8 @@ class RoomScene(Scene):
         line = self.model.apply(message, self.now)
         if message.get("room") != self.model.room:
             return
+        if kind == "room":
+            self.follow_hot_seats()
         if kind in ("room", "moved"):
             self.pending_move = None
             self.move_scroll = 0
@@ -624,6 +629,18 @@ class RoomScene(Scene):
             self.show_result()
         if self.model.engine_error:
             self.say(self.model.engine_error, theme.BAD)
+
+    def follow_hot_seats(self) -> None:
+        """In hot-seat play, send each seat's moves through the connection that now holds it:
+        a rematch or a swap gives the window's connection the other colour."""
+        conns, you = self.app.seat_connections, self.model.you
+        main = self.app.connection
+        if not conns or you not in ("first", "second") or main is None or conns.get(you) is main:
+            return
+        helper = next((c for c in conns.values() if c is not main), None)
+        if helper is not None:
+            self.app.seat_connections = {you: main,
+                                         "second" if you == "first" else "first": helper}
 
     def on_net(self, event: NetEvent) -> None:
         """After a reconnect, ask for the room again: our seat comes back with our token, and a
@@ -679,6 +696,7 @@ class RoomScene(Scene):
     def update(self, dt: float) -> None:
         """Expire the message; keep the move picker in step with the position."""
         self._show_fetched_end()
+        self.model.hotseat = bool(self.app.seat_connections)
         if self.message and self.now > self.message_until:
             self.message = ""
             self.app.invalidate()
@@ -868,6 +886,14 @@ class RoomScene(Scene):
             self._shown_moves = display_moves(self.model.game, self.model.start, self.model.moves)
             self._shown_key = key
         return self._shown_moves
+
+    def move_rows(self) -> list[tuple[int, list[MoveCell]]]:
+        """The move list in numbered lines (a start with the second side to move opens with
+        "…")."""
+        m = self.model
+        first = m.history[0] if m.history else m.state
+        second_first = getattr(first, "turn", "first") == "second"
+        return move_rows(m.game, m.start, self.shown_moves(), second_first)
 
 def timed(clock: dict[str, Any]) -> bool:
     """Whether a room's clock setting runs (any positive initial time or per-move limit)."""

@@ -162,8 +162,7 @@ def draw_moves(room: RoomScene, surface: pygame.Surface, rect: pygame.Rect) -> N
     if not moves:
         draw.text(surface, "No moves yet.", (rect.left + 12, rect.top + 10), 15, theme.FAINT)
         return
-    lines = [(i // 2 + 1, moves[i], moves[i + 1] if i + 1 < len(moves) else "")
-             for i in range(0, len(moves), 2)]
+    lines = room.move_rows()
     per_col, cols = MOVE_ROWS, MOVE_COLUMNS
     end = len(lines) - room.move_scroll
     shown = lines[max(0, end - per_col * cols):end]
@@ -172,16 +171,15 @@ def draw_moves(room: RoomScene, surface: pygame.Surface, rect: pygame.Rect) -> N
     # move keeps a gap before the next, so "9,8=0*3" and "6,7-5,8" never read as one
     num_w = max(34, fonts.text_width(f"{shown[-1][0] if shown else 1}.", 14) + 8)
     move_w = (col_w - num_w - 12) // 2
-    for j, (n, a, b) in enumerate(shown):
+    last = len(moves) - 1 if room.move_scroll == 0 else -1
+    for j, (n, cells) in enumerate(shown):
         cx = rect.left + 10 + (j // per_col) * col_w
         cy = rect.top + 8 + (j % per_col) * 22
         draw.text(surface, f"{n}.", (cx, cy), 14, theme.FAINT)
-        last_line = j == len(shown) - 1 and room.move_scroll == 0
-        draw.text(surface, a, (cx + num_w, cy), 15,
-                  theme.ACCENT if last_line and not b else theme.TEXT, max_width=move_w - 10)
-        if b:
-            draw.text(surface, b, (cx + num_w + move_w, cy), 15,
-                      theme.ACCENT if last_line else theme.TEXT, max_width=move_w - 10)
+        for k, (ply, text) in enumerate(cells):
+            color = theme.ACCENT if ply == last else theme.FAINT if ply is None else theme.TEXT
+            draw.text(surface, text, (cx + num_w + k * move_w, cy), 15, color,
+                      max_width=move_w - 10)
 
 
 def draw_chat(room: RoomScene, surface: pygame.Surface, rect: pygame.Rect) -> None:
