@@ -173,9 +173,10 @@ def _screenshot(args: argparse.Namespace) -> int:
 # ---- replay -------------------------------------------------------------------------------------
 
 def _replay_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("record", help="a record file (JSON or PGN) or an http(s):// URL of "
-                   "GET /games/ID?format=json")
-    p.add_argument("--game", help="game id when the record does not say")
+    p.add_argument("record", help="a record file (Boardhall JSON, a chess PGN or a draughts "
+                   "PDN) or an http(s):// URL of GET /games/ID (any format it serves)")
+    p.add_argument("--game", help="game id when the record does not say (chess: PGN, "
+                   "draughts: PDN)")
     p.add_argument("--size", type=_size, default=(1280, 800))
 
 
@@ -193,7 +194,7 @@ def _replay(args: argparse.Namespace) -> int:
         print(f"boardhall replay: {exc}", file=sys.stderr)
         return 2
     except UnicodeDecodeError:
-        print(f"boardhall replay: {args.record} is not text (a JSON record or a PGN game)",
+        print(f"boardhall replay: {args.record} is not text (a JSON, PGN or PDN record)",
               file=sys.stderr)
         return 2
     except RecordError as exc:  # a fetch's error names its URL already

@@ -155,8 +155,8 @@ class LobbyScene(Scene):
         self.leave_button = Button(pygame.Rect(1136, 10, 120, 42), "Disconnect", "disconnect",
                                    "Ctrl+D")
         self.replay_source = TextField(pygame.Rect(col2 + 16, 700, 266, 40),
-                                       "Replay a game: its id, or a record file (JSON, PGN)", "",
-                                       "game id or file path", 1024)
+                                       "Replay a game: its id, or a record file (JSON, PGN, PDN)",
+                                       "", "game id or file path", 1024)
         self.replay_button = Button(pygame.Rect(col2 + 290, 700, 102, 40), "Replay", "replay",
                                     "Ctrl+O")
         self.options = TextField(pygame.Rect(28, 660, 352, 40), "Game options  (name=value)", "",

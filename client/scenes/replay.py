@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import queue
+import re
 import ssl
 import threading
 import urllib.request
@@ -40,7 +41,8 @@ class RecordError(ValueError):
 
 
 def parse_record(text: str, game: str | None = None) -> dict[str, Any]:
-    """Read a game record: Boardhall's JSON record, an engine JSON record, or a chess PGN.
+    """Read a game record: Boardhall's JSON record, an engine JSON record, a chess PGN or a
+    draughts PDN (``game`` names the game of a record that does not say).
 
     Returns ``{game, variant, start, moves: [str], names: {first, second}, result, reason,
     options, variant_info}``; raises :class:`RecordError` naming what is wrong.
@@ -72,9 +74,90 @@ def parse_record(text: str, game: str | None = None) -> dict[str, Any]:
                 "moves": moves, "names": names, "result": data.get("result"),
                 "reason": data.get("reason"), "options": data.get("options") or {},
                 "variant_info": data.get("variant_info")}
+    if game == "draughts" or (game is None and _looks_like_pdn(text)):
+        return _parse_pdn(text)
     if (game in (None, "chess")) and ("[" in text or "1." in text):
         return _parse_pgn(text)
-    raise RecordError("not a JSON record or a PGN game")
+    raise RecordError("not a JSON record, a PGN game or a PDN game")
+
+
+_PDN_TAG_RE = re.compile(r'^\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]$')
+_PDN_MOVE_RE = re.compile(r"^(?:[0-9]+\.(?:\.\.)?)?[0-9]{1,2}(?:[-x][0-9]{1,2})+[!?*]*$")
+_PDN_RESULTS = {"2-0": "first", "1-0": "first", "0-2": "second", "0-1": "second",
+                "1-1": "draw", "1/2-1/2": "draw"}
+
+
+def _pdn_tags(text: str) -> tuple[dict[str, str], list[str]]:
+    """The tag pairs of the first game in a PGN/PDN text, and the words of its movetext."""
+    tags: dict[str, str] = {}
+    words: list[str] = []
+    for raw in text.strip().splitlines():
+        line = raw.strip()
+        if line.startswith("[") and not words:
+            match = _PDN_TAG_RE.match(line)
+            if match is not None:
+                tags[match.group(1)] = match.group(2).replace('\\"', '"').replace("\\\\", "\\")
+        elif line.startswith("[") and words:
+            break  # the next game
+        elif line and not line.startswith(("%", ";")):
+            words.extend(line.split())
+    return tags, words
+
+
+def _looks_like_pdn(text: str) -> bool:
+    """A draughts record rather than a chess one: a draughts GameType, FEN or result tag, a bare
+    PDN FEN, or movetext whose first move is squares numbers (``32-28``, ``28x19``)."""
+    body = text.strip()
+    if body.startswith(("W:", "B:")):
+        return True
+    tags, words = _pdn_tags(body)
+    game_type = tags.get("GameType", "").split(",")[0].strip()
+    if game_type and game_type != "0":  # 0 is chess in PDN's list of game types
+        return True
+    if tags.get("FEN", "").strip().startswith(("W:", "B:")):
+        return True
+    if tags.get("Result") in ("2-0", "0-2", "1-1"):
+        return True
+    first = next((w for w in words if w not in _PDN_RESULTS and w not in ("*", "0-0")
+                  and not re.fullmatch(r"[0-9]+\.(?:\.\.)?", w)), "")
+    return bool(_PDN_MOVE_RE.match(first))
+
+
+def _parse_pdn(text: str) -> dict[str, Any]:
+    from engines.draughts.engine import DraughtsEngine, DraughtsState
+
+    class Recording(DraughtsEngine):
+        """Reads the record as the server does, keeping the start and each move played."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.first: DraughtsState | None = None
+            self.played: list[str] = []
+
+        def start(self, *args: Any, **kwargs: Any) -> DraughtsState:
+            state = super().start(*args, **kwargs)
+            self.first = self.first or state
+            return state
+
+        def play(self, state: DraughtsState, move: str) -> DraughtsState:
+            after = super().play(state, move)
+            self.played.append(after.last_move or move)
+            return after
+
+    engine = Recording()
+    try:  # as strictly as the server reads one: a mistyped move is named, never dropped
+        final = engine.from_record(text)
+    except ValueError as exc:  # BadPosition, IllegalMove, UnknownVariant
+        raise RecordError(str(exc)) from exc
+    first = engine.first or final
+    tags, words = _pdn_tags(text)
+    result = _PDN_RESULTS.get(tags.get("Result", ""))
+    if result is None:
+        result = next((_PDN_RESULTS[w] for w in words if w in _PDN_RESULTS), None)
+    return {"game": "draughts", "variant": final.variant, "start": engine.position(first),
+            "moves": engine.played,
+            "names": {"first": tags.get("White", "?"), "second": tags.get("Black", "?")},
+            "result": result, "reason": None, "options": {}, "variant_info": None}
 
 
 def _parse_pgn(text: str) -> dict[str, Any]:
@@ -102,9 +185,10 @@ def fetch_record(
     token: str | None = None,
     ssl_context: ssl.SSLContext | None = None,
 ) -> dict[str, Any]:
-    """GET a JSON record from the server and parse it. ``token`` (sent as a bearer token, never
-    in the URL) lets a player read their own private games; ``ssl_context`` is the one the
-    WebSocket connection trusts (a server with its own certificate)."""
+    """GET a record from the server (JSON, or the game's own PGN/PDN) and parse it. ``token``
+    (sent as a bearer token, never in the URL) lets a player read their own private games;
+    ``ssl_context`` is the one the WebSocket connection trusts (a server with its own
+    certificate)."""
     request = urllib.request.Request(http_url)
     if token:
         request.add_header("Authorization", f"Bearer {token}")
@@ -162,7 +246,10 @@ class ReplayScene(Scene):
         variant_info: Mapping[str, Any] | None = None,
         result: str | None = None,
         reason: str | None = None,
+        flipped: bool = False,
     ) -> None:
+        """``flipped`` draws the second side at the bottom (as the room showed it to a player
+        who sat second)."""
         super().__init__(app)
         self.game, self.variant, self.start = game, variant, start
         self.moves = list(moves)
@@ -188,7 +275,7 @@ class ReplayScene(Scene):
         self.view: BoardView | None = None
         try:
             self.view = make_view(game, variant, variant_info)
-            self.view.layout(BOARD_RECT.inflate(-8, -8), False)
+            self.view.layout(BOARD_RECT.inflate(-8, -8), flipped)
         except Exception as exc:
             self.error = self.error or f"No board renderer for {game}: {exc}"
         y = 700
@@ -214,7 +301,7 @@ class ReplayScene(Scene):
 
     @classmethod
     def from_file(cls, app: App, path: Path, game: str | None = None) -> ReplayScene:
-        """Build from a record file (JSON or PGN)."""
+        """Build from a record file (JSON, PGN or PDN)."""
         return cls.from_record(app, parse_record(path.read_text(encoding="utf-8"), game))
 
     def handle_event(self, event: pygame.event.Event) -> None:

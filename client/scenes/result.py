@@ -73,7 +73,8 @@ class ResultPanel(Dialog):
             m = self.room.model
             self.app.push(ReplayScene(self.app, m.game, m.variant, m.start, list(m.moves),
                                       {s: m.name_of(s) for s in ("first", "second")},
-                                      m.options, m.variant_info, m.result, m.reason))
+                                      m.options, m.variant_info, m.result, m.reason,
+                                      flipped=self.room.bottom_seat() == "second"))
 
     def draw(self, surface: pygame.Surface) -> None:
         """Headline, reason and scores."""

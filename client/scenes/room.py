@@ -125,6 +125,8 @@ class RoomScene(Scene):
         self.message = ""
         self.message_color = theme.MUTED
         self.message_until = 0.0
+        self.pick_note = ""
+        """What the move picker last said about a click (it goes once the move is played)."""
         self.my_requests: set[int] = set()
         self.chat_field = TextField(pygame.Rect(PANEL_X, 574, PANEL_W, 36), "", "",
                                     chat_hint(""),
@@ -252,6 +254,7 @@ class RoomScene(Scene):
             return
         self.picker = MovePicker(self.model.game)
         self.picker_key = key
+        self.clear_pick_note()  # it was about the position before
         engine = self.model.engine
         if engine is None or self.model.state is None or self.model.status == "over":
             return
@@ -549,6 +552,15 @@ class RoomScene(Scene):
             self.ask_expression(pick.moves[0])
         elif pick.kind == "illegal" and pick.message:
             self.say(pick.message, theme.WARN, 4)
+            self.pick_note = pick.message
+
+    def clear_pick_note(self) -> None:
+        """Remove the picker's note on a click (e.g. "Several captures end there…") if it is
+        still shown: the move it was about has been sent or played."""
+        if self.pick_note and self.message == self.pick_note:
+            self.message = ""
+            self.app.invalidate()
+        self.pick_note = ""
 
     def choose_promotion(self, moves: list[str]) -> None:
         """Chess promotion picker (or any choice among moves with the same squares)."""
@@ -589,6 +601,7 @@ class RoomScene(Scene):
         """Send ``move`` for the current ply."""
         m = self.model
         self.picker.clear()
+        self.clear_pick_note()
         self.pending_move = move
         self.request({"type": "move", "ply": len(m.moves), "move": move})
 
@@ -871,12 +884,14 @@ class RoomScene(Scene):
         return "Your move" if m.is_my_turn() else f"{short_name(m, m.turn)} is thinking…"
 
     def status_color(self) -> theme.Color:
-        """Accent for our move, muted otherwise."""
+        """Accent for our move (every move in hot-seat play), muted otherwise."""
         m = self.model
         if m.status == "over":
             return theme.WARN
         if not self.online:
             return theme.BAD
+        if self.app.seat_connections:  # hot-seat: both seats are the user's, every move too
+            return theme.GOOD if m.status == "playing" else theme.TEXT
         return theme.GOOD if m.is_my_turn() else theme.TEXT
 
     def shown_moves(self) -> list[str]:

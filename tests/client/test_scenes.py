@@ -315,7 +315,7 @@ def test_replay_of_a_file_that_is_not_text_says_so(
     binary = tmp_path / "game.pgn"
     binary.write_bytes(b"\xff\xfe\x00\x01")
     assert main(["replay", str(binary)]) == 2
-    assert f"{binary} is not text (a JSON record or a PGN game)" in capsys.readouterr().err
+    assert f"{binary} is not text (a JSON, PGN or PDN record)" in capsys.readouterr().err
     typo = tmp_path / "typo.pgn"
     typo.write_text("1. e4 zz5\n", encoding="utf-8")
     assert main(["replay", str(typo)]) == 2
