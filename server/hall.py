@@ -97,6 +97,9 @@ class Identity:
     conn: ConnId | None = None
     last_colour: Side | None = None
     bot: bool = False
+    server_bot: bool = False
+    """Made by the server for a room against the computer: its name is the server's (the seat's
+    name from the start), whatever name its process says hello with."""
 
 
 @dataclass
@@ -509,7 +512,7 @@ class Hall:
             identity = Identity(player, hash_token(token), name or "Player")
             self.identities[player] = identity
             self.by_token[identity.token_hash] = player
-        if name and name != identity.name:
+        if name and name != identity.name and not identity.server_bot:
             identity.name = name
         if not name and message.token is None:
             identity.name = "Player"
@@ -747,6 +750,7 @@ class Hall:
             bot, token = self._bot_identity(f"Computer L{level}")
             self._seat(room, other(side), bot, now)
             room.bot_seat, room.bot_level = other(side), level
+            room.expect_bot()  # shown here from the start: its arrival is no "is back"
             out.bots.append(LaunchBot(room.code, engine.game, variant, level, token))
             room.begin(now, out)  # the first-move deadline aborts it if the bot never comes
         out.key = room.code
@@ -765,7 +769,7 @@ class Hall:
         old = self.identities.get(player)
         if old is not None:
             self.by_token.pop(old.token_hash, None)
-        identity = Identity(player, hash_token(token), name, bot=True)
+        identity = Identity(player, hash_token(token), name, bot=True, server_bot=True)
         self.identities[player] = identity
         self.by_token[identity.token_hash] = player
         return identity, token
@@ -882,8 +886,18 @@ class Hall:
             seat = room.seats[side] if side else None
             if room.status != "over" and level and seat is not None and not seat.connected:
                 _, token = self._bot_identity(seat.name, seat.player)
+                room.expect_bot()  # its players see it here, not leaving and coming back
                 found.append(LaunchBot(room.code, room.game, room.variant, level, token))
         return found
+
+    def bot_missing(self, code: str, now: float) -> Outputs:
+        """The bot process started for room ``code`` could not start, or ended before it
+        connected: its seat, shown here while it was expected, is shown away."""
+        out = Outputs(key=code)
+        room = self.rooms.get(code)
+        if room is not None and not room.closed:
+            room.bot_missing(out)
+        return out
 
     def _match(
         self, seek: Seek, joiner: Identity, now: float, out: Outputs, re: MessageId | None

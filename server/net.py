@@ -307,6 +307,15 @@ class BoardhallServer:
         host = "127.0.0.1" if self.host in ("0.0.0.0", "", "::") else self.host
         return f"{scheme}://{host}:{self.port}"
 
+    @property
+    def bound(self) -> str:
+        """``HOST:PORT`` the server listens on, as given (``0.0.0.0``: every interface; an IPv6
+        host in brackets), for operators: :attr:`url` is the loopback address bots use."""
+        host = self.host if self.host else "*"
+        if ":" in host:
+            host = f"[{host}]"
+        return f"{host}:{self.port}"
+
     async def start(self) -> None:
         """Open storage, bring back unfinished games, and listen."""
         if self.variants is not None:
@@ -342,7 +351,7 @@ class BoardhallServer:
             self._keepalive_timer = loop.call_later(self.keepalive.tick, self._sweep_keepalive)
         for bot in self.hall.bot_launches():
             self._spawn(self._launch_bot(bot))
-        log.info("listening", extra={"fields": {"url": self.url}})
+        log.info("listening", extra={"fields": {"url": self.url, "bound": self.bound}})
 
     async def stop(self, grace: float = 10.0) -> None:
         """Close every connection, wait for pending writes, stop bots. While the database
@@ -583,6 +592,11 @@ class BoardhallServer:
             self._bots.append(process)
         except Exception:
             log.exception("could not start a bot for room %s", bot.room)
+            self._emit(self.hall.bot_missing(bot.room, self.loop.time()))
+            return
+        await process.wait()  # a bot that never connected is no longer shown as here
+        if self._server is not None and self._server.is_serving():
+            self._emit(self.hall.bot_missing(bot.room, self.loop.time()))
 
     # ---- timers ------------------------------------------------------------------------------
 

@@ -50,6 +50,14 @@ class Seat:
     bot: bool = False
     connected: bool = False
     away_since: float | None = None
+    arriving: bool = False
+    """The seat of a bot the server is starting, whose process has not connected yet: shown
+    as here (the bot is on its way), so its first connection is no news ("... is back")."""
+
+    @property
+    def shown_connected(self) -> bool:
+        """Whether the others see this seat as here (``connected`` is only the real link)."""
+        return self.connected or self.arriving
 
 
 def _refuse(code: ErrorCode, message: str) -> ProtocolError:
@@ -210,7 +218,9 @@ class Room:
         seat = self.seats[side]
         if seat is None:
             return None
-        return SeatInfo(player=seat.player, name=seat.name, connected=seat.connected, bot=seat.bot)
+        return SeatInfo(
+            player=seat.player, name=seat.name, connected=seat.shown_connected, bot=seat.bot
+        )
 
     def summary(self) -> RoomSummary:
         """The lobby line of this room."""
@@ -401,7 +411,7 @@ class Room:
         connected = None
         if seat is not None:
             s = self.seats[seat]
-            connected = bool(s and s.connected)
+            connected = bool(s and s.shown_connected)
         message = Presence(
             room=self.code, seat=seat, connected=connected, spectators=len(self.spectators)
         )
@@ -447,6 +457,7 @@ class Room:
             seat = self.seats[side]
             assert seat is not None
             seat.connected = False
+            seat.arriving = False
             seat.away_since = now
             self._presence(out, seat=side)
             self._waiting_expiry(now)
@@ -477,13 +488,35 @@ class Room:
             return None
         seat = self.seats[side]
         assert seat is not None
+        news = not seat.arriving  # a bot arriving as expected was shown here already
         seat.connected = True
+        seat.arriving = False
         seat.away_since = None
         self._waiting_expiry(now)
         self._finished_expiry(now)
-        conn = self.connection_of(player)
-        self._presence(out, seat=side, exclude=conn)
+        if news:
+            conn = self.connection_of(player)
+            self._presence(out, seat=side, exclude=conn)
         return side
+
+    def expect_bot(self) -> bool:
+        """The server is starting this room's bot: show its seat as here until the process
+        connects (or :meth:`bot_missing`). Returns whether the seat waits for it."""
+        seat = self.seats[self.bot_seat] if self.bot_seat else None
+        if seat is None or seat.connected:
+            return False
+        seat.arriving = True
+        return True
+
+    def bot_missing(self, out: Outputs) -> None:
+        """The bot process the seat waited for could not start or ended before connecting: the
+        seat is shown away (its absence counts since it was last here, or since it was taken)."""
+        side = self.bot_seat
+        seat = self.seats[side] if side else None
+        if seat is None or not seat.arriving:
+            return
+        seat.arriving = False
+        self._presence(out, seat=side)
 
     # ---- the game ----------------------------------------------------------------------------
 
