@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import logging
+import os
 import signal
 import socket
 import sqlite3
@@ -19,7 +21,7 @@ from server import gcpolicy
 from server.config import ServerConfig
 from server.flags import bounded, port_number, whole
 from server.logs import setup_logging
-from server.net import BoardhallServer
+from server.net import BoardhallServer, CannotListen
 
 log = logging.getLogger("boardhall.cli")
 
@@ -38,6 +40,31 @@ def database_problem(path: str, error: sqlite3.Error) -> str:
     return f"cannot use the database {path}: {error}{hint}"
 
 
+def listen_host(text: str) -> str:
+    """``--host`` as typed, without surrounding spaces or the brackets of an IPv6 address as
+    written in URLs (``[::1]``)."""
+    host = text.strip()
+    if host.startswith("[") and host.endswith("]") and ":" in host:
+        host = host[1:-1]
+    return host
+
+
+def listen_problem(host: str, port: int, error: OSError) -> str:
+    """Why the server cannot listen on ``--host`` and ``--port``, in words that name which."""
+    where = f"cannot listen on --host {host}"
+    if error.errno == errno.EADDRINUSE:
+        return f"{where} --port {port}: the port is in use (by another server?)"
+    if error.errno == errno.EADDRNOTAVAIL:
+        return (f"{where}: it is not an address of this machine (0.0.0.0 is every IPv4 address, "
+                ":: every address)")  # fmt: skip
+    if error.errno == errno.EINVAL and host.lower().startswith("fe80:") and "%" not in host:
+        return f"{where}: a link-local address needs its interface, as in fe80::1%eth0"
+    if error.errno == errno.EACCES:
+        return f"{where} --port {port}: permission denied (ports below 1024 need privileges)"
+    reason = os.strerror(error.errno) if error.errno else str(error)
+    return f"{where} --port {port}: {reason}"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command-line parser (every flag has a help text)."""
     parser = argparse.ArgumentParser(
@@ -47,7 +74,14 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     add = parser.add_argument
-    add("--host", default="0.0.0.0", help="address to listen on")
+    add(
+        "--host",
+        type=listen_host,
+        default="0.0.0.0",
+        help="address to listen on: 0.0.0.0 is every IPv4 address, :: every IPv6 and IPv4 one, "
+        "::1 or 127.0.0.1 this machine only; a link-local IPv6 address names its interface "
+        "(fe80::1%%eth0)",
+    )
     add("--port", type=port_number, default=8765, help="TCP port (0 picks a free one)")
     add("--db", default="./boardhall.db", help="SQLite database file (created if missing)")
     add(
@@ -188,9 +222,11 @@ async def run(args: argparse.Namespace) -> None:
         raise ValueError(database_problem(args.db, exc)) from exc
     except socket.gaierror as exc:  # the system's own words do not say which name
         raise ValueError(f"cannot listen on --host {args.host}: {exc.strerror}") from exc
+    except CannotListen as exc:  # the system's words name neither the flag nor the cause
+        raise ValueError(listen_problem(args.host, args.port, exc)) from exc
     collector = asyncio.ensure_future(gcpolicy.run_collector())
     print(
-        f"boardhall-server listening on {server.url} (bound to {args.host}:{server.port}, "
+        f"boardhall-server listening on {server.url} (bound to {server.bound}, "
         f"db {args.db}, loop {loop_name()})",
         flush=True,
     )

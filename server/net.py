@@ -14,6 +14,7 @@ import importlib.util
 import itertools
 import json
 import logging
+import socket
 import ssl
 import time
 from collections import deque
@@ -304,7 +305,9 @@ class BoardhallServer:
     def url(self) -> str:
         """``ws://HOST:PORT`` (or ``wss://``) to reach this server on loopback."""
         scheme = "wss" if self.ssl_context else "ws"
-        host = "127.0.0.1" if self.host in ("0.0.0.0", "", "::") else self.host
+        host = {"0.0.0.0": "127.0.0.1", "": "127.0.0.1", "::": "::1"}.get(self.host, self.host)
+        if ":" in host:  # IPv6 (a link-local one keeps its %interface: websockets resolves it)
+            host = f"[{host}]"
         return f"{scheme}://{host}:{self.port}"
 
     @property
@@ -316,8 +319,25 @@ class BoardhallServer:
             host = f"[{host}]"
         return f"{host}:{self.port}"
 
+    def _listen_on(self) -> dict[str, Any]:
+        """Where :func:`serve` listens: ``host`` and ``port``, or for ``::`` a socket of its own
+        that takes IPv4 connections too (asyncio makes every IPv6 socket it opens IPv6-only)."""
+        if self.host != "::":
+            return {"host": self.host, "port": self.requested_port}
+        sock = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            with contextlib.suppress(OSError, AttributeError):  # else IPv6 only, as before
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+            sock.bind(("::", self.requested_port))
+        except OSError:
+            sock.close()
+            raise
+        return {"sock": sock}
+
     async def start(self) -> None:
-        """Open storage, bring back unfinished games, and listen."""
+        """Open storage, bring back unfinished games, and listen (:class:`CannotListen` when
+        the host and port cannot be bound)."""
         if self.variants is not None:
             loaded = engines.get("custom").load_directory(self.variants)  # type: ignore[attr-defined]
             log.info("variants loaded", extra={"fields": {"variants": loaded}})
@@ -333,18 +353,22 @@ class BoardhallServer:
                 log.exception("could not restore game %s", meta.get("id"))
         if rows:
             log.info("restored games", extra={"fields": {"games": len(rows)}})
-        self._server = await serve(
-            self._handler,
-            self.host,
-            self.requested_port,
-            process_request=self._http,
-            max_size=limits.FRAME_BYTES,
-            ssl=self.ssl_context,
-            ping_interval=None,  # one sweep pings everyone: see server/keepalive.py
-            ping_timeout=None,
-            compression=None,
-            create_connection=PushConnection,
-        )
+        try:
+            self._server = await serve(
+                self._handler,
+                process_request=self._http,
+                max_size=limits.FRAME_BYTES,
+                ssl=self.ssl_context,
+                ping_interval=None,  # one sweep pings everyone: see server/keepalive.py
+                ping_timeout=None,
+                compression=None,
+                create_connection=PushConnection,
+                **self._listen_on(),
+            )
+        except socket.gaierror:
+            raise
+        except OSError as exc:
+            raise CannotListen(exc.errno, exc.strerror) from exc
         self.hall.restart_clocks(loop.time())
         self._arm()
         if self.keepalive is not None:
@@ -896,6 +920,11 @@ class BoardhallServer:
         if info is None:
             raise _HttpError(HTTPStatus.NOT_FOUND, f"no custom variant {variant!r}")
         return _json(HTTPStatus.OK, info)
+
+
+class CannotListen(OSError):
+    """The server cannot listen on its host and port; ``errno`` says why (``EADDRINUSE``,
+    ``EADDRNOTAVAIL``: no such address on this machine, ...)."""
 
 
 @contextlib.asynccontextmanager

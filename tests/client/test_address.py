@@ -49,3 +49,46 @@ def test_http_url() -> None:
     """The HTTP side of the same server."""
     assert http_url("wss://h:1/", "/games/7") == "https://h:1/games/7"
     assert http_url("ws://h:8765/", "/healthz") == "http://h:8765/healthz"
+
+
+@pytest.mark.parametrize(("typed", "url"), [
+    ("[::1]", "ws://[::1]:8765/"),
+    ("[::1]:8765", "ws://[::1]:8765/"),
+    ("ws://[::1]:8765/", "ws://[::1]:8765/"),
+    ("fe80::1%eth0", "ws://[fe80::1%eth0]:8765/"),
+    ("[fe80::1%eth0]:9000", "ws://[fe80::1%eth0]:9000/"),
+    ("ws://[fe80::1%25eth0]:1/", "ws://[fe80::1%eth0]:1/"),  # RFC 6874 form; websockets wants %
+    ("ws://[fe80::1%ETH0]:1/", "ws://[fe80::1%ETH0]:1/"),  # interface names are case-sensitive
+    ("2001:db8::1", "ws://[2001:db8::1]:8765/"),
+    ("2001:db8::1:8765", "ws://[2001:db8::1:8765]:8765/"),  # no brackets: all of it is the address
+    ("localhost:8765", "ws://localhost:8765/"),
+    ("example.org.", "ws://example.org:8765/"),  # the root dot: /etc/hosts names never have it
+    ("localhost.:9000", "ws://localhost:9000/"),  # and "localhost." resolved nowhere here
+    ("ws://LocalHost.:1/x", "ws://localhost:1/x"),
+    ("WS://Example.org:80", "ws://example.org:80/"),
+    ("WSS://h", "wss://h/"),
+])
+def test_ipv6_and_odd_addresses(typed: str, url: str) -> None:
+    assert to_url(typed) == url
+
+
+@pytest.mark.parametrize(("typed", "words"), [
+    ("http://h:8765", "type ws://h:8765/ instead"),
+    ("https://h", "type wss://h/ instead"),
+    ("ws://bad host", "'bad host' is not a host name or IP address"),
+    ("ws://[::1", "unclosed \\["),
+    ("[::1", "unclosed \\["),
+    ("::1]", "'::1]' is not a host name or IP address"),
+    ("[::1]x", "after \\] comes :PORT"),
+    ("ws://h:0", "port must be a number from 1 to 65535, not '0'"),
+    ("h:\u0663", "port must be a number from 1 to 65535"),  # an Arabic-Indic 3 is no port
+    ("localhost:80:90", "IPv6 address"),
+    ("fe80::1%", "IPv6 address"),
+    ("ws://::1:8765/", "in brackets: ws://\\[::1\\]:8765/"),
+    ("[example.org]:80", "only IPv6 addresses go in brackets"),
+    (".", "'.' is not a host name or IP address"),
+    ("ws://a..b", "'a..b' is not a host name or IP address"),
+])
+def test_odd_addresses_are_refused_saying_what_is_wrong(typed: str, words: str) -> None:
+    with pytest.raises(BadAddress, match=words):
+        to_url(typed)

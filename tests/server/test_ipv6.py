@@ -1,0 +1,172 @@
+"""``--host`` with IPv6 and odd addresses: what the server binds, the URL it gives its bots, the
+line it prints, and clear errors for hosts it cannot listen on."""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from server.net import BoardhallServer, running_server
+from server.testing import WireClient
+
+
+def _can_bind(family: socket.AddressFamily, host: str) -> bool:
+    try:
+        address = socket.getaddrinfo(host, 0, family, socket.SOCK_STREAM)[0][4]
+        with socket.socket(family, socket.SOCK_STREAM) as sock:
+            sock.bind(address)
+    except OSError:
+        return False
+    return True
+
+
+HAS_IPV6 = socket.has_ipv6 and _can_bind(socket.AF_INET6, "::1")
+needs_ipv6 = pytest.mark.skipif(not HAS_IPV6, reason="this machine has no IPv6 loopback (::1)")
+
+
+def _link_local() -> str | None:
+    """``fe80::...%IFACE`` of this machine (Linux), or None."""
+    try:
+        lines = Path("/proc/net/if_inet6").read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        fields = line.split()
+        if len(fields) == 6 and fields[0].startswith("fe80") and fields[5] != "lo":
+            groups = ":".join(fields[0][i : i + 4] for i in range(0, 32, 4))
+            text = f"{socket.inet_ntop(socket.AF_INET6, bytes.fromhex(groups.replace(':', '')))}"
+            candidate = f"{text}%{fields[5]}"
+            if _can_bind(socket.AF_INET6, candidate):
+                return candidate
+    return None
+
+
+async def _welcomed(url: str) -> None:
+    wire = await WireClient.connect(url, "ann")
+    try:
+        assert wire.welcome["type"] == "welcome"
+    finally:
+        await wire.close()
+
+
+@needs_ipv6
+async def test_an_ipv6_host_gets_a_bracketed_url_that_works() -> None:
+    """The URL bots are given (``ws://::1:PORT`` is no URL: the bot could not connect)."""
+    async with running_server(host="::1", port=0) as server:
+        assert server.url == f"ws://[::1]:{server.port}"
+        assert server.bound == f"[::1]:{server.port}"
+        await _welcomed(server.url)
+
+
+@needs_ipv6
+async def test_every_ipv6_address_gives_bots_a_loopback_url_that_answers() -> None:
+    """``--host ::`` listened on IPv6 only while bots were sent to ``127.0.0.1``."""
+    async with running_server(host="::", port=0) as server:
+        assert server.bound == f"[::]:{server.port}"
+        await _welcomed(server.url)
+
+
+@needs_ipv6
+async def test_every_ipv6_address_takes_ipv4_too() -> None:
+    """``--host ::`` is every address of the machine, IPv4 ones included (dual stack)."""
+    async with running_server(host="::", port=0) as server:
+        await _welcomed(f"ws://127.0.0.1:{server.port}")
+        await _welcomed(f"ws://[::1]:{server.port}")
+
+
+async def test_ipv4_hosts_are_unchanged() -> None:
+    async with running_server(host="127.0.0.1", port=0) as server:
+        assert server.url == f"ws://127.0.0.1:{server.port}"
+        assert server.bound == f"127.0.0.1:{server.port}"
+        await _welcomed(server.url)
+    assert BoardhallServer(host="0.0.0.0").host == "0.0.0.0"
+
+
+@needs_ipv6
+async def test_a_link_local_host_with_its_interface_gets_a_url_that_works() -> None:
+    host = _link_local()
+    if host is None:
+        pytest.skip("no link-local IPv6 address to bind on this machine")
+    async with running_server(host=host, port=0) as server:
+        assert server.url == f"ws://[{host}]:{server.port}"
+        await _welcomed(server.url)
+
+
+def _server(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "server", *argv], capture_output=True, text=True, timeout=60
+    )
+
+
+def _listening_line(tmp_path: Path, host: str) -> str:
+    """The line ``boardhall-server --host HOST`` prints once listening (then it is stopped)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server", "--host", host, "--port", "0",
+         "--db", str(tmp_path / "hall.db"), "--log-level", "warning"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=30)
+    assert line, err
+    return line
+
+
+@needs_ipv6
+@pytest.mark.parametrize(("host", "url", "bound"), [
+    ("::", r"ws://\[::1\]:(\d+)", r"\[::\]:(\d+)"),
+    ("::1", r"ws://\[::1\]:(\d+)", r"\[::1\]:(\d+)"),
+    ("[::1]", r"ws://\[::1\]:(\d+)", r"\[::1\]:(\d+)"),  # a host typed as in a URL
+])
+def test_the_listening_line_of_an_ipv6_host(
+    tmp_path: Path, host: str, url: str, bound: str
+) -> None:
+    line = _listening_line(tmp_path, host)
+    found = re.match(f"boardhall-server listening on {url} \\(bound to {bound}, ", line)
+    assert found, line
+    assert found.group(1) == found.group(2)
+
+
+def test_the_listening_line_of_an_ipv4_host(tmp_path: Path) -> None:
+    line = _listening_line(tmp_path, "127.0.0.1")
+    assert re.match(r"boardhall-server listening on ws://127\.0\.0\.1:(\d+) \(bound to "
+                    r"127\.0\.0\.1:\1, ", line), line  # fmt: skip
+
+
+@pytest.mark.parametrize("host", [
+    "192.0.2.7",  # TEST-NET-1: on no machine
+    pytest.param("2001:db8::7", marks=needs_ipv6),  # the documentation prefix
+])
+def test_an_address_not_on_this_machine_is_named(tmp_path: Path, host: str) -> None:
+    done = _server("--host", host, "--port", "0", "--db", str(tmp_path / "h.db"))
+    assert done.returncode == 1
+    assert (f"boardhall-server: cannot listen on --host {host}: it is not an address of this "
+            "machine") in done.stderr  # fmt: skip
+    assert "Traceback" not in done.stderr
+
+
+def test_a_port_in_use_is_named(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = _server("--host", "127.0.0.1", "--port", str(port), "--db", str(tmp_path / "h.db"))
+    assert done.returncode == 1
+    assert (f"boardhall-server: cannot listen on --host 127.0.0.1 --port {port}: the port is in "
+            "use") in done.stderr  # fmt: skip
+
+
+@needs_ipv6
+def test_a_link_local_host_without_its_interface_is_told_to_name_one(tmp_path: Path) -> None:
+    done = _server("--host", "fe80::1", "--port", "0", "--db", str(tmp_path / "h.db"))
+    assert done.returncode == 1
+    assert "a link-local address needs its interface, as in fe80::1%eth0" in done.stderr
+    assert "Traceback" not in done.stderr
