@@ -261,12 +261,35 @@ class LobbyScene(Scene):
         for widget in (self.variant, self.clock, self.color, self.opponent, self.private):
             if widget.handle_event(event):
                 return
-        fields = [f for f in self.fields if f is not self.options or self.option_defaults()]
+        fields = self.tab_order()
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_TAB:
+            self.focus_next(-1 if event.mod & pygame.KMOD_SHIFT else 1)
+            return
         typing = any(f.focused for f in fields)
         for f in fields:
             f.handle_event(event)
         if event.type == pygame.KEYDOWN:
             self._key(event, typing)
+
+    def tab_order(self) -> list[TextField]:
+        """The text fields shown, in the order Tab visits them (left column, then down the
+        middle one): game options (for a game that has some), start position, room code,
+        replay source."""
+        shown = [self.options] if self.option_defaults() else []
+        return [*shown, self.position, self.code, self.replay_source]
+
+    def focus_next(self, step: int) -> None:
+        """Move the focus to the next field (``step`` 1) or the previous one (-1), wrapping;
+        from no field, Tab goes to the first and Shift+Tab to the last."""
+        order = self.tab_order()
+        current = next((i for i, f in enumerate(order) if f.focused), None)
+        for f in self.fields:
+            f.focused = False
+        if current is None:
+            index = 0 if step > 0 else len(order) - 1
+        else:
+            index = (current + step) % len(order)
+        order[index].focused = True
 
     def _key(self, event: pygame.event.Event, typing: bool) -> None:
         ctrl = event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META)
@@ -617,6 +640,8 @@ class LobbyScene(Scene):
             widget.draw(surface)
         pygame.draw.line(surface, theme.BORDER, (box.left + 16, 546), (box.right - 8, 546))
         draw.text(surface, "Join by code", (box.left + 16, 556), 20)
+        draw.text(surface, "Tab: next field  ·  Esc: leave it", (box.right - 8, 562), 13,
+                  theme.FAINT, "topright")
         for widget in (self.code, self.join, self.watch_code):
             widget.draw(surface)
         pygame.draw.line(surface, theme.BORDER, (box.left + 16, 660), (box.right - 8, 660))

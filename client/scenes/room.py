@@ -35,7 +35,7 @@ from client.scenes.room_panel import (
     PANEL_W,
     PANEL_X,
 )
-from client.ui import draw, fonts, theme
+from client.ui import draw, fonts, theme, widgets
 from client.ui.widgets import Button, TextField, pressed
 from protocol import limits
 
@@ -345,6 +345,10 @@ class RoomScene(Scene):
             if point is not None and self.picker.selected == point:
                 self.drag = (point, event.pos)  # a press on a piece may become a drag
             return
+        if (event.type == pygame.KEYDOWN and event.key == pygame.K_c
+                and event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META)):
+            self.copy_code()  # also while typing in the chat: the chat has nothing to copy
+            return
         if self.chat_field.handle_event(event):
             if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 self.send_chat()
@@ -514,6 +518,15 @@ class RoomScene(Scene):
         elif text:
             self.request({"type": "chat", "text": text[: limits.CHAT_CHARS]}, self.model.you)
 
+    def copy_code(self) -> None:
+        """Put the room's code on the clipboard, to tell a friend (Ctrl+C)."""
+        code = self.model.room
+        if widgets.copy_text(code):
+            self.say(f"Room code {code} copied: a friend types it under Join by code.",
+                     theme.GOOD)
+        else:
+            self.say(f"No clipboard here: tell your friend the room code {code}.", theme.WARN)
+
     def type_move(self, text: str) -> None:
         """A move typed as ``/e2e4`` (any notation the server accepts, e.g. SAN ``/Nf3``)."""
         if not self.seated or self.model.status == "over":
@@ -620,6 +633,9 @@ class RoomScene(Scene):
                 if message.get("code") == "unknown_room" and message.get("room") == self.model.room:
                     self.fetch_end()
             return
+        if kind == "room" and message.get("room") != self.model.room and self.is_rematch(message):
+            self.give_way()
+            return
         line = self.model.apply(message, self.now)
         if message.get("room") != self.model.room:
             return
@@ -642,6 +658,30 @@ class RoomScene(Scene):
             self.show_result()
         if self.model.engine_error:
             self.say(self.model.engine_error, theme.BAD)
+
+    def is_rematch(self, message: dict[str, Any]) -> bool:
+        """Whether another room's snapshot is this finished game's rematch: we play in both,
+        against the same player."""
+        m = self.model
+        seats = message.get("seats")
+        if m.status != "over" or m.you is None or message.get("you") not in ("first", "second"):
+            return False
+        if not isinstance(seats, dict):
+            return False
+
+        def players(table: dict[str, Any]) -> set[Any]:
+            return {info.get("player") for info in table.values() if isinstance(info, dict)}
+
+        ours = players(m.seats)
+        return len(ours) == 2 and players(seats) == ours
+
+    def give_way(self) -> None:
+        """The rematch has its own room: leave this finished one (and its result panel), so
+        leaving the rematch goes back to the lobby."""
+        self.request({"type": "leave"})
+        self.app.left_rooms[self.model.room] = self.model.game_id
+        self.close_result_panel()
+        self.app.pop(self)
 
     def follow_hot_seats(self) -> None:
         """In hot-seat play, send each seat's moves through the connection that now holds it:
@@ -868,6 +908,8 @@ class RoomScene(Scene):
         """Whose turn it is, or how the game stands."""
         m = self.model
         if m.status == "waiting" and not all(m.seats.get(s) for s in ("first", "second")):
+            if self.seated:  # whoever comes needs the code (Ctrl+C copies it)
+                return f"Waiting for an opponent: room code {m.room} (Ctrl+C copies)"
             return "Waiting for an opponent…"
         if m.status == "over":
             return result_text(m, bool(self.app.seat_connections))

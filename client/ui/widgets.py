@@ -179,6 +179,15 @@ def clipboard_text() -> str:
     return value if isinstance(value, str) else ""
 
 
+def copy_text(text: str) -> bool:
+    """Put ``text`` on the clipboard; False when there is no clipboard to put it on."""
+    try:
+        pygame.scrap.put_text(text)
+    except Exception:  # no clipboard on this display, or no display at all
+        return False
+    return True
+
+
 @dataclass
 class Chooser:
     """Pick one of a few options with < and > (click the halves, or Left/Right when focused)."""
