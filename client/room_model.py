@@ -204,7 +204,7 @@ class RoomModel:
             return None
         self.offers = [o for o in self.offers if o.get("kind") != kind]
         word = "accepted" if accept is True else "declined"
-        return f"Your {OFFER_WORDS.get(kind, kind)} offer was {word}."
+        return f"Your {ANSWERED_WORDS.get(kind, kind + ' offer')} was {word}."
 
     def _on_chat(self, m: dict[str, Any], now: float) -> str | None:
         text = m.get("text")
@@ -324,6 +324,11 @@ class RoomModel:
         return None
 
 
+ANSWERED_WORDS = {
+    "draw": "draw offer", "undo": "takeback offer", "rematch": "rematch offer",
+    "swap": "offer to swap sides",
+}
+"""``Your … was declined``: what the answered offer is called."""
 OFFER_WORDS = {
     "draw": "a draw", "undo": "a takeback", "rematch": "a rematch", "swap": "to swap sides",
 }

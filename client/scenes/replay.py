@@ -8,6 +8,7 @@ import queue
 import re
 import ssl
 import threading
+import urllib.error
 import urllib.request
 from collections.abc import Mapping
 from pathlib import Path
@@ -179,6 +180,13 @@ def _parse_pgn(text: str) -> dict[str, Any]:
             "result": result, "reason": None, "options": {}, "variant_info": None}
 
 
+HTTP_WORDS = {
+    404: "no game with that id, or a private game only its players can replay",
+    401: "the server no longer knows your identity: reconnect to get a new one",
+}
+"""What a record fetch's refusals mean, instead of a bare "HTTP Error 404"."""
+
+
 def fetch_record(
     http_url: str,
     timeout: float = 10.0,
@@ -195,6 +203,11 @@ def fetch_record(
     try:
         with urllib.request.urlopen(request, timeout=timeout, context=ssl_context) as response:
             text = response.read(1024 * 1024).decode("utf-8")
+    except urllib.error.HTTPError as exc:
+        words = HTTP_WORDS.get(exc.code)
+        if words is None:
+            raise RecordError(f"cannot fetch {http_url}: {exc}") from exc
+        raise RecordError(f"cannot fetch {http_url}: {words} (HTTP {exc.code})") from exc
     except OSError as exc:
         raise RecordError(f"cannot fetch {http_url}: {exc}") from exc
     return parse_record(text)

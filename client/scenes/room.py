@@ -105,6 +105,8 @@ ACTIONS: tuple[Action, ...] = (
 ACTIONS_BY_NAME = {a.name: a for a in ACTIONS}
 LOCAL_ACTIONS = frozenset({"result", "flip", "coords", "leave"})
 """Actions that work without the server (the others are off while the connection is down)."""
+CLOSED_WORDS = ("This room has closed: the game is over and its players have left. "
+                "Esc goes back to the lobby.")
 OFFLINE_WORDS = "Not connected to the server: wait for it to come back, or Esc to leave."
 
 
@@ -511,6 +513,9 @@ class RoomScene(Scene):
         if text and not self.online:  # keep the line: it can be sent when the server is back
             self.say(OFFLINE_WORDS, theme.WARN)
             return
+        if text and self.model.closed:  # nobody is left to read it
+            self.say(CLOSED_WORDS, theme.WARN)
+            return
         self.chat_field.value = ""
         self.chat_field.focused = False
         if text.startswith("/") and len(text) > 1:
@@ -627,6 +632,10 @@ class RoomScene(Scene):
         if kind == "error":
             if reply_to(message) in self.my_requests or message.get("room") == self.model.room:
                 self.pending_move = None
+                if message.get("code") == "unknown_room" and self.model.status == "over":
+                    self.model.closed = True  # everyone left a finished game: the room went
+                    self.say(CLOSED_WORDS, theme.WARN)
+                    return
                 self.say(error_text(message), theme.BAD)
                 if message.get("code") == "stale":
                     self.app.send({"type": "join", "room": self.model.room})

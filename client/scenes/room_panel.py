@@ -45,7 +45,7 @@ def draw_panel(room: RoomScene, surface: pygame.Surface) -> None:
     top = "second" if bottom == "first" else "first"
     draw_player(room, surface, top, pygame.Rect(x, 74, PANEL_W, 72))
     draw_player(room, surface, bottom, pygame.Rect(x, 154, PANEL_W, 72))
-    watching = f"{m.spectators} watching"
+    watching = "room closed" if m.closed else f"{m.spectators} watching"  # nobody is left
     if room.app.rtt_ms is not None and not room.app.local_server and room.online:
         watching += f" · ping {room.app.rtt_ms} ms"
     draw.text(surface, watching, (x + PANEL_W, 244), 14, theme.MUTED, "midright")
