@@ -1086,9 +1086,29 @@ class Hall:
             self.player_rooms.setdefault(seat.player, set()).add(room.code)
             if identity is not None:
                 identity.last_colour = other(side)
+        out.keys += (room.code,)  # after the new room's own outputs too (server.net._emit)
         room.begin(now, out)
         room.snapshots(now, out)
+        self._follow_rematch(old, room, now, out)
         self._after_room(room, out)
+
+    def _follow_rematch(self, old: Room, room: Room, now: float, out: Outputs) -> None:
+        """Every spectator of the finished room ``old`` watches its rematch ``room``, as if it
+        had joined it as a spectator (earliest connections first, up to the room's spectator
+        limit: one over it stays in ``old``). Watching needs only a room's code, private or
+        not, so a private room's spectators follow its (private) rematch too."""
+        moved = []
+        for conn in sorted(old.watchers()):
+            session = self.sessions.get(conn)
+            if session is None or session.closing or session.identity is None:
+                continue
+            if not room.has_spectator_room(conn):
+                break
+            room.join_spectator(conn, now, out, None)
+            session.spectating.discard(old.code)
+            session.spectating.add(room.code)
+            moved.append(conn)
+        old.spectators_moved(moved, now, out)
 
     def _after_room(self, room: Room, out: Outputs) -> None:
         if room.closed:

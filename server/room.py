@@ -399,6 +399,20 @@ class Room:
         out.send((conn,), self.view(None, now, re))
         self._presence(out, exclude=conn)
 
+    def has_spectator_room(self, conn: ConnId) -> bool:
+        """Whether :meth:`join_spectator` would take ``conn`` in (or it is already here)."""
+        return conn in self.spectators or len(self.spectators) < self.config.spectators_per_room
+
+    def spectators_moved(self, conns: list[ConnId], now: float, out: Outputs) -> None:
+        """``conns`` stopped watching this room without leaving it themselves (they follow its
+        rematch): the others here see the count change, and the closing time is worked out."""
+        moved = [c for c in conns if c in self.spectators]
+        if not moved:
+            return
+        self.spectators.difference_update(moved)
+        self._presence(out)
+        self._finished_expiry(now)
+
     def _viewer_seat(self, conn: ConnId) -> Side | None:
         for side in SIDES:
             if self._conn(side) == conn:

@@ -670,12 +670,27 @@ class RoomScene(Scene):
 
     def is_rematch(self, message: dict[str, Any]) -> bool:
         """Whether another room's snapshot is this finished game's rematch: we play in both,
-        against the same player."""
+        against the same player; or we watched this one and the server moved us to watch its
+        rematch (the same two players, each in the other colour)."""
         m = self.model
         seats = message.get("seats")
-        if m.status != "over" or m.you is None or message.get("you") not in ("first", "second"):
+        if m.status != "over" or not isinstance(seats, dict):
             return False
-        if not isinstance(seats, dict):
+        if m.you is None:
+            if message.get("you") is not None:
+                return False
+            swapped = {"first": "second", "second": "first"}
+
+            def player(table: dict[str, Any], seat: str) -> Any:
+                info = table.get(seat)
+                return info.get("player") if isinstance(info, dict) else None
+
+            return all(
+                player(m.seats, seat) is not None
+                and player(m.seats, seat) == player(seats, swapped[seat])
+                for seat in swapped
+            )
+        if message.get("you") not in ("first", "second"):
             return False
 
         def players(table: dict[str, Any]) -> set[Any]:
@@ -686,8 +701,10 @@ class RoomScene(Scene):
 
     def give_way(self) -> None:
         """The rematch has its own room: leave this finished one (and its result panel), so
-        leaving the rematch goes back to the lobby."""
-        self.request({"type": "leave"})
+        leaving the rematch goes back to the lobby. A spectator sends no ``leave``: the server
+        moved it to the rematch, so it no longer watches this room."""
+        if self.model.you is not None:
+            self.request({"type": "leave"})
         self.app.left_rooms[self.model.room] = self.model.game_id
         self.close_result_panel()
         self.app.pop(self)
