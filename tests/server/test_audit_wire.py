@@ -6,7 +6,6 @@ and talks to it with real WebSocket clients; time is injected by moving a turn's
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
@@ -16,6 +15,7 @@ from typing import Any
 from server.config import ServerConfig
 from server.net import BoardhallServer, running_server
 from server.testing import ServerProcess, WireClient
+from tests.server.http_tools import http_get
 
 
 @contextlib.asynccontextmanager
@@ -37,17 +37,6 @@ async def clients(server: BoardhallServer, *names: str) -> AsyncIterator[list[Wi
     finally:
         for wire in opened:
             await wire.close()
-
-
-async def http_get(server: BoardhallServer, path: str) -> tuple[int, str]:
-    """A plain HTTP GET on the server's port: ``(status, body)``."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-    await writer.drain()
-    data = await reader.read()
-    writer.close()
-    head, _, body = data.partition(b"\r\n\r\n")
-    return int(head.split()[1]), body.decode()
 
 
 def live_rooms(server: BoardhallServer, wire: WireClient) -> int:
@@ -156,21 +145,21 @@ async def test_a_record_in_an_unknown_format_is_refused_naming_the_formats(
         await ann.request(type="move", room=code, ply=0, move="e2e4")
         await bob.request(type="resign", room=code)
         path = f"/games/{room['game_id']}"
-        status, body = await http_get(server, f"{path}?format=pgn")
+        status, body = await http_get(server.port, f"{path}?format=pgn")
         assert status == 200 and body.startswith("[Event")
-        status, body = await http_get(server, f"{path}?format=json")
+        status, body = await http_get(server.port, f"{path}?format=json")
         assert status == 200 and json.loads(body)["moves"][0]["move"] == "e2e4"
         for bad in ("xml", "pdn", "PGN"):
-            status, body = await http_get(server, f"{path}?format={bad}")
+            status, body = await http_get(server.port, f"{path}?format={bad}")
             assert status == 400, (bad, status, body)
             message = json.loads(body)["error"]
             assert f"{bad!r}" in message and "pgn" in message and "json" in message, message
         hex_room = await ann.request(type="create", game="hexgomoku", color="first")
         await bob.request(type="join", room=hex_room["room"])
         await bob.request(type="resign", room=hex_room["room"])
-        status, body = await http_get(server, f"/games/{hex_room['game_id']}?format=pgn")
+        status, body = await http_get(server.port, f"/games/{hex_room['game_id']}?format=pgn")
         assert status == 400 and "json" in json.loads(body)["error"]
-        status, body = await http_get(server, f"/games/{hex_room['game_id']}?format=json")
+        status, body = await http_get(server.port, f"/games/{hex_room['game_id']}?format=json")
         assert status == 200 and json.loads(body)["game"] == "hexgomoku"
 
 

@@ -3,7 +3,6 @@ the bot process first arrives, and the JSON "listening" log line says where the 
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from pathlib import Path
@@ -13,17 +12,7 @@ import pytest
 
 from server.logs import JsonFormatter
 from server.testing import HallDriver, WireClient, running_server
-
-
-async def http_get(port: int, path: str) -> tuple[int, str]:
-    """A plain HTTP GET on the server's port: ``(status, body)``."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-    await writer.drain()
-    data = await reader.read()
-    writer.close()
-    head, _, body = data.partition(b"\r\n\r\n")
-    return int(head.split()[1]), body.decode()
+from tests.server.http_tools import http_get
 
 
 def _bot_room(d: HallDriver, game: str, level: int = 1) -> tuple[int, int, str]:

@@ -5,24 +5,12 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 
 from bench import harness
 from server.testing import ServerProcess, WireClient
-
-
-async def http_get(url: str, path: str) -> tuple[int, str]:
-    """A plain HTTP GET on the server's port: ``(status, body)``."""
-    parts = urlsplit(url)
-    reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-    await writer.drain()
-    data = await reader.read()
-    writer.close()
-    head, _, body = data.partition(b"\r\n\r\n")
-    return int(head.split()[1]), body.decode()
+from tests.server.http_tools import http_get
 
 
 @pytest.mark.slow

@@ -22,6 +22,7 @@ import server.net as net
 from server.outputs import SaveGame
 from server.storage import Storage
 from server.testing import BoardhallServer, WireClient, running_server
+from tests.server.http_tools import http_get
 from tests.server.storage_tools import plies_on_disk, until
 
 
@@ -120,17 +121,6 @@ async def clients(synced_server: BoardhallServer) -> AsyncIterator[Callable[...,
     yield make
     for wire in opened:
         await wire.close()
-
-
-async def http_get(server: BoardhallServer, path: str) -> tuple[int, str]:
-    """A plain HTTP GET on the server's port: ``(status, body)``."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-    await writer.drain()
-    data = await reader.read()
-    writer.close()
-    head, _, body = data.partition(b"\r\n\r\n")
-    return int(head.split()[1]), body.decode()
 
 
 async def _playing(clients: Callable[..., Any]) -> tuple[WireClient, WireClient, str, str]:
@@ -248,7 +238,7 @@ async def test_a_record_read_over_http_shows_only_synced_moves(
     before = gate.done
     await ann.send(type="move", room=code, ply=0, move="0,0", id="m0")
     await gate.started_at_least(gate.started + 1)  # move 0 committed; its sync held
-    get = asyncio.ensure_future(http_get(synced_server, f"/games/{game_id}?format=json"))
+    get = asyncio.ensure_future(http_get(synced_server.port, f"/games/{game_id}?format=json"))
     await entered.wait()
     await bob.send(type="move", room=code, ply=1, move="1,1", id="m1")
     db = tmp_path / "hall.db"
@@ -293,7 +283,7 @@ async def test_the_games_of_a_player_fill_the_limit_with_games_the_viewer_may_se
     storage.apply([SaveGame(meta) for meta in metas])
     storage.close()
     async with running_server(db=db, durable=False, ping_interval=None) as server:
-        status, body = await http_get(server, "/games?player=pann")
+        status, body = await http_get(server.port, "/games?player=pann")
         assert status == 200
         games = json.loads(body)["games"]
         assert len(games) == 50

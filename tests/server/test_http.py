@@ -5,8 +5,6 @@ logs a traceback."""
 
 from __future__ import annotations
 
-import asyncio
-import json
 import logging
 import re
 from collections.abc import AsyncIterator
@@ -18,38 +16,7 @@ import pytest
 from server.metrics import Metrics
 from server.net import BoardhallServer, running_server
 from server.testing import WireClient
-
-
-@dataclass
-class Reply:
-    status: int
-    headers: dict[str, str]  # lower-case names
-    body: bytes
-
-    def json(self) -> Any:
-        return json.loads(self.body)
-
-    @property
-    def error(self) -> str:
-        data = self.json()
-        assert isinstance(data, dict) and isinstance(data.get("error"), str), data
-        return str(data["error"])
-
-
-async def http(server: BoardhallServer, path: str, method: str = "GET", headers: str = "") -> Reply:
-    """One raw HTTP/1.1 request on the server's port (``headers``: extra CRLF-ended lines)."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-    writer.write(f"{method} {path} HTTP/1.1\r\nHost: x\r\n{headers}\r\n".encode())
-    await writer.drain()
-    data = await asyncio.wait_for(reader.read(), 10)
-    writer.close()
-    head, _, body = data.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    fields = {}
-    for line in lines[1:]:
-        name, _, value = line.partition(":")
-        fields[name.strip().lower()] = value.strip()
-    return Reply(int(lines[0].split()[1]), fields, body)
+from tests.server.http_tools import http_request as http
 
 
 @dataclass

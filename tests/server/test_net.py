@@ -14,20 +14,9 @@ import trustme
 from server.config import ServerConfig
 from server.net import BoardhallServer, running_server
 from server.testing import WireClient
+from tests.server.http_tools import http_get
 
 Factory = Callable[..., Awaitable[WireClient]]
-
-
-async def http_get(server: BoardhallServer, path: str, token: str | None = None) -> tuple[int, str]:
-    """A plain HTTP GET on the server's port: ``(status, body)``."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-    auth = f"Authorization: Bearer {token}\r\n" if token else ""
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n{auth}\r\n".encode())
-    await writer.drain()
-    data = await reader.read()
-    writer.close()
-    head, _, body = data.partition(b"\r\n\r\n")
-    return int(head.split()[1]), body.decode()
 
 
 async def test_frame_over_the_limit_closes_1009(client: Factory) -> None:
@@ -105,24 +94,25 @@ async def test_records_over_http(client: Factory, server: BoardhallServer) -> No
     assert (over["result"], over["reason"]) == ("second", "checkmate")
     await asyncio.sleep(0.05)
     game = room["game_id"]
-    assert (await http_get(server, f"/games/{game}"))[0] == 404
-    status, pgn = await http_get(server, f"/games/{game}", ann.welcome["token"])
+    assert (await http_get(server.port, f"/games/{game}"))[0] == 404
+    status, pgn = await http_get(server.port, f"/games/{game}", ann.welcome["token"])
     assert status == 200 and "Qh4#" in pgn and "0-1" in pgn
-    status, body = await http_get(server, f"/games/{game}?format=json", bob.welcome["token"])
+    status, body = await http_get(server.port, f"/games/{game}?format=json", bob.welcome["token"])
     record = json.loads(body)
     assert [m["move"] for m in record["moves"]] == ["f2f3", "e7e5", "g2g4", "d8h4"]
     assert record["players"]["second"]["name"] == "bob" and record["reason"] == "checkmate"
     player = ann.welcome["player"]
-    status, body = await http_get(server, f"/games?player={player}")
+    status, body = await http_get(server.port, f"/games?player={player}")
     assert status == 200 and json.loads(body)["games"] == []
-    status, body = await http_get(server, f"/games?player={player}&token={ann.welcome['token']}")
+    mine = f"/games?player={player}&token={ann.welcome['token']}"
+    status, body = await http_get(server.port, mine)
     assert [g["id"] for g in json.loads(body)["games"]] == [game]
-    status, metrics = await http_get(server, "/metrics")
+    status, metrics = await http_get(server.port, "/metrics")
     assert status == 200 and "boardhall_moves_total 4" in metrics
     assert 'boardhall_rooms{game="chess"} 1' in metrics
     assert "boardhall_move_seconds_count 4" in metrics
-    assert (await http_get(server, "/variants/nope"))[0] == 404
-    status, body = await http_get(server, "/")
+    assert (await http_get(server.port, "/variants/nope"))[0] == 404
+    status, body = await http_get(server.port, "/")
     assert status == 200 and json.loads(body)["protocol"] == [1]
 
 
@@ -219,7 +209,7 @@ async def test_variants_directory_is_offered_and_served(tmp_path: Path) -> None:
         assert "example-5x6" in [v["id"] for v in custom["variants"]]
         room = await ann.request(type="create", game="custom", variant="example-5x6")
         assert room["variant_info"]["id"] == "example-5x6"
-        status, body = await http_get(server, "/variants/example-5x6")
+        status, body = await http_get(server.port, "/variants/example-5x6")
         assert status == 200 and json.loads(body)["id"] == "example-5x6"
         await ann.close()
 

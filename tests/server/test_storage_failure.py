@@ -13,8 +13,9 @@ from typing import Any
 from server.net import BoardhallServer
 from server.outputs import SaveGame, StorageOp
 from server.storage import StorageClosed, WriteRefused
+from tests.server.http_tools import http_get
 from tests.server.storage_tools import move, opened, plies_on_disk, until
-from tests.server.test_net import Factory, http_get
+from tests.server.test_net import Factory
 
 
 async def test_writes_held_while_the_database_is_read_only_are_committed_in_order(
@@ -135,23 +136,23 @@ async def test_a_move_is_not_sent_until_the_failing_database_takes_it(
     for _ in range(2):  # everything sent before carl's replies has reached its reader
         assert (await carl.request(type="list"))["type"] == "rooms"
     assert not [m for m in ann.inbox + bob.inbox if m.get("type") == "moved"]
-    status, body = await http_get(server, "/healthz")
+    status, body = await http_get(server.port, "/healthz")
     health = json.loads(body)
     assert status == 503 and health["status"] == "storage_failing"
     assert "readonly" in health["storage_error"] and health["held_writes"] >= 1
-    _, metrics = await http_get(server, "/metrics")
+    _, metrics = await http_get(server.port, "/metrics")
     assert "boardhall_storage_held_writes 1" in metrics
-    status, record = await http_get(server, f"/games/{game_id}?format=json")
+    status, record = await http_get(server.port, f"/games/{game_id}?format=json")
     assert status == 200 and len(json.loads(record)["moves"]) == 1
 
     server.storage.writer.db.execute("PRAGMA query_only=0")
     assert (await bob.expect("moved", re="m1"))["move"] == "e7e5"
     assert (await ann.expect("moved", ply=1))["move"] == "e7e5"
-    status, body = await http_get(server, "/healthz")
+    status, body = await http_get(server.port, "/healthz")
     assert status == 200 and json.loads(body)["status"] == "ok"
-    _, record = await http_get(server, f"/games/{game_id}?format=json")
+    _, record = await http_get(server.port, f"/games/{game_id}?format=json")
     assert [m["move"] for m in json.loads(record)["moves"]] == ["e2e4", "e7e5"]
-    _, metrics = await http_get(server, "/metrics")
+    _, metrics = await http_get(server.port, "/metrics")
     assert "boardhall_storage_held_writes 0" in metrics
     assert "boardhall_storage_failures_total 0" not in metrics
 

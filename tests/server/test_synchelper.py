@@ -19,8 +19,8 @@ import pytest
 from server.logsync import PIPELINE, HelperSyncer, LogSyncer, start_syncer
 from server.net import running_server
 from server.testing import WireClient
+from tests.server.http_tools import http_get
 from tests.server.storage_tools import move, opened, plies_on_disk, until
-from tests.server.test_net import http_get
 
 Heard = list[tuple[int, OSError | None]]
 
@@ -161,7 +161,7 @@ async def test_a_stopped_helper_holds_the_move_not_the_server(tmp_path: Path) ->
             await ann.send(id="m0", type="move", room=code, ply=0, move="e4")
             await until(lambda: server.storage.held == 1)
             assert (await carl.request(type="list", timeout=5))["type"] == "rooms"
-            status, body = await http_get(server, "/healthz")
+            status, body = await http_get(server.port, "/healthz")
             assert status == 200 and json.loads(body)["status"] == "ok"
             assert not [m for m in ann.inbox + bob.inbox if m["type"] == "moved"]
         finally:
