@@ -29,3 +29,36 @@ def running_clock_at_zero(snapshot: dict[str, Any]) -> dict[str, Any]:
     if clocks.get("move") is not None:
         clocks["move"] = 0
     return snapshot
+
+
+class StubConnection:
+    """A hot-seat helper connection that only records what it is asked to send."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.sent.append(message)
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+
+def drawn(room: str) -> dict[str, Any]:
+    """The ``over`` message of the demo game in ``room``, drawn by agreement."""
+    return {"type": "over", "room": room, "game_id": "g-demo-1", "result": "draw",
+            "reason": "agreement", "position": "?"}
+
+
+def next_game(finished: dict[str, Any], room: str, you: str | None,
+              swapped: bool = True) -> dict[str, Any]:
+    """The ``room`` snapshot of a new chess game of ``finished``'s two players: in the other
+    colours (what a rematch opens) unless ``swapped`` is false."""
+    from client.demo import demo_room
+
+    snapshot = demo_room("chess", plies=0, you=you, room=room)
+    snapshot["game_id"] = "g-demo-2"
+    seats = finished["seats"]
+    snapshot["seats"] = ({"first": seats["second"], "second": seats["first"]} if swapped
+                         else dict(seats))
+    return snapshot

@@ -169,9 +169,7 @@ async def test_seeking_bot_plays_game_after_game() -> None:
             assert "games 2" in out.decode()
             assert len(results) == 2
         finally:
-            if process.returncode is None:
-                process.kill()
-                await process.wait()
+            await reap(process)
             await cid.close()
 
 
@@ -203,6 +201,13 @@ async def start_bot(url: str, *args: str, **env: str) -> asyncio.subprocess.Proc
         env={**os.environ, **env},
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
+
+
+async def reap(process: asyncio.subprocess.Process) -> None:
+    """Kill the bot if it still runs (its test failed before the bot exited)."""
+    if process.returncode is None:
+        process.kill()
+        await process.wait()
 
 
 async def finish(process: asyncio.subprocess.Process, timeout: float = GUARD) -> tuple[str, str]:
@@ -294,9 +299,7 @@ async def test_replaced_by_its_own_token_elsewhere_the_bot_stops() -> None:
             assert process.returncode == 1, (out, err)
             assert "4001" in err and "Traceback" not in err, err
         finally:
-            if process.returncode is None:
-                process.kill()
-                await process.wait()
+            await reap(process)
             await ann.close()
             if other is not None:
                 await other.close()
@@ -333,9 +336,7 @@ async def test_bot_resumes_its_seat_after_the_server_restarts(tmp_path: Any) -> 
             assert "reconnected" in err
             await ann.close()
     finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
+        await reap(process)
 
 
 async def test_a_bot_the_server_started_ends_with_its_server() -> None:
@@ -407,9 +408,7 @@ async def test_a_seeking_bot_in_another_game_declines_a_rematch_and_plays_on() -
             out, err = await finish(process)
             assert process.returncode == 0 and "games 2" in out, err
         finally:
-            if process.returncode is None:
-                process.kill()
-                await process.wait()
+            await reap(process)
             await ann.close()
             await bob.close()
 
@@ -432,9 +431,7 @@ async def test_ctrl_c_exits_without_a_traceback() -> None:
             assert process.returncode == 130
             assert "Traceback" not in err, err
         finally:
-            if process.returncode is None:
-                process.kill()
-                await process.wait()
+            await reap(process)
             await watcher.close()
 
 
@@ -463,9 +460,7 @@ async def test_a_seeking_bot_outlives_a_server_that_lost_its_database() -> None:
             assert process.returncode == 0 and "games 1" in out, err
             await ann.close()
     finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
+        await reap(process)
 
 
 async def test_a_seeking_bot_takes_a_rematch_instead_of_its_new_seek() -> None:
@@ -497,9 +492,7 @@ async def test_a_seeking_bot_takes_a_rematch_instead_of_its_new_seek() -> None:
             out, err = await finish(process)
             assert process.returncode == 0 and "games 2" in out, err
         finally:
-            if process.returncode is None:
-                process.kill()
-                await process.wait()
+            await reap(process)
             await ann.close()
 
 
@@ -582,9 +575,7 @@ async def test_a_quick_game_meets_a_bot_seeking_the_same_clock() -> None:
                 out, err = await finish(process)
                 assert process.returncode == 0 and "games 1" in out, (game, args, err)
             finally:
-                if process.returncode is None:
-                    process.kill()
-                    await process.wait()
+                await reap(process)
                 await human.close()
 
 

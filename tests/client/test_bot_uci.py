@@ -94,7 +94,7 @@ async def test_uci_bot_plays_a_whole_game_on_a_server(tiny_engine: str) -> None:
     import asyncio
 
     from server.testing import WireClient, running_server
-    from tests.client.test_bot import GUARD, finish, play_out, start_bot
+    from tests.client.test_bot import GUARD, finish, play_out, reap, start_bot
 
     async with running_server(host="127.0.0.1", port=0, db=":memory:") as server:
         process = await start_bot(
@@ -111,9 +111,7 @@ async def test_uci_bot_plays_a_whole_game_on_a_server(tiny_engine: str) -> None:
             assert process.returncode == 0 and "games 1" in out, err
             assert "Traceback" not in err, err
         finally:
-            if process.returncode is None:
-                process.kill()
-                await process.wait()
+            await reap(process)
             await ann.close()
 
 
@@ -123,7 +121,7 @@ def test_uci_engine_that_dies_mid_game_ends_the_bot_with_a_reason(tmp_path: Path
     import asyncio
 
     from server.testing import WireClient, running_server
-    from tests.client.test_bot import GUARD, finish, start_bot
+    from tests.client.test_bot import GUARD, finish, reap, start_bot
 
     script = tmp_path / "dying_uci.py"
     go = 'elif words[0] == "go":'
@@ -146,9 +144,7 @@ def test_uci_engine_that_dies_mid_game_ends_the_bot_with_a_reason(tmp_path: Path
                 assert process.returncode == 1, err
                 assert "UCI engine failed" in err and "Traceback" not in err, err
             finally:
-                if process.returncode is None:
-                    process.kill()
-                    await process.wait()
+                await reap(process)
                 await ann.close()
 
     asyncio.run(scenario())

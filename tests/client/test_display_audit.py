@@ -23,6 +23,7 @@ from client.scenes.room import RoomScene
 from client.scenes.room_panel import CHAT_RECT, MESSAGE_RECT, MOVES_RECT
 from client.ui import draw, fonts, theme
 from tests.client.conftest import SHOTS
+from tests.client.helpers import StubConnection
 
 LONG = "Maximilian-Alexander von Hohenzollern"[:32]
 CJK = "张伟王芳李娜刘洋陈静杨帆黄磊赵敏周杰吴"
@@ -356,18 +357,6 @@ def test_move_list_entries_keep_apart(ui: Any, size: tuple[int, int]) -> None:
                 assert one.right + 2 <= other.left, (one, other)
 
 
-class _StubConnection:
-    """A hot-seat helper connection that only records what it is asked to send."""
-
-    def __init__(self) -> None:
-        self.sent: list[dict[str, Any]] = []
-
-    def send(self, message: dict[str, Any]) -> None:
-        self.sent.append(message)
-
-    def close(self) -> None:
-        """Nothing to close."""
-
 
 def test_hot_seat_result_names_the_winner(ui: Any) -> None:
     """In hot-seat play both seats are the user's: the end names who won ("Player 1 won"),
@@ -375,7 +364,7 @@ def test_hot_seat_result_names_the_winner(ui: Any) -> None:
     room = ui.open_room(demo_room("chess", plies=4, room="HS1"))
     room.model.seats["first"]["name"], room.model.seats["second"]["name"] = (
         "Player 1", "Player 2")
-    ui.app.seat_connections = {"first": _StubConnection(), "second": _StubConnection()}
+    ui.app.seat_connections = {"first": StubConnection(), "second": StubConnection()}
     ui.message({"type": "over", "room": "HS1", "game_id": "g-demo-1", "result": "first",
                 "reason": "resign", "position": "?"})
     panel = ui.app.top

@@ -13,7 +13,7 @@ from client.demo import demo_room
 from client.scenes.lobby import LobbyScene
 from client.scenes.room import RoomScene
 from client.ui import theme, widgets
-from tests.client.helpers import open_app
+from tests.client.helpers import drawn, next_game, open_app
 
 
 def focused_label(lobby: LobbyScene) -> list[str]:
@@ -162,12 +162,8 @@ def test_leaving_a_rematch_goes_to_the_lobby_not_the_last_game(ui: Any) -> None:
     the rematch is back in the lobby rather than in the game before it."""
     snapshot = demo_room("chess", plies=2, room="old11")
     room = ui.open_room(snapshot)
-    ui.message({"type": "over", "room": "old11", "game_id": "g-demo-1", "result": "draw",
-                "reason": "agreement", "position": "?"})
-    rematch = demo_room("chess", plies=0, you="second", room="new22")
-    rematch["game_id"] = "g-demo-2"
-    rematch["seats"] = {"first": snapshot["seats"]["second"],
-                        "second": snapshot["seats"]["first"]}
+    ui.message(drawn("old11"))
+    rematch = next_game(snapshot, "new22", you="second")
     ui.message(rematch)
     assert isinstance(ui.app.top, RoomScene) and ui.app.top.model.room == "new22"
     assert room not in ui.app.stack
@@ -181,8 +177,7 @@ def test_another_game_does_not_close_a_finished_room_of_other_players(ui: Any) -
     """Only a rematch (the same two players) replaces a finished room: watching a finished
     game of others, a room of someone else opening keeps it."""
     room = ui.open_room(demo_room("chess", plies=2, room="old11", you=None))
-    ui.message({"type": "over", "room": "old11", "game_id": "g-demo-1", "result": "draw",
-                "reason": "agreement", "position": "?"})
+    ui.message(drawn("old11"))
     other = demo_room("chess", plies=0, room="new22")
     other["seats"]["second"] = {"player": "p-carol", "name": "Carol", "connected": True,
                                 "bot": False}

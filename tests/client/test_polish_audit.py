@@ -14,6 +14,7 @@ from client.demo import demo_room
 from client.scenes.replay import ReplayScene
 from client.scenes.result import ResultPanel
 from client.ui import draw, theme
+from tests.client.helpers import StubConnection
 
 POLISH = Path("/tmp/polish")
 
@@ -100,18 +101,6 @@ def test_replay_keeps_a_board_the_player_flipped_in_the_room(ui: Any) -> None:
     assert isinstance(replay, ReplayScene) and replay.view is not None and replay.view.flipped
 
 
-class _StubConnection:
-    """A hot-seat helper connection that only records what it is asked to send."""
-
-    def __init__(self) -> None:
-        self.sent: list[dict[str, Any]] = []
-
-    def send(self, message: dict[str, Any]) -> None:
-        self.sent.append(message)
-
-    def close(self) -> None:
-        """Nothing to close."""
-
 
 def test_hot_seat_status_has_one_colour_whoever_is_to_move(ui: Any) -> None:
     engine = engines.get("chess")
@@ -119,7 +108,7 @@ def test_hot_seat_status_has_one_colour_whoever_is_to_move(ui: Any) -> None:
     snapshot["seats"]["first"]["name"], snapshot["seats"]["second"]["name"] = (
         "Player 1", "Player 2")
     room = ui.open_room(snapshot)
-    ui.app.seat_connections = {"first": _StubConnection(), "second": _StubConnection()}
+    ui.app.seat_connections = {"first": StubConnection(), "second": StubConnection()}
     state = engine.start()
     colours = {}
     for ply, move in enumerate(["e2e4", "e7e5", "g1f3"]):

@@ -13,7 +13,7 @@ from client.demo import demo_room
 from client.scenes.lobby import LobbyScene
 from client.scenes.result import ResultPanel
 from client.scenes.room import RoomScene
-from tests.client.helpers import open_app
+from tests.client.helpers import drawn, next_game, open_app
 
 
 def rooms_of(app: Any) -> list[str]:
@@ -74,12 +74,8 @@ def test_a_spectators_finished_room_gives_way_to_the_rematch(ui: Any) -> None:
     colours, watched by us) replaces it; no leave is sent for the finished room."""
     snapshot = demo_room("chess", plies=2, room="old11", you=None)
     room = ui.open_room(snapshot)
-    ui.message({"type": "over", "room": "old11", "game_id": "g-demo-1", "result": "draw",
-                "reason": "agreement", "position": "?"})
-    rematch = demo_room("chess", plies=0, you=None, room="new22")
-    rematch["game_id"] = "g-demo-2"
-    rematch["seats"] = {"first": snapshot["seats"]["second"],
-                        "second": snapshot["seats"]["first"]}
+    ui.message(drawn("old11"))
+    rematch = next_game(snapshot, "new22", you=None)
     ui.message(rematch)
     assert isinstance(ui.app.top, RoomScene) and ui.app.top.model.room == "new22"
     assert room not in ui.app.stack
@@ -94,10 +90,7 @@ def test_a_spectator_keeps_a_finished_room_for_another_game_of_the_same_players(
     a rematch opens) leaves the finished room where it is."""
     snapshot = demo_room("chess", plies=2, room="old11", you=None)
     room = ui.open_room(snapshot)
-    ui.message({"type": "over", "room": "old11", "game_id": "g-demo-1", "result": "draw",
-                "reason": "agreement", "position": "?"})
-    same = demo_room("chess", plies=0, you=None, room="new22")
-    same["game_id"] = "g-demo-2"
-    same["seats"] = dict(snapshot["seats"])
+    ui.message(drawn("old11"))
+    same = next_game(snapshot, "new22", you=None, swapped=False)
     ui.message(same)
     assert room in ui.app.stack
