@@ -38,7 +38,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from client.address import BadAddress, to_url
-from client.clocks import clock_presets, parse_clock
+from client.clocks import FISCHER, PER_MOVE, clock_presets, parse_clock
 from engines import EngineError, get
 from engines.search import BotPlayer, Decision, think_seconds
 from engines.search.levels import SAFETY_SECONDS, level_info
@@ -685,11 +685,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", help="variant id (default: the game's default)")
     parser.add_argument("--level", type=int, default=4, help="bot level 1-8 (default 4)")
     parser.add_argument("--room", help="play in this room instead of seeking an opponent")
+    firsts = [f"{game} {seconds}s/move" for game, seconds in PER_MOVE.items()]
     parser.add_argument(
         "--clock",
         help="seeking only: the clock to seek, as the lobby shows it: M+S (5+3: 5 minutes and "
         "3 s added a move), Ns/move (20s/move: 20 s for each move) or untimed. Default: the "
-        "game's first quick-game preset (chess 20s/move, shuqi 30s/move, others 3+2), so a "
+        f"game's first quick-game preset ({', '.join(firsts)}, others {FISCHER[0][0]}), so a "
         "human's first quick-game button meets the bot",
     )
     parser.add_argument("--games", type=int, default=0, help="games to play (default: no limit)")
