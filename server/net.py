@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib.util
+import ipaddress
 import itertools
 import json
 import logging
@@ -319,12 +320,29 @@ class BoardhallServer:
             host = f"[{host}]"
         return f"{host}:{self.port}"
 
+    def listening_sockets(self) -> list[socket.socket]:
+        """The sockets the server listens on (one, unless a host name has several addresses)."""
+        assert self._server is not None, "server not started"
+        return list(self._server.sockets)
+
     def _listen_on(self) -> dict[str, Any]:
-        """Where :func:`serve` listens: ``host`` and ``port``, or for ``::`` a socket of its own
-        that takes IPv4 connections too (asyncio makes every IPv6 socket it opens IPv6-only)."""
-        if self.host != "::":
+        """Where :func:`serve` listens: ``host`` and ``port``; for ``::`` (and ``""``, every
+        address) a socket of its own that takes IPv4 connections too (asyncio makes every IPv6
+        socket it opens IPv6-only, and binds ``""`` once per family, on two ports for port 0).
+        A host name with several addresses and port 0 listens on the first address only, so
+        that there is one port to name."""
+        if self.host == "" and not socket.has_ipv6:
+            return {"host": "0.0.0.0", "port": self.requested_port}
+        if self.host not in ("::", ""):
+            if self.requested_port == 0:
+                return {"host": _first_address(self.host), "port": 0}
             return {"host": self.host, "port": self.requested_port}
-        sock = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+        try:
+            sock = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+        except OSError:
+            if self.host == "":  # a machine without IPv6: every IPv4 address
+                return {"host": "0.0.0.0", "port": self.requested_port}
+            raise
         try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             with contextlib.suppress(OSError, AttributeError):  # else IPv6 only, as before
@@ -920,6 +938,21 @@ class BoardhallServer:
         if info is None:
             raise _HttpError(HTTPStatus.NOT_FOUND, f"no custom variant {variant!r}")
         return _json(HTTPStatus.OK, info)
+
+
+def _first_address(host: str) -> str:
+    """The first address ``host`` resolves to for listening (``host`` itself when it does not
+    resolve: binding then says why); an address is kept as written (with its %interface)."""
+    try:
+        ipaddress.ip_address(host.split("%", 1)[0])
+        return host
+    except ValueError:
+        pass
+    try:
+        infos = socket.getaddrinfo(host, 0, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except OSError:
+        return host
+    return str(infos[0][4][0]) if infos else host
 
 
 class CannotListen(OSError):

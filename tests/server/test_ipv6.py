@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -170,3 +171,37 @@ def test_a_link_local_host_without_its_interface_is_told_to_name_one(tmp_path: P
     assert done.returncode == 1
     assert "a link-local address needs its interface, as in fe80::1%eth0" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@needs_ipv6
+async def test_an_empty_host_is_one_port_for_every_address() -> None:
+    """``--host ""`` with ``--port 0`` bound IPv4 and IPv6 on two different ports and named only
+    the first: it is now the one dual-stack socket of ``::``."""
+    async with running_server(host="", port=0) as server:
+        assert len(server.listening_sockets()) == 1
+        await _welcomed(f"ws://127.0.0.1:{server.port}")
+        await _welcomed(f"ws://[::1]:{server.port}")
+
+
+@needs_ipv6
+async def test_a_name_with_two_addresses_and_port_0_gets_one_port(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A name with an IPv6 and an IPv4 address (``localhost`` on many machines): with port 0
+    each address got a port of its own, and ``url`` named one of them. Port 0 now listens on
+    the first address only."""
+    real = socket.getaddrinfo
+
+    def two_addresses(host: object, *args: Any, **kwargs: Any) -> list[Any]:
+        if host == "both.test":
+            return [
+                *real("::1", *args, **kwargs),
+                *real("127.0.0.1", *args, **kwargs),
+            ]
+        return real(host, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(socket, "getaddrinfo", two_addresses)
+    async with running_server(host="both.test", port=0) as server:
+        sockets = server.listening_sockets()
+        assert [sock.getsockname()[:2] for sock in sockets] == [("::1", server.port)]
+        await _welcomed(f"ws://[::1]:{server.port}")
