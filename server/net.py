@@ -52,7 +52,7 @@ from server.metrics import Metrics
 from server.outputs import ConnId, LaunchBot, Outputs
 from server.pushconn import PushConnection
 from server.records import export, formats
-from server.storage import AsyncStorage, StorageClosed
+from server.storage import AsyncStorage, StorageClosed, StorageFailing
 
 log = logging.getLogger("boardhall.server")
 
@@ -538,7 +538,7 @@ class BoardhallServer:
             return
         token_hash = hash_token(token)
         storage = self.storage.storage
-        row = await self.storage.run(lambda: storage.identity(token_hash))
+        row = await self.storage.run(lambda: storage.identity(token_hash), held_ok=True)
         if row is not None:
             self.hall.add_identity(*row)
 
@@ -714,6 +714,9 @@ class BoardhallServer:
             response = await self._http_answer(request)
         except _HttpError as error:
             response = _error(error)
+        except StorageFailing as error:  # what was read may hold moves that are not durable
+            body = {"status": "storage_failing", "error": str(error)}
+            response = _json(HTTPStatus.SERVICE_UNAVAILABLE, body, extra=[("Retry-After", "5")])
         except Exception:
             log.exception("HTTP %s %s failed", request.method, request.path)
             response = _json(HTTPStatus.INTERNAL_SERVER_ERROR, {"error": "internal server error"})
@@ -850,7 +853,7 @@ class BoardhallServer:
             return None
         token_hash = hash_token(token)
         storage = self.storage.storage
-        row = await self.storage.run(lambda: storage.identity(token_hash))
+        row = await self.storage.run(lambda: storage.identity(token_hash), held_ok=True)
         if row is None:
             raise _HttpError(
                 HTTPStatus.UNAUTHORIZED,

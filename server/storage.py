@@ -432,6 +432,9 @@ class AsyncStorage:
         self._log_suspect = False
         """A log sync failed: the log is started over (see :meth:`Storage.restart_log`)
         before the next commit."""
+        self._unsynced_seen: tuple[int, OSError] | None = None
+        """After a failed log sync: the commit that writes its writes again, and the error.
+        Until that commit is synced the reader sees those writes though they are not durable."""
 
     def held_games(self) -> set[str]:
         """The games with a move among the writes waiting for a commit."""
@@ -477,18 +480,27 @@ class AsyncStorage:
         assert self._writer is not None, "storage is not open"
         return self._writer
 
-    async def run(self, fn: Callable[[], T]) -> T:
+    async def run(self, fn: Callable[[], T], *, held_ok: bool = False) -> T:
         """Run ``fn`` on the reader thread, seeing the writes queued before it, and return once
         every commit it may have seen is durable.
 
         The reader sees each commit as soon as it is made, synced or not, and commits go on
         while it reads: so the wait comes after the read, for every commit made by then (a
-        wait before it let in those made between the wait and the read)."""
+        wait before it let in those made between the wait and the read).
+
+        Raises:
+            StorageFailing: a log sync failed and the writes it held are not yet synced again:
+                what was read may hold them, committed but not durable (a failed commit shows
+                nothing, so reads go on while commits fail); ``held_ok`` reads answer anyway
+                (an identity looked up for a ``hello``, which shows no game).
+        """
         assert self._reads is not None and self._loop is not None, "storage is not open"
         if self.failure is None:
             self._commit_turn()
         result = await self._loop.run_in_executor(self._reads, fn)
         await self.durable_so_far()  # a read never shows what may not survive a crash
+        if self._unsynced_seen is not None and not held_ok:
+            raise StorageFailing(self._unsynced_seen[1])
         return result
 
     def submit(self, ops: list[StorageOp]) -> asyncio.Future[Any]:
@@ -595,9 +607,14 @@ class AsyncStorage:
                 durable += 1
             if durable and self._after_commit is not None:  # once for all the sync covered
                 self._after_commit()
+            if self._unsynced_seen is not None and number >= self._unsynced_seen[0]:
+                self._unsynced_seen = None
         else:
             self._log_suspect = True
-            if self._syncing:  # all of them, refused writes too: the retry refuses those again
+            if self._syncing:
+                # all of them, refused writes too: the retry refuses those again; the next
+                # commit writes them again, and until it is synced the reader sees them
+                self._unsynced_seen = (self._commits + 1, error)
                 for batch in reversed(self._syncing):
                     self._turn_ops[:0] = batch.ops
                     self._turn_sizes[:0] = batch.sizes
@@ -716,6 +733,16 @@ class WriteRefused(Exception):
 
 class StorageClosed(Exception):
     """A write the failing database had not taken when the storage closed."""
+
+
+class StorageFailing(Exception):
+    """A read refused while the storage fails: it may have seen writes that are not durable."""
+
+    def __init__(self, failure: BaseException) -> None:
+        self.failure = failure
+        super().__init__(
+            f"the database is failing ({str(failure) or type(failure).__name__}); try again"
+        )
 
 
 def _call_all(thens: list[Done], errors: dict[int, BaseException]) -> None:

@@ -9,6 +9,7 @@ left, so every check is about order, never about timing.
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import os
 import threading
@@ -22,7 +23,7 @@ import server.net as net
 from server.outputs import SaveGame
 from server.storage import Storage
 from server.testing import BoardhallServer, WireClient, running_server
-from tests.server.http_tools import http_get
+from tests.server.http_tools import http_get, http_request
 from tests.server.storage_tools import plies_on_disk, until
 
 
@@ -38,6 +39,8 @@ class Gate:
         self._held = False
         self._permits = threading.Semaphore(0)
         self._changed = threading.Condition()
+        self.errors: list[OSError] = []
+        """Raised by the next syncs, one each, after they are let through."""
 
     def fdatasync(self, fd: int) -> None:
         with self._changed:
@@ -46,6 +49,13 @@ class Gate:
             self._changed.notify_all()
         if held:
             assert self._permits.acquire(timeout=60), "a held sync was never let through"
+        with self._changed:
+            error = self.errors.pop(0) if self.errors else None
+        if error is not None:
+            with self._changed:
+                self.done += 1
+                self._changed.notify_all()
+            raise error
         self.real(fd)
         with self._changed:
             self.done += 1
@@ -208,9 +218,9 @@ async def test_a_record_read_over_http_shows_only_synced_moves(
     entered = asyncio.Event()
     real_run = storage.run
 
-    async def run_spy(fn: Callable[[], Any]) -> Any:
+    async def run_spy(fn: Callable[[], Any], **options: Any) -> Any:
         entered.set()
-        return await real_run(fn)
+        return await real_run(fn, **options)
 
     monkeypatch.setattr(storage, "run", run_spy)
     read = threading.Event()  # the record was read (on the reader thread)
@@ -271,6 +281,32 @@ def _meta(number: int, player: str, other: str, private: bool) -> dict[str, Any]
         "created": f"2026-11-24T10:{number // 60:02d}:{number % 60:02d}Z",
         "seats": {"first": {"player": player, "name": "ann"}, "second": {"player": other}},
     }
+
+
+async def test_a_record_read_while_a_sync_fails_is_a_503_not_the_held_move(
+    synced_server: BoardhallServer, clients: Callable[..., Any], gate: Gate
+) -> None:
+    """A move whose sync failed is committed (the reader sees it) but held, not durable, until
+    it is written again: ``GET /games/ID`` showed it. Until then the records answer 503
+    ``storage_failing``, as ``/healthz`` does; the move shows once it is written again."""
+    ann, _bob, code, game_id = await _playing(clients)
+    storage = synced_server.storage
+    storage.retry_first = storage._retry_in = 3600.0  # the retry is this test's to make
+    gate.errors.append(OSError(errno.EIO, "Input/output error"))
+    await ann.send(type="move", room=code, ply=0, move="0,0", id="m0")
+    await until(lambda: storage.failure is not None)
+    for path in (f"/games/{game_id}?format=json", f"/games?player={ann.welcome['player']}"):
+        reply = await http_request(synced_server, path)
+        assert reply.status == 503, path
+        assert reply.headers.get("retry-after") == "5"
+        body = json.loads(reply.body)
+        assert body["status"] == "storage_failing"
+        assert "Input/output error" in body["error"]
+    storage._try_again()  # the retry: this sync succeeds
+    await ann.expect("moved", ply=0)
+    reply = await http_request(synced_server, f"/games/{game_id}?format=json")
+    assert reply.status == 200
+    assert [row["move"] for row in reply.json()["moves"]] == ["0,0"]
 
 
 async def test_the_games_of_a_player_fill_the_limit_with_games_the_viewer_may_see(

@@ -18,7 +18,7 @@ import pytest
 
 from server.logsync import LogSyncer
 from server.outputs import SaveGame
-from server.storage import AsyncStorage, WriteRefused
+from server.storage import AsyncStorage, StorageFailing, WriteRefused
 from tests.server.storage_tools import move, opened, plies_on_disk, until
 
 
@@ -160,6 +160,33 @@ def _drive_syncer(
     syncer.close()
     loop.close()
     return heard, syncer.syncs
+
+
+async def test_a_read_that_saw_a_write_whose_sync_failed_is_refused(
+    tmp_path: Path, disk: Disk
+) -> None:
+    """The read saw the committed move; its sync then failed, so the move is held, not durable.
+    The read used to go ahead once the sync had failed, and ``GET /games/ID`` showed the move.
+    It is refused now, as is every read until the move is synced again; reads that only look up
+    an identity (``held_ok``) still answer."""
+    store = await on_thread(tmp_path / "hall.db", retry_first=3600)
+    disk.hold()
+    disk.errors.append(OSError(errno.EIO, "Input/output error"))
+    written = store.submit([move(0)])
+    assert await asyncio.to_thread(disk.started.wait, 10)
+    read = asyncio.ensure_future(store.run(lambda: len(store.storage.moves("g1"))))
+    await _turns()
+    assert not read.done()
+    disk.release()
+    with pytest.raises(StorageFailing, match="Input/output error"):
+        await asyncio.wait_for(read, 10)
+    assert store.failure is not None and not written.done()
+    with pytest.raises(StorageFailing):
+        await store.run(lambda: len(store.storage.moves("g1")))
+    assert await store.run(lambda: 7, held_ok=True) == 7
+    await store.close()  # writes the held move: this sync succeeds
+    await asyncio.wait_for(written, 10)
+    assert plies_on_disk(tmp_path / "hall.db") == [0]
 
 
 def test_the_syncer_reports_every_request_in_order(tmp_path: Path) -> None:
