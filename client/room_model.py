@@ -79,11 +79,19 @@ class RoomModel:
     answer here."""
     history: list[Any] = field(default_factory=list)
     """Engine states from the start, one more than the moves followed (``state`` is the last)."""
+    chat_follows: bool = False
+    """A ``welcome`` named this room in ``resumed``: the server's next snapshot of it is followed
+    by the room's chat lines, as one answering our own join is."""
 
     # ---- applying messages --------------------------------------------------------------------
 
     def apply(self, message: dict[str, Any], now: float) -> str | None:
         """Apply one server message about this room; returns a line worth showing, if any."""
+        if message.get("type") == "welcome":
+            resumed = message.get("resumed")
+            if isinstance(resumed, list) and self.room in resumed:
+                self.chat_follows = True
+            return None
         if message.get("room") != self.room:
             return None
         kind = message.get("type")
@@ -94,6 +102,10 @@ class RoomModel:
         return result
 
     def _on_room(self, m: dict[str, Any], now: float) -> str | None:
+        if m.get("re") is not None or self.chat_follows:
+            # the server sends the room's chat lines after this snapshot: they refill the chat
+            self.chat.clear()
+            self.chat_follows = False
         self.game = _str(m.get("game"), self.game)
         self.variant = m.get("variant") if isinstance(m.get("variant"), str) else None
         self.game_id = _str(m.get("game_id"), self.game_id)

@@ -546,7 +546,7 @@ class Hall:
             if seat is not None and seat.player == player:
                 seat.name = identity.name
             side = room.returned(player, now, out)
-            out.send((session.conn,), room.view(side, now))
+            room.reply_snapshot(session.conn, side, now, out, None)
             self._after_room(room, out)
 
     # ---- creating rooms ----------------------------------------------------------------------
@@ -755,7 +755,7 @@ class Hall:
             room.begin(now, out)  # the first-move deadline aborts it if the bot never comes
         out.key = room.code
         out.writes.append(SaveGame(room.meta()))
-        out.send((session.conn,), room.view(side, now, message.id))
+        room.reply_snapshot(session.conn, side, now, out, message.id)
         self._after_room(room, out)
 
     def _bot_identity(self, name: str, player: str | None = None) -> tuple[Identity, str]:
@@ -1186,8 +1186,15 @@ class Hall:
         engine.load_data(stored)  # type: ignore[attr-defined]
         return engine
 
-    def restore(self, meta: dict[str, Any], moves: list[dict[str, Any]], now: float) -> Room:
-        """Bring back an unfinished game from storage; the turn restarts at ``now``."""
+    def restore(
+        self,
+        meta: dict[str, Any],
+        moves: list[dict[str, Any]],
+        now: float,
+        chat: list[dict[str, Any]] | None = None,
+    ) -> Room:
+        """Bring back an unfinished game from storage, with its kept ``chat`` lines (as
+        :meth:`Storage.unfinished_chat` gives them); the turn restarts at ``now``."""
         engine = self._stored_engine(self._engine(meta["game"]), meta)
         options = dict(meta.get("options") or {})
         state = engine.start(meta["variant"], meta["start"], self._engine_options(engine, options))
@@ -1212,6 +1219,7 @@ class Hall:
         room.bot_seat = meta.get("bot_seat")
         room.bot_level = meta.get("bot_level")
         room.replay(moves)
+        room.restore_chat(chat or ())
         for side, count in (meta.get("refusals") or {}).items():
             room.refusals[side] = int(count)
             # when the refusal came is not kept: the wait starts again with the server

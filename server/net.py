@@ -364,9 +364,10 @@ class BoardhallServer:
         loop = self._loop = asyncio.get_running_loop()
         now = loop.time()
         rows = await self.storage.run(self.storage.storage.unfinished)
+        chat = await self.storage.run(self.storage.storage.unfinished_chat)
         for meta, moves in rows:
             try:
-                self.hall.restore(meta, moves, now)
+                self.hall.restore(meta, moves, now, chat.get(meta["id"]))
             except Exception:
                 log.exception("could not restore game %s", meta.get("id"))
         if rows:

@@ -51,7 +51,24 @@ class TruncateMoves:
     ply: int
 
 
-StorageOp = SaveIdentity | SaveGame | SaveMove | TruncateMoves
+@dataclass(frozen=True)
+class SaveChat:
+    """Store one chat line of a game, and forget the game's lines numbered below ``keep_from``
+    (a room keeps only its latest lines)."""
+
+    game_id: str
+    seq: int
+    """The line's number in its game (0-based, in the order the lines were said)."""
+    sender: str
+    role: str
+    """``first``, ``second`` or ``spectator``."""
+    audience: str
+    """Who it was sent to: ``players``, ``spectators`` or ``everyone``."""
+    text: str
+    keep_from: int
+
+
+StorageOp = SaveIdentity | SaveGame | SaveMove | TruncateMoves | SaveChat
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ to; a refused action raises :class:`ProtocolError` before changing anything.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -33,12 +34,33 @@ from protocol.messages import MessageId
 from server.clock import GameClock, LagPolicy, TimeControl
 from server.config import ServerConfig
 from server.movelog import ClockHistory, MoveNote, MoveNotes
-from server.outputs import ConnId, Outputs, SaveGame, SaveMove, TruncateMoves
+from server.outputs import ConnId, Outputs, SaveChat, SaveGame, SaveMove, TruncateMoves
 from server.stateline import StateLine
 
 log = logging.getLogger("boardhall.room")
 
 Status = Literal["waiting", "playing", "over"]
+Audience = Literal["players", "spectators", "everyone"]
+"""Who a chat line was sent to (DESIGN.md: the players' channel while playing; spectators' lines
+to spectators only until the game ends; every line to everyone after it)."""
+
+CHAT_HISTORY_LINES = 100
+"""The most recent chat lines a room keeps, in memory and in storage, to send whoever gets the
+room's snapshot in reply to a join, a watch or a resuming hello (older lines are forgotten)."""
+
+
+@dataclass(frozen=True, slots=True)
+class KeptLine:
+    """A chat line the room keeps, with who it was sent to."""
+
+    line: ChatLine
+    audience: Audience
+
+    def shown_to(self, seated: bool) -> bool:
+        """Whether a seated player (``seated``) or a spectator was sent this line."""
+        return self.audience == "everyone" or self.audience == (
+            "players" if seated else "spectators"
+        )
 
 
 @dataclass
@@ -133,6 +155,10 @@ class Room:
         self.bot_level: int | None = None
         """A seat kept for the bot this room was created to play."""
         self.closed = False
+        self.chat_lines: deque[KeptLine] = deque(maxlen=CHAT_HISTORY_LINES)
+        """The latest chat lines, oldest first."""
+        self.chat_seq = 0
+        """The number of the next chat line."""
 
     # ---- reading -----------------------------------------------------------------------------
 
@@ -344,16 +370,35 @@ class Room:
     def snapshots(
         self, now: float, out: Outputs, requester: ConnId | None = None, re: MessageId | None = None
     ) -> None:
-        """Send everyone their own snapshot; ``requester``'s carries ``re``."""
+        """Send everyone their own snapshot; ``requester``'s carries ``re`` and is followed by
+        the chat lines it may see (:meth:`send_history`)."""
+        seated = self.seat_conns()
         for side in SIDES:
             conn = self._conn(side)
             if conn is not None:
                 out.send((conn,), self.view(side, now, re if conn == requester else None))
-        watchers = [c for c in self.spectators if c not in self.seat_conns()]
+        watchers = [c for c in self.spectators if c not in seated]
         if requester in watchers:
             watchers.remove(requester)
             out.send((requester,), self.view(None, now, re))
         out.send(watchers, self.view(None, now))
+        if requester is not None:
+            self.send_history(requester, requester in seated, out)
+
+    def reply_snapshot(
+        self, conn: ConnId, you: Side | None, now: float, out: Outputs, re: MessageId | None
+    ) -> None:
+        """Send ``conn`` the snapshot as ``you`` sees it (carrying ``re``), then the chat lines
+        it may see: what a join, a watch or a resuming hello gets."""
+        out.send((conn,), self.view(you, now, re))
+        self.send_history(conn, you is not None, out)
+
+    def send_history(self, conn: ConnId, seated: bool, out: Outputs) -> None:
+        """Send ``conn`` the kept chat lines a seated player (``seated``) or a spectator was
+        sent, in the order they were said."""
+        for kept in self.chat_lines:
+            if kept.shown_to(seated):
+                out.send((conn,), kept.line)
 
     def join_player(
         self,
@@ -371,7 +416,7 @@ class Room:
             self.spectators.discard(conn)
             self.done_with.discard(player)
             self._finished_expiry(now)
-            out.send((conn,), self.view(side, now, re))
+            self.reply_snapshot(conn, side, now, out, re)
             return
         free = [s for s in SIDES if self.seats[s] is None]
         if not free:
@@ -390,13 +435,13 @@ class Room:
         """Watch the room (a seated player just gets the snapshot again: not a spectator)."""
         seat = self._viewer_seat(conn)
         if seat is not None:
-            out.send((conn,), self.view(seat, now, re))
+            self.reply_snapshot(conn, seat, now, out, re)
             return
         if conn not in self.spectators and len(self.spectators) >= self.config.spectators_per_room:
             raise _refuse(ErrorCode.ROOM_FULL, f"room {self.code} has no room for more spectators")
         self.spectators.add(conn)
         self._finished_expiry(now)
-        out.send((conn,), self.view(None, now, re))
+        self.reply_snapshot(conn, None, now, out, re)
         self._presence(out, exclude=conn)
 
     def has_spectator_room(self, conn: ConnId) -> bool:
@@ -877,7 +922,9 @@ class Room:
         out: Outputs,
         re: MessageId | None,
     ) -> None:
-        """Players' lines go to the players; spectators' lines to spectators until the end."""
+        """Players' lines go to the players; spectators' lines to spectators until the end;
+        after it every line to everyone. The room keeps the line, and stores it, with who it
+        went to (see :meth:`send_history`)."""
         side = self.seat_of(player)
         if side is None and conn not in self.spectators:
             raise _refuse(ErrorCode.NOT_A_PLAYER, f"join room {self.code} to chat in it")
@@ -886,13 +933,27 @@ class Room:
         )
         out.send((conn,), Ok(re=re))
         players = self.seat_conns()
-        watchers = [c for c in self.spectators if c not in players]
+        audience: Audience
         if self.status == "over":
-            targets = self.everyone()
+            audience, targets = "everyone", self.everyone()
         elif side is not None:
-            targets = players
+            audience, targets = "players", players
         else:
-            targets = watchers
+            audience, targets = "spectators", self.watchers(players)
+        seq = self.chat_seq
+        self.chat_seq += 1
+        self.chat_lines.append(KeptLine(line, audience))
+        out.writes.append(
+            SaveChat(
+                self.game_id,
+                seq,
+                name,
+                line.role,
+                audience,
+                line.text,
+                keep_from=seq + 1 - CHAT_HISTORY_LINES,
+            )
+        )
         out.send(targets, line)
 
     # ---- recovery ----------------------------------------------------------------------------
@@ -912,3 +973,26 @@ class Room:
                 if side in clocks:
                     self.clock.remaining[side] = int(clocks[side])
             self.history.append(self.clock.remaining, self.clock.has_moved)
+
+    def restore_chat(self, rows: Iterable[dict[str, Any]]) -> None:
+        """Take back the stored chat lines (crash recovery), given in the order they were said:
+        ``{seq, sender, role, audience, text}``; a row that does not read is skipped."""
+        for row in rows:
+            try:
+                line = ChatLine.model_validate(
+                    {
+                        "room": self.code,
+                        "from": row["sender"],
+                        "role": row["role"],
+                        "text": row["text"],
+                    }
+                )
+                seq, audience = int(row["seq"]), row["audience"]
+            except (KeyError, TypeError, ValueError):  # a ValidationError is a ValueError
+                log.warning("a stored chat line of game %s does not read", self.game_id)
+                continue
+            if audience not in ("players", "spectators", "everyone"):
+                log.warning("a stored chat line of game %s has no audience", self.game_id)
+                continue
+            self.chat_lines.append(KeptLine(line, audience))
+            self.chat_seq = max(self.chat_seq, seq + 1)

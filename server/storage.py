@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from server.logsync import LogSyncer, Syncer, start_syncer
-from server.outputs import SaveGame, SaveIdentity, SaveMove, StorageOp, TruncateMoves
+from server.outputs import SaveChat, SaveGame, SaveIdentity, SaveMove, StorageOp, TruncateMoves
 
 T = TypeVar("T")
 
@@ -62,7 +62,18 @@ CREATE TABLE IF NOT EXISTS moves (
     clocks TEXT NOT NULL,
     PRIMARY KEY (game_id, ply)
 );
+CREATE TABLE IF NOT EXISTS chat (
+    game_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    sender TEXT NOT NULL,
+    role TEXT NOT NULL,
+    audience TEXT NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
 """
+"""Every table is created if missing when a database opens, so a database made before a table
+was added (``chat``) opens as it is and gets the new table empty."""
 
 
 INSERT_MOVES = (
@@ -196,6 +207,16 @@ class Storage:
                         "DO UPDATE SET name = excluded.name",
                         (op.player, op.token_hash, op.name),
                     )
+                elif isinstance(op, SaveChat):
+                    db.execute(
+                        "INSERT OR REPLACE INTO chat VALUES (?, ?, ?, ?, ?, ?)",
+                        (op.game_id, op.seq, op.sender, op.role, op.audience, op.text),
+                    )
+                    if op.keep_from > 0:
+                        db.execute(
+                            "DELETE FROM chat WHERE game_id = ? AND seq < ?",
+                            (op.game_id, op.keep_from),
+                        )
             self._save_moves(moves)
             db.execute("COMMIT")
         except BaseException:
@@ -224,6 +245,21 @@ class Storage:
             "SELECT meta FROM games WHERE status IN ('waiting', 'playing') ORDER BY created"
         ).fetchall()
         return [(meta, self.moves(meta["id"])) for meta in (json.loads(r[0]) for r in rows)]
+
+    def unfinished_chat(self) -> dict[str, list[dict[str, Any]]]:
+        """The kept chat lines of every waiting or playing game by game id, each game's in the
+        order they were said: ``{seq, sender, role, audience, text}``."""
+        rows = self.db.execute(
+            "SELECT c.game_id, c.seq, c.sender, c.role, c.audience, c.text FROM chat AS c "
+            "JOIN games AS g ON g.id = c.game_id WHERE g.status IN ('waiting', 'playing') "
+            "ORDER BY c.game_id, c.seq"
+        ).fetchall()
+        found: dict[str, list[dict[str, Any]]] = {}
+        for r in rows:
+            found.setdefault(r["game_id"], []).append(
+                {k: r[k] for k in ("seq", "sender", "role", "audience", "text")}
+            )
+        return found
 
     def moves(self, game_id: str) -> list[dict[str, Any]]:
         """The stored moves of a game in order."""

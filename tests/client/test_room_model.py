@@ -128,3 +128,38 @@ def test_a_record_catches_up_only_a_game_it_continues() -> None:
     assert (model.status, model.result, model.reason, model.closed) == (
         "over", "second", "resign", True)
     assert model.state is not None and model.state.ply == 3
+
+
+def test_a_snapshot_answering_our_request_starts_the_chat_over() -> None:
+    """The server follows the snapshot answering our join (it carries ``re``), and the one a
+    hello naming the room in ``resumed`` brings, with the room's chat lines: the chat starts
+    over there, so no line shows twice. Other snapshots (a takeback, the end) keep it."""
+
+    def line(text: str) -> dict[str, Any]:
+        return {"type": "chat", "room": "K7QD", "from": "ann", "role": "first", "text": text}
+
+    def texts() -> list[str]:
+        return [kept.text for kept in model.chat]
+
+    snapshot = demo_room("chess", plies=2)
+    model = model_after(snapshot)
+    for text in ("hi", "gl"):
+        model.apply(line(text), 100.0)
+    model.apply(snapshot, 101.0)
+    assert texts() == ["hi", "gl"]
+    model.apply({**snapshot, "re": 7}, 102.0)
+    assert texts() == []
+    for text in ("hi", "gl"):
+        model.apply(line(text), 102.0)
+    assert texts() == ["hi", "gl"]
+
+    model.apply({"type": "welcome", "player": "p1", "resumed": ["X1"]}, 103.0)
+    model.apply(snapshot, 103.0)
+    assert texts() == ["hi", "gl"]  # the hello resumed another room
+    model.apply({"type": "welcome", "player": "p1", "resumed": ["K7QD"]}, 104.0)
+    model.apply(snapshot, 104.0)
+    assert texts() == []
+    for text in ("hi", "gl", "back"):
+        model.apply(line(text), 104.0)
+    model.apply(snapshot, 105.0)  # only the first snapshot after the hello
+    assert texts() == ["hi", "gl", "back"]
