@@ -1146,17 +1146,32 @@ class Hall:
 
     # ---- recovery ----------------------------------------------------------------------------
 
-    def restart_clocks(self, now: float) -> None:
+    def pauses(self, stopped: float) -> list[SaveGame]:
+        """The server is stopping, since ``stopped``: what every game on keeps of its clocks
+        (the running turn's time so far, the absences) for the restart (:meth:`Room.paused`)."""
+        writes = []
+        for room in self.rooms.values():
+            paused = room.paused(stopped)
+            if paused is not None:
+                writes.append(SaveGame({**room.meta(), "paused": paused}))
+        return writes
+
+    def restart_clocks(self, now: float) -> list[SaveGame]:
         """The server is back at ``now``: every restored game's turn (and every absent player's
-        grace) starts again then, so the downtime and the time spent restoring count for nobody."""
+        grace) goes on from where it was when the server stopped, so the downtime and the time
+        spent restoring count for nobody and nothing used before is given back. After a crash
+        (nothing says when the server went down) the turn starts again with the clocks stored
+        with the last move. Returns the writes that replace what a stop kept, now applied, by
+        what of it a later crash must still find (:meth:`Room.resume`)."""
+        writes = []
         for room in self.rooms.values():
             if room.status != "playing":
                 continue
-            room.clock.start_turn(room.state.turn, now)
-            for seat in room.seats.values():
-                if seat is not None and not seat.connected:
-                    seat.away_since = now
+            still = room.resume(now)
+            if still is not None:
+                writes.append(SaveGame({**room.meta(), "paused": still}))
             self._schedule(room)
+        return writes
 
     def restart_turns_of(self, game_ids: Collection[str], now: float) -> None:
         """The running turns of the games ``game_ids`` begin again at ``now`` (their players
@@ -1233,6 +1248,7 @@ class Hall:
             room.status = "playing"
             room.expires = None
             room.clock.start_turn(room.state.turn, now)
+            room.stopped_with = meta.get("paused")  # applied by restart_clocks
         self.rooms[room.code] = room
         self._schedule(room)
         return room

@@ -283,6 +283,8 @@ class BoardhallServer:
         self._bots: list[asyncio.subprocess.Process] = []
         self._tasks: set[asyncio.Task[Any]] = set()
         self._parser = ThreadPoolExecutor(1, thread_name_prefix="boardhall-records")
+        self._stopping = False
+        """Set by :meth:`stop`: no frame is handled and no timer fires any more."""
         self.started = time.time()
         self.variants = variants
 
@@ -388,7 +390,9 @@ class BoardhallServer:
             raise
         except OSError as exc:
             raise CannotListen(exc.errno, exc.strerror) from exc
-        self.hall.restart_clocks(loop.time())
+        kept = self.hall.restart_clocks(loop.time())
+        if kept:
+            self.storage.write(list(kept), lambda _result, _error: None)
         self._arm()
         if self.keepalive is not None:
             self._keepalive_timer = loop.call_later(self.keepalive.tick, self._sweep_keepalive)
@@ -397,34 +401,30 @@ class BoardhallServer:
         log.info("listening", extra={"fields": {"url": self.url, "bound": self.bound}})
 
     async def stop(self, grace: float = 10.0) -> None:
-        """Close every connection, wait for pending writes, stop bots. While the database
-        fails, pending writes get ``grace`` seconds to go through; what has not is lost, and was
-        never sent."""
+        """Stop handling messages and timers, let what was accepted before reach its players,
+        keep every game's running turn and absences (DESIGN.md: time while the server is down
+        is charged to nobody, and nothing used before is given back), close every connection
+        (1001) and stop bots. While the database fails, pending writes get ``grace`` seconds to
+        go through; what has not is lost, and was never sent. Stopping again does nothing."""
+        if self._stopping:
+            return
+        stopped = self._loop.time() if self._loop is not None else 0.0
+        self._stopping = True
         if self._timer is not None:
             self._timer.cancel()
+        self._timer = self._timer_at = None
         if self._keepalive_timer is not None:
             self._keepalive_timer.cancel()
+        await self._until_sent(grace)
+        if self._loop is not None:  # committed now: closing may take long (a silent client)
+            pauses = self.hall.pauses(stopped)
+            if pauses:
+                self.storage.write(list(pauses), lambda _result, _error: None)
         if self._server is not None:
+            for ws in list(self.connections.values()):
+                self._spawn(ws.close(CloseCode.GOING_AWAY, "the server is stopping"))
             self._server.close()
             await self._server.wait_closed()
-        if self._order.waiting:  # outputs waiting for their writes
-            idle: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-
-            def went_idle() -> None:
-                if not idle.done():
-                    idle.set_result(None)
-
-            self._order.on_idle = went_idle
-            try:
-                await asyncio.wait_for(idle, grace)
-            except TimeoutError:
-                log.error(
-                    "stopping with %d outputs never sent: their writes did not become durable "
-                    "in %.0f s",
-                    self._order.waiting,
-                    grace,
-                )
-            self._order.on_idle = None
         for process in self._bots:
             if process.returncode is None:
                 with contextlib.suppress(ProcessLookupError):
@@ -433,6 +433,29 @@ class BoardhallServer:
                     await asyncio.wait_for(process.wait(), 5)
         await self.storage.close()
         self._parser.shutdown(wait=False, cancel_futures=True)
+
+    async def _until_sent(self, grace: float) -> None:
+        """Wait (at most ``grace`` seconds) until no output waits for its write any more."""
+        if not self._order.waiting:
+            return
+        idle: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        def went_idle() -> None:
+            if not idle.done():
+                idle.set_result(None)
+
+        self._order.on_idle = went_idle
+        try:
+            await asyncio.wait_for(idle, grace)
+        except TimeoutError:
+            log.error(
+                "stopping with %d outputs never sent: their writes did not become durable "
+                "in %.0f s",
+                self._order.waiting,
+                grace,
+            )
+        finally:
+            self._order.on_idle = None
 
     async def serve_forever(self) -> None:
         """Run until cancelled."""
@@ -467,7 +490,9 @@ class BoardhallServer:
 
     def _received(self, conn: ConnId, inbox: _Inbox, frame: Data) -> None:
         """One message from ``conn``, handled now unless it must wait for I/O or for one that
-        does (then ``inbox`` keeps the order)."""
+        does (then ``inbox`` keeps the order); none once the server is stopping."""
+        if self._stopping:
+            return
         if inbox.task is not None:
             inbox.hold(frame)
             return
@@ -644,6 +669,8 @@ class BoardhallServer:
     # ---- timers ------------------------------------------------------------------------------
 
     def _arm(self) -> None:
+        if self._stopping:  # the clocks stop with the server (their state is kept: stop)
+            return
         if self.storage.failure is not None:  # no game ends on time while moves are held
             if self._timer is not None:
                 self._timer.cancel()
@@ -662,7 +689,7 @@ class BoardhallServer:
     def _fire(self) -> None:
         self._timer = None
         self._timer_at = None
-        if self.storage.failure is not None:  # re-armed when the storage is back
+        if self.storage.failure is not None or self._stopping:  # re-armed when the storage is back
             return
         loop = asyncio.get_running_loop()
         try:

@@ -132,6 +132,9 @@ class Room:
         )
         self.history = ClockHistory(self.clock.remaining, self.clock.has_moved)
         """The clocks at the start and after each move (what an undo restores)."""
+        self.stopped_with: dict[str, Any] | None = None
+        """What the server kept of the clocks when it stopped (:meth:`paused`), until
+        :meth:`resume` applies it."""
         self.seats: dict[Side, Seat | None] = {"first": None, "second": None}
         self.spectators: set[ConnId] = set()
         self.status: Status = "waiting"
@@ -636,6 +639,11 @@ class Room:
         self.history.append(self.clock.remaining, self.clock.has_moved)
         self.offers.clear()
         self.clock.start_turn(new_state.turn, now)
+        outcome = self.engine.outcome(new_state)
+        if outcome is None and self.max_plies and len(self.moves) >= self.max_plies:
+            outcome = Outcome(None, "move_limit")
+        if outcome is not None:  # no clock runs after this move: ``moved`` shows them stopped
+            self.clock.stop(now)
         out.moves += 1
         out.writes.append(
             SaveMove(
@@ -664,9 +672,6 @@ class Room:
         out.send([c for c in seated if c != conn], moved)
         out.send((conn,), moved.model_copy(update={"re": re}))
         out.send([c for c in self.watchers(seated) if c != conn], moved)
-        outcome = self.engine.outcome(new_state)
-        if outcome is None and self.max_plies and len(self.moves) >= self.max_plies:
-            outcome = Outcome(None, "move_limit")
         if outcome is not None:
             self.finish(outcome, now, out)
 
@@ -957,6 +962,46 @@ class Room:
         out.send(targets, line)
 
     # ---- recovery ----------------------------------------------------------------------------
+
+    def paused(self, stopped: float) -> dict[str, Any] | None:
+        """What a stopping server keeps of this game's clocks, as they were at ``stopped`` (when
+        the stop began): the running turn's time so far, and how long each player away then
+        had been away, so that the restart gives neither back (:meth:`resume`). ``None`` when
+        the game is not on."""
+        if self.status != "playing":
+            return None
+        away = {}
+        for side in SIDES:
+            seat = self.seats[side]
+            since = seat.away_since if seat is not None and not seat.connected else None
+            if since is not None and since < stopped:  # away before the stop, not made so by it
+                away[side] = int((stopped - since) * 1000)
+        clock = self.clock
+        turn_ms = max(0, int((stopped - clock.turn_start) * 1000)) if clock.running else 0
+        return {"ply": len(self.moves), "turn_ms": turn_ms, "away_ms": away}
+
+    def resume(self, now: float) -> dict[str, Any] | None:
+        """The server is back at ``now``, after being down for a while that is charged to
+        nobody: the running turn goes on with the time it had used when the server stopped
+        (:attr:`stopped_with`, when it is this turn's), a player away then is still away as
+        long, and a player who was here then is away only from ``now``. When something kept
+        was applied, returns what of it stays true should the server crash before it stops
+        again (the turn's time used before this restart; not the absences, which a player may
+        end), to be stored in its place."""
+        kept, self.stopped_with = self.stopped_with or {}, None
+        applied = bool(kept)
+        if kept.get("ply") != len(self.moves):
+            kept = {}
+        turn_ms = max(0, int(kept.get("turn_ms") or 0))
+        self.clock.start_turn(self.state.turn, now - turn_ms / 1000)
+        away = kept.get("away_ms") or {}
+        for side in SIDES:
+            seat = self.seats[side]
+            if seat is not None and not seat.connected:
+                seat.away_since = now - max(0, int(away.get(side) or 0)) / 1000
+        if not applied:
+            return None
+        return {"ply": len(self.moves), "turn_ms": turn_ms, "away_ms": {}}
 
     def replay(self, moves: list[dict[str, Any]]) -> None:
         """Rebuild the game from stored moves (crash recovery); raises EngineError if corrupt."""
