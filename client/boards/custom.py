@@ -52,14 +52,25 @@ def side_number(piece: Mapping[str, Any]) -> int:
     return SIDE_NUMBERS.get(side, 3) if isinstance(side, (str, int)) else 3
 
 
+MAX_SHOWN_LATIN = 6
+"""Longest Latin name written on a piece (it is scaled to fit); longer ones give way to a label."""
+MAX_SHOWN_CJK = 4
+"""Longest CJK name written on a piece (four go two over two)."""
+
+
 def display_name(piece: Mapping[str, Any], promoted: bool, cjk_font: bool) -> str:
-    """What to write on a piece: its (promoted) name, or a Latin label without a CJK font."""
+    """What to write on a piece: its (promoted) name when it fits, else its short Latin label
+    (also without a CJK font); a name is never cut in the middle of a word unless there is no
+    label to show instead."""
     name = str((piece.get("promoted_name") if promoted else "") or piece.get("name") or "?")
-    if name.isascii() or cjk_font:
-        return name[:4]
-    label = str(piece.get("label") or "")
+    label = str(piece.get("label") or "")[:4]
+    shown = MAX_SHOWN_LATIN if name.isascii() else MAX_SHOWN_CJK
+    if (name.isascii() or cjk_font) and len(name) <= shown:
+        return name
     if label:
-        return label[:4]
+        return label
+    if name.isascii() or cjk_font:
+        return name[:shown]
     return f"#{piece.get('id', '?')}"
 
 
@@ -405,17 +416,32 @@ def _piece_sprite(
             for k in range(10)
         ]
         pygame.draw.polygon(sprite, GOLD, points)
-    size = round(radius * (1.05 if len(text) <= 1 else 0.9 if len(text) == 2 else 0.66))
+    two_lines = len(text) == 4 and not text.isascii()  # 将军 over 大人, as on real pieces
+    lines = [text[:2], text[2:]] if two_lines else [text]
+    if two_lines:
+        size = round(radius * 0.62)
+    else:
+        size = round(radius * (1.05 if len(text) <= 1 else 0.9 if len(text) == 2 else 0.66))
     f = _font(size, cjk and not text.isascii())
-    image = f.render(text, True, ink)
-    limit = radius * 1.5
-    if image.get_width() > limit:
-        scale = limit / image.get_width()
-        image = pygame.transform.smoothscale(
-            image,
-            (max(1, round(image.get_width() * scale)), max(1, round(image.get_height() * scale))),
-        )
-    sprite.blit(image, image.get_rect(center=(round(c), round(c + radius * 0.04))))
+    images = [f.render(line, True, ink) for line in lines]
+    step = round(f.get_height() * 0.86)  # CJK fonts leave room above and below the glyphs
+    width = max(image.get_width() for image in images)
+    height = step * (len(images) - 1) + images[-1].get_height()
+    # Inside the rim (and the captain's ring); two lines leave the top for a promotion star.
+    scale = min(1.0, radius * (1.25 if two_lines else 1.5) / width)
+    if two_lines:
+        scale = min(scale, radius * (1.15 if promoted else 1.35) / height)
+    centre_y = c + radius * (0.04 + (0.12 if two_lines and promoted else 0))
+    top = centre_y - height * scale / 2
+    for i, image in enumerate(images):
+        if scale < 1:
+            image = pygame.transform.smoothscale(
+                image,
+                (max(1, round(image.get_width() * scale)),
+                 max(1, round(image.get_height() * scale))),
+            )
+        line_top = top + i * step * scale
+        sprite.blit(image, image.get_rect(midtop=(round(c), round(line_top))))
     return sprite
 
 
@@ -426,21 +452,8 @@ class _Tables:
         self.compiled = compiled
 
     def active(self, board: tuple[int, ...], sq: int) -> tuple[list[int], list[int]]:
-        table = self.compiled
-        code = board[sq]
-        out: list[list[int]] = [[], []]
-        for kind, entries in enumerate((table.steps[code][sq], table.slides[code][sq])):
-            for e in entries:
-                if e.dynamic is None or any(t(board, sq) for t in e.dynamic):
-                    out[kind].append(_direction_of(table, sq, e.ray[0]))
-        return out[0], out[1]
-
-
-def _direction_of(table: Any, sq: int, target: int) -> int:
-    r, c = divmod(sq, table.cols)
-    tr, tc = divmod(target, table.cols)
-    delta = (tr - r, tc - c)
-    return next(d for d, v in DIRECTIONS.items() if v == delta)
+        steps, slides = self.compiled.directions(board, sq)
+        return list(steps), list(slides)
 
 
 def _compile(info: Mapping[str, Any]) -> _Tables | None:

@@ -297,6 +297,8 @@ class RoomScene(Scene):
         if action.name == "abort":
             return m.status == "playing" and len(m.moves) < 2
         if action.name == "undo":  # a takeback undoes the asker's own last move
+            if (m.variant_info or {}).get("undo_allowed") is False:
+                return False  # a custom variant without undo: the server refuses every offer
             return m.status == "playing" and (
                 bool(m.moves) if self.app.seat_connections else self.has_moved(m.you))
         if action.name == "timeout":  # the server can only refuse a claim before time is up

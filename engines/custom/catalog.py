@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from engines.custom.definition import Variant, VariantError, parse_definition
 from engines.custom.jbq import load_map, slug
+from engines.custom.rules import playability_problems
 
 MAX_TOML_BYTES = 256 * 1024
 """Largest variant file read."""
@@ -35,7 +36,11 @@ def load_toml_text(text: str, default_id: str = "variant", source: str = "varian
         raise VariantError(["nested too deeply or too large to read"], source) from exc
     except ValueError as exc:  # e.g. an integer of thousands of digits
         raise VariantError([f"not readable as TOML: {str(exc)[:80]}"], source) from exc
-    return parse_definition(data, default_id=default_id, source=source)
+    variant = parse_definition(data, default_id=default_id, source=source)
+    problems = playability_problems(variant)
+    if problems:
+        raise VariantError(problems, source)
+    return variant
 
 
 def load_file(path: str | os.PathLike[str]) -> Variant:
@@ -66,14 +71,32 @@ def load_directory(directory: str | os.PathLike[str]) -> list[Variant]:
     Raises :class:`VariantError` listing the problems of every bad file (prefixed by its name)
     and duplicate ids; then nothing is returned.
     """
+    return [variant for _, variant in load_directory_files(directory)]
+
+
+def is_variant_file(name: str) -> bool:
+    """Whether a directory entry is a variant file: ``*.toml`` or ``*.xlsx``, not hidden, and not
+    the ``~$NAME.xlsx`` owner file Excel keeps beside a workbook it has open."""
+    return (
+        name.lower().endswith(VARIANT_SUFFIXES)
+        and not name.startswith(".")
+        and not name.startswith("~$")
+    )
+
+
+def load_directory_files(
+    directory: str | os.PathLike[str], clash: Callable[[Variant], str | None] | None = None
+) -> list[tuple[str, Variant]]:
+    """:func:`load_directory` with the file name of each variant; ``clash`` says why a variant's
+    id is taken already (``None``: it is free), reported with the other problems."""
     d = Path(directory)
     if not d.is_dir():
         raise VariantError([f"{d} is not a directory"], "variants")
     problems: list[str] = []
-    found: list[Variant] = []
+    found: list[tuple[str, Variant]] = []
     seen: dict[str, str] = {}
     for path in sorted(d.iterdir()):
-        if path.suffix.lower() not in VARIANT_SUFFIXES or path.name.startswith("."):
+        if not is_variant_file(path.name):
             continue
         try:
             variant = load_file(path)
@@ -83,8 +106,11 @@ def load_directory(directory: str | os.PathLike[str]) -> list[Variant]:
         if variant.id in seen:
             problems.append(f"{path.name}: id {variant.id!r} is also the id of {seen[variant.id]}")
             continue
+        taken = clash(variant) if clash is not None else None
+        if taken:
+            problems.append(f"{path.name}: {taken}")
         seen[variant.id] = path.name
-        found.append(variant)
+        found.append((path.name, variant))
     if problems:
         raise VariantError(problems, str(d))
     return found

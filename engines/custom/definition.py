@@ -63,6 +63,8 @@ _PIECE_KEYS = {
     "promoted_name",
 }
 _PIECE_DERIVED = {"id", "steps", "slides", "promoted_steps", "promoted_slides"}
+TYPE_CONDITIONS = ("C", "D", "R", "T")
+"""Conditions whose first number names a piece type."""
 
 
 class VariantError(BadPosition):
@@ -253,7 +255,7 @@ def _rule(text: object, where: str, problems: list[str]) -> tuple[MoveRule, str]
 
 
 def _check_atoms(
-    rule_atoms: Sequence[Any], modules: Sequence[str], where: str, out: list[str]
+    rule_atoms: Sequence[Any], modules: Sequence[str], where: str, out: list[str], n_types: int
 ) -> None:
     for atom in rule_atoms:
         if atom.name in CORE_CONDITIONS:
@@ -261,12 +263,20 @@ def _check_atoms(
         if atom.name in MODULE_CONDITIONS:
             if "conditions" not in modules:
                 out.append(f"{where}: condition {atom.name} needs module 'conditions'")
+            elif atom.name in TYPE_CONDITIONS and atom.args:
+                # C[0|...] counts every piece; otherwise the first number is a piece type id.
+                low = 0 if atom.name == "C" else 1
+                if not low <= atom.args[0] <= n_types:
+                    out.append(
+                        f"{where}: condition {atom.text()}: there is no piece type"
+                        f" {atom.args[0]} (piece types are 1..{n_types})"
+                    )
             continue
         out.append(f"{where}: unknown condition {atom.name} (no built-in module provides it)")
 
 
 def _parse_piece(
-    index: int, raw: object, modules: Sequence[str], problems: list[str]
+    index: int, raw: object, modules: Sequence[str], problems: list[str], n_types: int
 ) -> PieceType | None:
     if not isinstance(raw, Mapping):
         problems.append(f"pieces[{index}]: must be a table, not {_kind(raw)}")
@@ -300,7 +310,7 @@ def _parse_piece(
     if "moves" not in raw:
         problems.append(f'{where}moves: missing (e.g. moves = "2,4,5,7;")')
     moves, moves_text = _rule(raw.get("moves", ";"), f"{where}moves", problems)
-    _check_atoms(moves.atoms(), modules, f"{where}moves", problems)
+    _check_atoms(moves.atoms(), modules, f"{where}moves", problems, n_types)
     promote_when: Condition = ()
     promote_text = ""
     when_raw = raw.get("promote_when", "")
@@ -309,12 +319,14 @@ def _parse_piece(
     elif when_raw.strip():
         promote_when, issues = parse_condition(when_raw)
         problems.extend(f"{where}promote_when: {p}" for p in issues)
-        _check_atoms(promote_when, modules, f"{where}promote_when", problems)
+        _check_atoms(promote_when, modules, f"{where}promote_when", problems, n_types)
         promote_text = condition_text(promote_when)
     promoted_moves, promoted_text = _rule(
         raw.get("promoted_moves", ";"), f"{where}promoted_moves", problems
     )
-    _check_atoms(promoted_moves.atoms(), modules, f"{where}promoted_moves", problems)
+    _check_atoms(
+        promoted_moves.atoms(), modules, f"{where}promoted_moves", problems, n_types
+    )
     if promote_when and "promoted_moves" not in raw:
         problems.append(f"{where}promoted_moves: missing (the piece has promote_when)")
     promoted_name = _text(raw, "promoted_name", where, problems, MAX_NAME, "")
@@ -454,7 +466,7 @@ def parse_definition(data: object, default_id: str = "", source: str = "variant"
         problems.append(f"pieces: {len(pieces_raw)} piece types, at most {MAX_PIECE_TYPES}")
     else:
         for i, raw in enumerate(pieces_raw):
-            piece = _parse_piece(i, raw, modules, problems)
+            piece = _parse_piece(i, raw, modules, problems, len(pieces_raw))
             if piece is not None:
                 pieces.append(piece)
 

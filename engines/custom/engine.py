@@ -101,15 +101,18 @@ class CustomEngine(Engine):
 
         All or nothing: raises :class:`VariantError` listing every problem of every file.
         """
-        found = catalog.load_directory(directory)
-        problems = [
-            f"{v.id}: id already used by another variant"
-            for v in found
-            if v.id in self._variants and self._variants[v.id] != v
-        ]
-        if problems:
-            raise VariantError(problems, str(directory))
-        return [self.register(v) for v in found]
+        def clash(v: Variant) -> str | None:
+            known = self._variants.get(v.id)
+            if known is None or known == v:
+                return None
+            whose = "a built-in variant" if v.id in self._shipped else "loaded before"
+            return (
+                f"id {v.id!r} is already used by {known.name} ({whose}); give this variant"
+                " another id"
+            )
+
+        found = catalog.load_directory_files(directory, clash)
+        return [self.register(v) for _, v in found]
 
     def load_file(self, path: str | os.PathLike[str]) -> str:
         """Load and register one ``.toml`` file or ``.xlsx`` map; returns its variant id."""
@@ -227,6 +230,11 @@ class CustomEngine(Engine):
             neutral = (0, 0)
         else:
             neutral = (int(counts[0]), int(counts[1]))
+            if neutral != (0, 0) and not v.rules.neutral_limit:
+                problems.append(
+                    f"neutral counters must be 0,0: variant {v.id} has no neutral limit,"
+                    f" not {counters[:20]!r}"
+                )
         rows = rows_text.split("/")
         board: list[int] = []
         if len(rows) != v.rows:

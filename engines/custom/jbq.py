@@ -23,9 +23,16 @@ from typing import Any
 
 from engines.custom.definition import MAX_PIECE_TYPES, Variant, VariantError, parse_definition
 from engines.custom.grammar import MODULE_CONDITIONS, parse_condition, parse_move_rule
+from engines.custom.rules import playability_problems
 
 MAX_XLSX_BYTES = 4 * 1024 * 1024
 """Largest workbook file read."""
+MAX_XLSX_MEMBER_BYTES = 2 * 1024 * 1024
+"""Largest unpacked member of a workbook (the real maps' largest is 9 KB; 64 piece rows with rules
+of 4000 characters stay under 1 MB). openpyxl reads a whole sheet row, and every shared string,
+into memory: a few hundred KB packed can unpack to a gigabyte of cells."""
+MAX_XLSX_UNPACKED_BYTES = 8 * 1024 * 1024
+"""Largest unpacked workbook (all members)."""
 _MAX_SHEET_ROWS = 200
 _MAX_SHEET_COLS = 40
 
@@ -152,29 +159,49 @@ def _cell(rows: Sequence[Sequence[Any]], r: int, c: int) -> Any:
 
 
 def _open_book(path: str) -> Any:
+    name = os.path.basename(path)
     try:
         import openpyxl
     except ImportError as exc:  # the optional extra `xlsx`
         raise VariantError(
             ["reading JBQ .xlsx maps needs openpyxl: the xlsx extra (pip install '.[xlsx]' in a"
-             " checkout, or pip install openpyxl)"], path
+             " checkout, or pip install openpyxl)"], name
         ) from exc
     try:
         size = os.path.getsize(path)
     except OSError as exc:
-        raise VariantError([f"cannot read the file: {exc.strerror}"], path) from exc
+        raise VariantError([f"cannot read the file: {exc.strerror}"], name) from exc
     if size > MAX_XLSX_BYTES:
-        raise VariantError([f"file is {size} bytes, larger than {MAX_XLSX_BYTES}"], path)
+        raise VariantError([f"file is {size} bytes, larger than {MAX_XLSX_BYTES}"], name)
     try:
         with zipfile.ZipFile(path) as archive:
-            unpacked = sum(info.file_size for info in archive.infolist())
-        if unpacked > 16 * MAX_XLSX_BYTES:
-            raise VariantError([f"workbook unpacks to {unpacked} bytes; too large"], path)
+            members = archive.infolist()
+    except zipfile.BadZipFile as exc:
+        raise VariantError(
+            ["not a zip archive, so not an .xlsx workbook (an .xls or .csv file renamed, or an"
+             " unfinished download?)"], name
+        ) from exc
+    except (OSError, ValueError) as exc:
+        raise VariantError([f"cannot read the file as a zip archive: {exc}"], name) from exc
+    problems = [
+        f"workbook member {m.filename[:80]} unpacks to {m.file_size} bytes, more than"
+        f" {MAX_XLSX_MEMBER_BYTES} (a JBQ map's members are a few KB)"
+        for m in members
+        if m.file_size > MAX_XLSX_MEMBER_BYTES
+    ]
+    unpacked = sum(m.file_size for m in members)
+    if unpacked > MAX_XLSX_UNPACKED_BYTES:
+        problems.append(
+            f"workbook unpacks to {unpacked} bytes, more than {MAX_XLSX_UNPACKED_BYTES}"
+        )
+    if problems:
+        raise VariantError(problems, name)
+    try:
         return openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except VariantError:
-        raise
     except Exception as exc:  # openpyxl raises many types for corrupt files
-        raise VariantError([f"not a readable .xlsx workbook ({type(exc).__name__})"], path) from exc
+        raise VariantError(
+            [f"not a readable .xlsx workbook ({type(exc).__name__}: {str(exc)[:100]})"], name
+        ) from exc
 
 
 def read_map(path: str) -> dict[str, Any]:
@@ -185,7 +212,10 @@ def read_map(path: str) -> dict[str, Any]:
     except VariantError:
         raise
     except Exception as exc:  # a corrupt workbook must never crash a caller
-        raise VariantError([f"unreadable workbook content ({type(exc).__name__})"], path) from exc
+        raise VariantError(
+            [f"unreadable workbook content ({type(exc).__name__}: {str(exc)[:100]})"],
+            os.path.basename(path),
+        ) from exc
     finally:
         book.close()
 
@@ -329,4 +359,8 @@ def match_known(rows: int, cols: int, names: Sequence[str]) -> KnownMap | None:
 def load_map(path: str) -> Variant:
     """Import a JBQ ``.xlsx`` map as a validated :class:`Variant`; raises VariantError."""
     data = read_map(path)
-    return parse_definition(data, source=os.path.basename(path))
+    variant = parse_definition(data, source=os.path.basename(path))
+    problems = playability_problems(variant)
+    if problems:
+        raise VariantError(problems, os.path.basename(path))
+    return variant

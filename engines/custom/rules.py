@@ -4,7 +4,9 @@ A board is a tuple of ints, one per square (index ``row * cols + col``, 0-based,
 top): 0 is empty, otherwise ``type_id * 2 + promoted``. Everything that does not depend on the
 board (which directions a piece type has on each square, the rays, the static conditions) is
 computed once per variant; only the conditions of the ``conditions`` module that look at the
-board (C, D, R, T) are evaluated during play.
+board (C, D, R, T) are evaluated during play, each in constant time from the board's
+:class:`Census` (piece counts and lone pieces, made once per board), so that no map can make a
+move list cost more than its rule texts are long.
 
 The ``xiangqi`` module follows the JBQ extension: a horse jumps one orthogonal then one diagonal
 square unless the orthogonal square (its leg) is occupied; an elephant moves exactly two squares
@@ -23,11 +25,27 @@ from engines.custom.definition import PieceType, Variant
 from engines.custom.grammar import DIRECTIONS, Atom, Condition, Direction, MoveRule
 
 Board = tuple[int, ...]
-DynamicTest = Callable[[Board, int], bool]
+
+
+class Census:
+    """What the board-dependent conditions ask of one board: how many pieces of each type there
+    are (index 0: all pieces) and where the only piece of a type stands (-1: none or several)."""
+
+    __slots__ = ("counts", "only")
+
+    def __init__(self, counts: list[int], only: list[int]):
+        self.counts = counts
+        self.only = only
+
+
+DynamicTest = Callable[[Census, int], bool]
+"""A board-dependent condition, asked with the board's census and the piece's square."""
 Promotion = tuple[DynamicTest, ...] | bool
 """Per square: ``True`` (promotes), ``False`` (never), or board tests (promotes if any holds)."""
 
 ORTHOGONAL = (2, 4, 5, 7)
+_DIRECTION_OF = {delta: d for d, delta in DIRECTIONS.items()}
+"""(row sign, column sign) -> keypad direction."""
 _HORSE = ((2, (1, 3)), (4, (1, 6)), (5, (3, 8)), (7, (6, 8)))
 """Horse leg direction and the two diagonal directions continuing from the leg (JBQ's table)."""
 
@@ -39,11 +57,15 @@ def can_eat(mover_side: int, target_side: int) -> bool:
 
 @dataclass(frozen=True)
 class _Entry:
-    """One direction of a piece type on one square: its ray (1 square for steps) and test."""
+    """One direction of a piece type on one square: its ray (1 square for steps) and test.
+
+    Unconditional entries are shared by every piece type (one per square, direction and kind)."""
 
     ray: tuple[int, ...]
     dynamic: tuple[DynamicTest, ...] | None
     """``None``: always active; otherwise active when any test holds on the board."""
+    dir: int = 0
+    """The keypad direction of the ray."""
 
 
 class Compiled:
@@ -61,6 +83,10 @@ class Compiled:
         self.type_of = [0] * n_codes
         self.xiangqi = "xiangqi" in variant.modules
         self._static_memo: dict[Atom, frozenset[int]] = {}
+        self._dynamic_memo: dict[Atom, DynamicTest] = {}
+        self._plain: dict[tuple[int, int, bool], _Entry] = {}
+        self._census: tuple[Board, Census] | None = None
+        self.n_types = len(variant.pieces)
         self.rays: list[dict[int, tuple[int, ...]]] = [
             {d: self._ray(sq, d) for d in DIRECTIONS} for sq in range(self.size)
         ]
@@ -77,7 +103,7 @@ class Compiled:
                 rule = p.promoted_moves if promoted else p.moves
                 self.steps[code], self.slides[code] = self._tables(rule)
                 self.promote[code] = self._promotion_table(p, promoted)
-        self._reach_tables: dict[int, list[frozenset[int]]] = {}
+        self._reach_tables: dict[int, list[int]] = {}
 
     # ---- precomputation ---------------------------------------------------------------------
 
@@ -120,45 +146,54 @@ class Compiled:
         return frozenset(range(self.size)) - hits  # NP
 
     def _dynamic(self, atom: Atom) -> DynamicTest:
+        """The test of a board-dependent condition (one per distinct atom of the variant)."""
+        known = self._dynamic_memo.get(atom)
+        if known is None:
+            known = self._dynamic_memo[atom] = self._dynamic_test(atom)
+        return known
+
+    def _dynamic_test(self, atom: Atom) -> DynamicTest:
         args = atom.args
         cols = self.cols
-        type_of = self.type_of
+        # A type id the variant does not have (validation refuses them in files): no such piece.
+        wanted = args[0] if 0 <= args[0] <= self.n_types else -1
         if atom.name == "C":
-            wanted, low, high = args
+            low, high = args[1], args[2]
 
-            def count(board: Board, sq: int) -> bool:
-                n = sum(1 for v in board if v and (wanted == 0 or type_of[v] == wanted))
+            def count(census: Census, sq: int) -> bool:
+                n = census.counts[wanted] if wanted >= 0 else 0
                 return low <= n <= high
 
             return count
         if atom.name == "T":
 
-            def not_single(board: Board, sq: int) -> bool:
-                return self.unique_square(board, args[0]) is None
+            def not_single(census: Census, sq: int) -> bool:
+                return wanted <= 0 or census.only[wanted] < 0
 
             return not_single
+        cmp, limit = args[1], args[2]
+        sides = frozenset(args[3:])
+        is_d = atom.name == "D"
 
-        def distance(board: Board, sq: int) -> bool:
-            other = self.unique_square(board, args[0])
-            if other is None:
+        def distance(census: Census, sq: int) -> bool:
+            other = census.only[wanted] if wanted > 0 else -1
+            if other < 0:
                 return False
             orow, ocol = divmod(other, cols)
             row, col = divmod(sq, cols)
             dist = abs(orow - row) + abs(ocol - col)
-            cmp, limit = args[1], args[2]
             if not (
                 (cmp == 1 and dist > limit)
                 or (cmp == 0 and dist == limit)
                 or (cmp == -1 and dist < limit)
             ):
                 return False
-            if atom.name == "D":
+            if is_d:
                 return True
             # R: the side of this piece on which the other one stands (keypad numbering).
             vertical = 0 if orow < row else 1 if orow == row else 2
             horizontal = 0 if ocol < col else 1 if ocol == col else 2
-            direction = (1, 2, 3, 4, 0, 5, 6, 7, 8)[vertical * 3 + horizontal]
-            return direction in args[3:]
+            return (1, 2, 3, 4, 0, 5, 6, 7, 8)[vertical * 3 + horizontal] in sides
 
         return distance
 
@@ -166,7 +201,7 @@ class Compiled:
         """Squares where ``cond`` surely holds, and the board-dependent tests for the others."""
         static: set[int] = set()
         dynamic: list[DynamicTest] = []
-        for atom in cond:
+        for atom in dict.fromkeys(cond):  # a repeated atom is tested once
             if atom.name in ("X", "Y", "P", "NP"):
                 static |= self._static(atom)
             else:
@@ -194,10 +229,19 @@ class Compiled:
                     if not ray:
                         continue
                     if sq in static:
-                        table[sq].append(_Entry(ray[:1] if is_step else ray, None))
+                        table[sq].append(self._plain_entry(sq, d, is_step))
                     elif dynamic:
-                        table[sq].append(_Entry(ray[:1] if is_step else ray, dynamic))
+                        table[sq].append(_Entry(ray[:1] if is_step else ray, dynamic, d))
         return steps, slides
+
+    def _plain_entry(self, sq: int, d: int, is_step: bool) -> _Entry:
+        """The shared unconditional entry of direction ``d`` on ``sq``."""
+        key = (sq, d, is_step)
+        entry = self._plain.get(key)
+        if entry is None:
+            ray = self.rays[sq][d]
+            entry = self._plain[key] = _Entry(ray[:1] if is_step else ray, None, d)
+        return entry
 
     def _promotion_table(self, piece: PieceType, promoted: int) -> list[Promotion]:
         if promoted or not piece.promote_when:
@@ -205,8 +249,9 @@ class Compiled:
         static, dynamic = self._condition(piece.promote_when)
         return [True if sq in static else dynamic or False for sq in range(self.size)]
 
-    def _reach(self, code: int, sq: int) -> frozenset[int]:
-        """Every square the piece could ever move to from ``sq`` on some board (a superset)."""
+    def _reach(self, code: int, sq: int) -> int:
+        """Every square the piece could ever move to from ``sq`` on some board (a superset), as a
+        bit mask (bit ``t`` set: square ``t``)."""
         role = self.role[code]
         found: set[int] = set()
         if role != "elephant":
@@ -221,9 +266,45 @@ class Compiled:
                 leg = self.rays[sq][leg_dir]
                 for d in diagonals if leg else ():
                     found.update(self.rays[leg[0]][d][:1])
-        return frozenset(found)
+        mask = 0
+        for t in found:
+            mask |= 1 << t
+        return mask
 
     # ---- queries --------------------------------------------------------------------------------
+
+    def census(self, board: Board) -> Census:
+        """Piece counts and lone pieces of ``board`` (the last board asked about is kept)."""
+        kept = self._census
+        if kept is not None and kept[0] is board:
+            return kept[1]
+        counts = [0] * (self.n_types + 1)
+        only = [-1] * (self.n_types + 1)
+        type_of = self.type_of
+        for sq, v in enumerate(board):
+            if v:
+                t = type_of[v]
+                counts[t] += 1
+                only[t] = sq if counts[t] == 1 else -1
+        counts[0] = sum(counts)
+        census = Census(counts, only)
+        self._census = (board, census)
+        return census
+
+    def directions(self, board: Board, sq: int) -> tuple[list[int], list[int]]:
+        """The step and slide directions of the piece on ``sq`` that are active on ``board``
+        (its rule as conditioned there; module moves such as the horse's are not included)."""
+        code = board[sq]
+        census: Census | None = None
+        out: tuple[list[int], list[int]] = ([], [])
+        for kind, entries in enumerate((self.steps[code][sq], self.slides[code][sq])):
+            for e in entries:
+                if e.dynamic is not None:
+                    census = census or self.census(board)
+                    if not any(t(census, sq) for t in e.dynamic):
+                        continue
+                out[kind].append(e.dir)
+        return out
 
     def unique_square(self, board: Board, type_id: int) -> int | None:
         """The square of the only piece of ``type_id``; ``None`` when there are none or several."""
@@ -242,17 +323,22 @@ class Compiled:
         side_of = self.side_of
         role = self.role[code]
         out: list[int] = []
+        census: Census | None = None
         if role != "elephant":
             for e in self.steps[code][sq]:
-                if e.dynamic is not None and not any(t(board, sq) for t in e.dynamic):
-                    continue
+                if e.dynamic is not None:
+                    census = census or self.census(board)
+                    if not any(t(census, sq) for t in e.dynamic):
+                        continue
                 t = e.ray[0]
                 v = board[t]
                 if not v or can_eat(side, side_of[v]):
                     out.append(t)
         for e in self.slides[code][sq]:
-            if e.dynamic is not None and not any(t(board, sq) for t in e.dynamic):
-                continue
+            if e.dynamic is not None:
+                census = census or self.census(board)
+                if not any(t(census, sq) for t in e.dynamic):
+                    continue
             if role == "elephant":
                 if len(e.ray) >= 2 and not board[e.ray[0]]:
                     v = board[e.ray[1]]
@@ -314,31 +400,91 @@ class Compiled:
     def attacked(self, board: Board, target: int, by_side: int) -> bool:
         """Whether a piece of ``by_side`` could move onto ``target`` now."""
         side_of = self.side_of
-        for sq, v in enumerate(board):
-            if (
-                v
-                and side_of[v] == by_side
-                and target in self.reach(v)[sq]
-                and target in self.targets(board, sq)
-            ):
-                return True
-        return False
+        return self.attacked_from(
+            board, target, [sq for sq, v in enumerate(board) if v and side_of[v] == by_side]
+        )
 
     def attacked_from(self, board: Board, target: int, squares: Sequence[int]) -> bool:
         """:meth:`attacked` when ``squares`` are exactly the squares of the attacking side."""
+        bit = 1 << target
+        tables = self._reach_tables
         for sq in squares:
-            v = board[sq]
-            if target in self.reach(v)[sq] and target in self.targets(board, sq):
+            code = board[sq]
+            masks = tables.get(code) or self.reach_masks(code)
+            if masks[sq] & bit and self._reaches(board, sq, target, code):
                 return True
         return False
 
-    def reach(self, code: int) -> list[frozenset[int]]:
-        """Per square, every square a piece ``code`` could ever move to (built on first use)."""
+    def reaches(self, board: Board, sq: int, target: int) -> bool:
+        """``target in self.targets(board, sq)``, looking only at the directions that lead from
+        ``sq`` to ``target`` (the self-check asks this for every captain after every move)."""
+        code = board[sq]
+        if not code or not (self.reach_masks(code)[sq] >> target) & 1:
+            return False
+        return self._reaches(board, sq, target, code)
+
+    def _reaches(self, board: Board, sq: int, target: int, code: int) -> bool:
+        """:meth:`reaches` once the reach mask allows ``target``."""
+        side_of = self.side_of
+        v = board[target]
+        if v and not can_eat(side_of[code], side_of[v]):
+            return False
+        cols = self.cols
+        row, col = divmod(sq, cols)
+        trow, tcol = divmod(target, cols)
+        dr, dc = trow - row, tcol - col
+        role = self.role[code]
+        if role == "horse" and abs(dr) + abs(dc) == 3 and dr and dc:
+            # The leg is the orthogonal neighbour on the long side of the jump.
+            leg = sq + (dr // 2) * cols if abs(dr) == 2 else sq + dc // 2
+            if not board[leg]:
+                return True
+        on_line = dr == 0 or dc == 0 or abs(dr) == abs(dc)
+        if not on_line:
+            return False
+        d = _DIRECTION_OF[(dr > 0) - (dr < 0), (dc > 0) - (dc < 0)]
+        distance = max(abs(dr), abs(dc))
+        ray = self.rays[sq][d]
+        if role == "cannon" and v:  # its rule's moves never capture: over exactly one screen
+            return d in ORTHOGONAL and sum(1 for s in ray[: distance - 1] if board[s]) == 1
+        census: Census | None = None
+        if role != "elephant" and distance == 1:
+            for e in self.steps[code][sq]:
+                if e.dir == d:
+                    if e.dynamic is None:
+                        return True
+                    census = census or self.census(board)
+                    if any(t(census, sq) for t in e.dynamic):
+                        return True
+        for e in self.slides[code][sq]:
+            if e.dir != d:
+                continue
+            if role == "elephant":
+                if distance != 2 or board[ray[0]]:
+                    return False
+            elif any(board[s] for s in ray[: distance - 1]):
+                return False
+            if e.dynamic is None:
+                return True
+            census = census or self.census(board)
+            return any(t(census, sq) for t in e.dynamic)
+        return False
+
+    def reach_masks(self, code: int) -> list[int]:
+        """Per square, a bit mask of every square a piece ``code`` could ever move to (built on
+        first use; bit masks keep large boards small)."""
         table = self._reach_tables.get(code)
         if table is None:
             table = [self._reach(code, sq) for sq in range(self.size)]
             self._reach_tables[code] = table
         return table
+
+    def reach(self, code: int) -> list[frozenset[int]]:
+        """Per square, every square a piece ``code`` could ever move to (a superset)."""
+        return [
+            frozenset(t for t in range(self.size) if (mask >> t) & 1)
+            for mask in self.reach_masks(code)
+        ]
 
     def facing_generals(self, board: Board) -> tuple[int, int] | None:
         """Squares of two opposing generals in one column with nothing between (xiangqi)."""
@@ -364,14 +510,18 @@ class Compiled:
         """Promote every unpromoted piece whose promotion condition holds at its square."""
         snapshot = tuple(board)
         out = list(board)
+        census: Census | None = None
         for sq, v in enumerate(snapshot):
             if not v or v & 1:
                 continue
             test = self.promote[v][sq]
             if test is False:
                 continue
-            if test is True or any(t(snapshot, sq) for t in test):
-                out[sq] = v | 1
+            if test is not True:
+                census = census or self.census(snapshot)
+                if not any(t(census, sq) for t in test):
+                    continue
+            out[sq] = v | 1
         return tuple(out)
 
     def captains(self, board: Board, side: int) -> list[int]:
@@ -379,3 +529,35 @@ class Compiled:
         return [
             sq for sq, v in enumerate(board) if v and self.captain[v] and self.side_of[v] == side
         ]
+
+
+def playability_problems(variant: Variant) -> list[str]:
+    """Why every game of ``variant`` would be over at once (empty when it can be played).
+
+    A side none of whose pieces (nor any neutral piece) in the layout has a move on any square,
+    whatever the board, can never move; and red must have a move in the start position. The
+    check is of moves as the rules allow them before self-check (a map where red starts mated
+    is not looked for).
+    """
+    table = Compiled(variant)
+    start = tuple(c * 2 if c else 0 for row in variant.layout for c in row)
+    codes = {v for v in start if v}
+    if variant.rules.promotion:
+        codes |= {v | 1 for v in codes if variant.piece(v >> 1).promote_when}
+    problems: list[str] = []
+    words = {1: "red", 2: "blue"}
+    for side, word in words.items():
+        own = [v for v in codes if table.side_of[v] == side]
+        if not own:
+            problems.append(f"{word} can never move: board.layout has no {word} piece")
+        elif not any(any(table.reach_masks(v)) for v in codes if table.side_of[v] in (side, 3)):
+            problems.append(
+                f"{word} can never move: no {word} or neutral piece of board.layout has a move on"
+                " any square (moves ';', or conditions that never hold there)"
+            )
+    if not problems and next(table.iter_moves(start, 1, True), None) is None:
+        problems.append(
+            "red has no legal move in the start position: every game would be over before it"
+            " starts"
+        )
+    return problems

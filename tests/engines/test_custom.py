@@ -246,7 +246,10 @@ def test_neutral_counters_round_trip_in_position(engine: CustomEngine) -> None:
     assert targets(engine, s, "3,3") == set()
     unlimited = CustomEngine()
     vid2 = neutral_variant(unlimited, limit=False)
-    s2 = unlimited.start(vid2, position=text)
+    # Without the limit the counters are always 0,0 (every move resets them): others are refused.
+    with pytest.raises(BadPosition, match="no neutral limit"):
+        unlimited.start(vid2, position=text)
+    s2 = unlimited.start(vid2, position=text.replace(";2,1;", ";0,0;"))
     assert targets(unlimited, s2, "3,3") == {"2,3", "3,2", "3,4", "4,3"}
 
 
@@ -532,7 +535,8 @@ def random_rule(rng: random.Random) -> str:
 
 
 def random_definition(rng: random.Random, vid: str) -> dict[str, Any]:
-    rows, cols, n = rng.randint(2, 7), rng.randint(2, 7), rng.randint(2, 7)
+    # At least 5 piece types: CONDITIONS name types up to 5 (a missing type is refused).
+    rows, cols, n = rng.randint(2, 7), rng.randint(2, 7), rng.randint(5, 7)
     pieces: list[dict[str, Any]] = []
     for i in range(n):
         side = ["red", "blue"][i] if i < 2 else rng.choice(["red", "blue", "neutral"])

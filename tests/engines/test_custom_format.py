@@ -206,7 +206,7 @@ def test_xlsx_np_plays_as_jbq_computes_it(tmp_path: Path) -> None:
         [
             HEADER,
             [1, "甲", 1, "c", ";", None, ";"],
-            [2, "乙", 2, "c", ";", None, ";"],
+            [2, "乙", 2, "c", "5;", None, ";"],  # a map where blue never moves is refused
             [3, "丙", 1, None, "2(NP[1|1]);", None, ";"],
             [4, "丁", 1, None, "2(NP[-1|1]);", None, ";"],
         ],
