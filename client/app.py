@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import pygame
 
 from client.config import Config
-from client.net import Connection, NetEvent
+from client.net import NO_RECONNECT_CODES, Connection, NetEvent
 from client.scenes.base import Scene
 from client.ui import draw, theme
 
@@ -36,6 +36,14 @@ NET_BUDGET_S = 0.004
 SceneT = TypeVar("SceneT", bound=Scene)
 
 MOUSE_EVENTS = (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION)
+
+TAKEN_OVER = ("Another window took over this identity (it connected with the same saved token); "
+              "this one has stopped.")
+"""The notice after close code 4001: this window does not reconnect, or the two would take the
+identity from each other for ever."""
+RENEWED = "The server did not know your saved identity; you have a new one."
+RENEWED_FOR_S = 20.0
+"""How long :data:`RENEWED` stays up once the new identity is welcomed."""
 
 
 def limit_window(size: tuple[int, int]) -> None:
@@ -93,8 +101,22 @@ class App:
         self.url = ""
         self.address = ""
         self.welcome: dict[str, Any] = {}
+        self.greeted = False
+        """The current connection got its ``welcome`` (``welcome`` keeps the last one, for the
+        games list, while a dropped connection comes back)."""
         self.net_status = "offline"
+        """``connecting``, ``online`` (welcomed: messages reach the server), ``reconnecting``
+        or ``offline``."""
+        self.closed_code: int | None = None
+        """The close code of the last connection that ended (4001: another window took over)."""
         self.notice = ""
+        self._flash: tuple[str, float] | None = None
+        """A notice that goes by itself, and when."""
+        self._renewed = False
+        """The server refused our token: say so once the new identity is welcomed."""
+        self.connection_options: dict[str, Any] = {}
+        """Extra :class:`~client.net.Connection` settings (timeouts, keep-alive) for the next
+        :meth:`connect`."""
         self._ids = itertools.count(1)
         self.sent: collections.deque[dict[str, Any]] = collections.deque(maxlen=200)
         """The last messages sent (for the status line, debugging and tests)."""
@@ -158,9 +180,11 @@ class App:
         self.url = url
         self.address = address or url
         self.welcome = {}
+        self.greeted = False
+        self.closed_code = None
         self.net_status = "connecting"
         self.connection = Connection(url, name, self.config.token_for(url),
-                                     ssl=ssl or self.ssl_context)
+                                     ssl=ssl or self.ssl_context, **self.connection_options)
         self.connection.start()
 
     def record_fetch(self, game_id: str) -> RecordFetch:
@@ -250,8 +274,8 @@ class App:
             self._on_message(event.data)
             return
         if event.kind == "open":
-            self.net_status = "online"
-            self.notice = ""
+            # online once the server says welcome: until then nothing sent is sure to count
+            self.greeted = False
         elif event.kind == "reconnecting":
             self.net_status = "reconnecting"
             self.notice = event.text
@@ -260,8 +284,10 @@ class App:
             self.notice = event.text
         elif event.kind == "closed":
             self.net_status = "offline"
-            if event.code == 4001:
-                self.notice = "This identity connected from somewhere else; this window is closed."
+            self.greeted = False
+            self.closed_code = event.code
+            if event.code in NO_RECONNECT_CODES:
+                self.notice = TAKEN_OVER
         for scene in list(self.stack):
             scene.on_net(event)
 
@@ -269,8 +295,14 @@ class App:
         kind = message.get("type")
         if kind == "welcome":
             self.welcome = message
+            self.greeted = True
+            self.closed_code = None
             self.net_status = "online"
             self.notice = ""
+            if self._renewed:  # said now: the welcome would wipe it if said before
+                self._renewed = False
+                self.notice = RENEWED
+                self._flash = (RENEWED, self.clock() + RENEWED_FOR_S)
             token = message.get("token")
             name = message.get("name")
             if self.local_server is None:  # a local game's server is gone after this run
@@ -286,15 +318,16 @@ class App:
             sent = message.get("t")
             if sent == self._ping_stamp and isinstance(sent, int) and not isinstance(sent, bool):
                 self.rtt_ms = max(0, round(self.clock() * 1000 - sent))
-        elif kind == "error" and message.get("code") == "bad_token" and not self.welcome:
-            # The server forgot our identity (a new database): start afresh as a new one.
+        elif kind == "error" and message.get("code") == "bad_token" and not self.greeted:
+            # The server forgot our identity (a new database), on the first connection or on a
+            # reconnect after a restart: start afresh as a new one.
             if self.connection is not None and self.connection.token:
                 self.config.tokens.pop(self.url, None)
                 with contextlib.suppress(OSError):
                     self.config.save()
                 name = self.connection.name
                 self.connect(self.url, name, self.address)
-                self.notice = "The server did not know your saved identity; you have a new one."
+                self._renewed = True
                 return
         elif kind == "room":
             from client.scenes.room import RoomScene
@@ -360,6 +393,11 @@ class App:
         if self.poll_network():
             self.dirty = True
         self.keep_alive()
+        if self._flash is not None and self.clock() >= self._flash[1]:
+            if self.notice == self._flash[0]:
+                self.notice = ""
+                self.dirty = True
+            self._flash = None
         for scene in list(self.stack):
             scene.update(dt)
         if self.present and self.stack:

@@ -20,7 +20,12 @@ from typing import Any, Literal
 
 import websockets
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.exceptions import (
+    ConnectionClosed,
+    InvalidHandshake,
+    InvalidMessage,
+    InvalidURI,
+)
 
 from protocol import CURRENT_VERSION, limits
 
@@ -28,6 +33,19 @@ PROTOCOL_VERSION = CURRENT_VERSION
 CLIENT_NAME = "boardhall-pygame/0.1"
 MAX_FRAME = limits.FRAME_BYTES
 RECONNECT_DELAYS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0)
+"""The waits between reconnection attempts (the last one repeats)."""
+RECONNECT_FOR_S = 120.0
+"""How long a dropped connection keeps trying to come back before it gives up and says why."""
+OPEN_TIMEOUT_S = 8.0
+"""How long one attempt may take to open the connection (TCP, TLS and the WebSocket handshake)."""
+WELCOME_TIMEOUT_S = 10.0
+"""How long the server may take to answer ``hello``: a WebSocket server that never does is not a
+Boardhall server (or a hung one), and waiting longer would only show "Connecting…" for ever."""
+PING_INTERVAL_S = 5.0
+PING_TIMEOUT_S = 10.0
+"""WebSocket pings every ``PING_INTERVAL_S``; a pong missing for ``PING_TIMEOUT_S`` means the link
+died silently (no reset, no close: a Wi-Fi gone), noticed within about 15 s, not the minutes a
+TCP connection takes to time out on its own."""
 NO_RECONNECT_CODES = {4001}
 """Close codes after which reconnecting would be wrong (4001: the identity connected elsewhere)."""
 
@@ -50,13 +68,27 @@ class NetEvent:
     code: int | None = None
 
 
+def _other_scheme(url: str) -> str:
+    """``url`` with ``ws://`` and ``wss://`` swapped."""
+    if url.startswith("wss://"):
+        return "ws://" + url[len("wss://"):]
+    return "wss://" + url[len("ws://"):] if url.startswith("ws://") else url
+
+
 def describe_failure(exc: BaseException, url: str) -> str:
-    """A readable reason for a failed connection attempt."""
+    """A readable reason for a failed connection attempt (one line, no traceback)."""
+    secure = url.startswith("wss://")
     if isinstance(exc, ssl.SSLCertVerificationError):
-        return (f"The certificate of {url} is not trusted ({exc.verify_message}). "
+        why = getattr(exc, "verify_message", None) or getattr(exc, "reason", None) or exc
+        return (f"The certificate of {url} is not trusted ({why}). "
                 "Use --cafile with the server's certificate authority.")
     if isinstance(exc, ssl.SSLError):
-        return f"Secure connection to {url} failed: {getattr(exc, 'reason', None) or exc}"
+        return (f"Secure connection to {url} failed ({getattr(exc, 'reason', None) or exc}). "
+                f"If the server does not use TLS, type {_other_scheme(url)} instead.")
+    if secure and isinstance(exc, (ConnectionResetError, ConnectionAbortedError, EOFError)):
+        # a plain server reads the TLS greeting as a bad HTTP request and hangs up
+        return (f"Secure connection to {url} failed: the server hung up during the TLS "
+                f"handshake. If it does not use TLS, type {_other_scheme(url)} instead.")
     if isinstance(exc, ConnectionRefusedError):
         return f"Connection refused: nothing is listening at {url}. Is the server running?"
     if isinstance(exc, socket.gaierror):
@@ -66,10 +98,34 @@ def describe_failure(exc: BaseException, url: str) -> str:
     if isinstance(exc, InvalidURI):
         return f"Not a valid server address: {url}"
     if isinstance(exc, InvalidHandshake):
-        return (f"{url} answered, but not as a Boardhall server (wrong protocol or port): {exc}")
+        hint = ""
+        status = getattr(getattr(exc, "response", None), "status_code", None)
+        if not secure and (isinstance(exc, InvalidMessage) or status == 400):
+            # no HTTP answer at all, or "bad request": what a TLS server makes of plain text
+            hint = f" If the server uses TLS, type {_other_scheme(url)} instead."
+        return (f"{url} answered, but not as a Boardhall server (wrong protocol or port): "
+                f"{exc}.{hint}")
     if isinstance(exc, OSError):
-        return f"Cannot reach {url}: {exc.strerror or exc}"
-    return f"Cannot connect to {url}: {exc}"
+        detail = exc.strerror or str(exc) or type(exc).__name__
+        return f"Cannot reach {url}: {detail}"
+    return f"Cannot connect to {url}: {exc or type(exc).__name__}"
+
+
+def retry_text(reason: str, delay: float, attempt: int) -> str:
+    """The notice while reconnecting: what happens next first (a small window cuts the end)."""
+    return f"Reconnecting in {delay:g} s (attempt {attempt})… {reason}"
+
+
+def gave_up_text(reason: str, seconds: float) -> str:
+    """The notice once reconnecting has stopped."""
+    tried = f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
+    return f"Could not reconnect (tried for {tried}): {reason}"
+
+
+def no_welcome_text(url: str, seconds: float) -> str:
+    """Why a server that accepted the connection but never answered ``hello`` is given up."""
+    return (f"{url} accepted the connection but did not answer as a Boardhall server "
+            f"(no welcome within {seconds:g} s). Check the address and port.")
 
 
 class Connection:
@@ -81,6 +137,10 @@ class Connection:
         token: identity token to resume, if any.
         reconnect: try again after a drop (never after close code 4001 or a refused hello).
         ssl: an ``ssl.SSLContext`` for ``wss://`` with a private certificate authority.
+        reconnect_for: seconds after a drop before reconnecting gives up (``failed``).
+        open_timeout: seconds one attempt may take to open the connection.
+        welcome_timeout: seconds the server may take to answer ``hello``.
+        ping_interval, ping_timeout: the WebSocket keep-alive that notices a silent link.
     """
 
     def __init__(
@@ -90,12 +150,27 @@ class Connection:
         token: str | None = None,
         reconnect: bool = True,
         ssl: Any = None,
+        reconnect_for: float = RECONNECT_FOR_S,
+        open_timeout: float = OPEN_TIMEOUT_S,
+        welcome_timeout: float = WELCOME_TIMEOUT_S,
+        ping_interval: float = PING_INTERVAL_S,
+        ping_timeout: float = PING_TIMEOUT_S,
     ) -> None:
         self.url = url
         self.name = name
         self.token = token
         self.reconnect = reconnect
         self.ssl = ssl
+        self.reconnect_for = reconnect_for
+        self.open_timeout = open_timeout
+        self.welcome_timeout = welcome_timeout
+        self.ping_interval = ping_interval
+        self.ping_timeout = ping_timeout
+        self._answered = False
+        """The server answered this session's ``hello`` (``welcome`` or an ``error``)."""
+        self._greeted = False
+        """This session got ``welcome``: there is an identity (and seats) to resume."""
+        self._no_welcome = False
         self.inbox: queue.Queue[NetEvent] = queue.Queue()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._outbox: asyncio.Queue[str] | None = None
@@ -157,32 +232,50 @@ class Connection:
     async def _main(self) -> None:
         self._outbox = asyncio.Queue()
         self._ready.set()
+        loop = asyncio.get_running_loop()
         attempt = 0
-        ever_connected = False
+        down_since: float | None = None
+        """When the last session that got ``welcome`` ended (None before the first one)."""
         while not self._stopping:
             try:
                 extra: dict[str, Any] = {} if self.ssl is None else {"ssl": self.ssl}
-                ws = await connect(self.url, open_timeout=8, max_size=MAX_FRAME * 4,
-                                   close_timeout=2, **extra)
+                ws = await connect(self.url, open_timeout=self.open_timeout,
+                                   max_size=MAX_FRAME * 4, close_timeout=2,
+                                   ping_interval=self.ping_interval,
+                                   ping_timeout=self.ping_timeout, **extra)
             except Exception as exc:  # any failure to connect is reported, never raised
                 reason = describe_failure(exc, self.url)
-                if not ever_connected or not self.reconnect or attempt >= 20:
-                    self.inbox.put(NetEvent("failed", text=reason))
+            else:
+                code, text = await self._session(ws, down_since is not None)
+                self.connected = False
+                if self._stopping:
+                    self.inbox.put(NetEvent("closed", code=code, text=text))
                     return
-                delay = RECONNECT_DELAYS[min(attempt, len(RECONNECT_DELAYS) - 1)]
-                attempt += 1
-                self.inbox.put(NetEvent("reconnecting", text=f"{reason} Retrying in {delay:g} s."))
-                await self._sleep(delay)
-                continue
-            attempt = 0
-            code, reason = await self._session(ws, ever_connected)
-            ever_connected = True
-            self.connected = False
-            self.inbox.put(NetEvent("closed", code=code, text=reason))
-            if self._stopping or not self.reconnect or code in NO_RECONNECT_CODES:
+                if self._greeted:  # a session to resume: start counting the time down
+                    down_since, attempt = loop.time(), 0
+                if not self._no_welcome:
+                    self.inbox.put(NetEvent("closed", code=code, text=text))
+                    if down_since is None or not self.reconnect or code in NO_RECONNECT_CODES:
+                        return  # nothing to resume, or another window has taken over
+                    if self._greeted:
+                        self.inbox.put(NetEvent("reconnecting",
+                                                text="Connection lost; reconnecting…"))
+                        await self._sleep(RECONNECT_DELAYS[0])
+                        continue
+                reason = (no_welcome_text(self.url, self.welcome_timeout) if self._no_welcome
+                          else f"The server closed the connection ({text}).")
+            # this attempt failed: give up, or wait and try again
+            if down_since is None or not self.reconnect:
+                self.inbox.put(NetEvent("failed", text=reason))
                 return
-            self.inbox.put(NetEvent("reconnecting", text="Connection lost; reconnecting…"))
-            await self._sleep(RECONNECT_DELAYS[0])
+            if loop.time() - down_since >= self.reconnect_for:
+                self.inbox.put(NetEvent("failed",
+                                        text=gave_up_text(reason, loop.time() - down_since)))
+                return
+            delay = RECONNECT_DELAYS[min(attempt, len(RECONNECT_DELAYS) - 1)]
+            attempt += 1
+            self.inbox.put(NetEvent("reconnecting", text=retry_text(reason, delay, attempt)))
+            await self._sleep(delay)
 
     async def _sleep(self, seconds: float) -> None:
         assert self._outbox is not None
@@ -207,25 +300,36 @@ class Connection:
                                  "client": CLIENT_NAME}
         if self.token:
             hello["token"] = self.token
+        self._answered = self._greeted = self._no_welcome = False
         try:
             await ws.send(json.dumps(hello, ensure_ascii=False))
         except ConnectionClosed:
+            self._ws = None
             return _close_info(ws)
         self.connected = True
         self.inbox.put(NetEvent("open"))
         writer = asyncio.ensure_future(self._write(ws))
+        watchdog = asyncio.get_running_loop().call_later(self.welcome_timeout,
+                                                          self._welcome_overdue, ws)
         try:
             async for raw in ws:
                 self._receive(raw)
         except ConnectionClosed:
             pass
         except Exception as exc:  # a broken transport: report it as a drop
-            writer.cancel()
             return None, f"connection error: {exc}"
         finally:
+            watchdog.cancel()
             writer.cancel()
             self._ws = None
         return _close_info(ws)
+
+    def _welcome_overdue(self, ws: ClientConnection) -> None:
+        """No answer to ``hello`` in time: end this session (not a Boardhall server, or a hung
+        one); :meth:`_main` says so, or tries again after a drop."""
+        if not self._answered and not self._stopping:
+            self._no_welcome = True
+            ws.transport.abort()
 
     async def _write(self, ws: ClientConnection) -> None:
         assert self._outbox is not None
@@ -246,8 +350,12 @@ class Connection:
             return
         if not isinstance(data, dict) or not isinstance(data.get("type"), str):
             return
-        if data["type"] == "welcome" and isinstance(data.get("token"), str):
-            self.token = data["token"]
+        if data["type"] == "welcome":
+            self._answered = self._greeted = True
+            if isinstance(data.get("token"), str):
+                self.token = data["token"]
+        elif data["type"] == "error" and not self._answered:
+            self._answered = True  # a refused hello: the app says why and decides
         self.inbox.put(NetEvent("message", data=data))
 
 
@@ -258,4 +366,5 @@ def _close_info(ws: ClientConnection) -> tuple[int | None, str]:
     return code, ws.close_reason or ""
 
 
-__all__ = ["Connection", "NetEvent", "describe_failure", "websockets"]
+__all__ = ["Connection", "NetEvent", "describe_failure", "gave_up_text", "retry_text",
+           "websockets"]

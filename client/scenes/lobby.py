@@ -25,6 +25,9 @@ RECORD_LIMIT = limits.RECORD_BYTES
 CYCLE_KEYS = {pygame.K_v: "variant", pygame.K_k: "clock", pygame.K_o: "color",
               pygame.K_b: "opponent", pygame.K_p: "private"}
 """Lobby keys that step a chooser (Shift steps back) or flip the private switch."""
+CREATE_WAIT_S = 10.0
+"""A second Create room press within this long of an unanswered one sends nothing (a double
+click on a slow server opens one room); after it, the server may have lost the first."""
 
 
 def parse_options(text: str, defaults: dict[str, Any]) -> dict[str, Any]:
@@ -126,6 +129,9 @@ class LobbyScene(Scene):
         self.status = ""
         self.status_color = theme.MUTED
         self.my_requests: set[int] = set()
+        self.creating: tuple[int, float] | None = None
+        """The id of a ``create`` the server has not answered yet, and until when a second
+        press waits for it rather than opening a second room."""
         col2 = 412
         self.variant = Chooser(pygame.Rect(28, 470, 352, 40), "Variant  (V)", [])
         self.clock = Chooser(pygame.Rect(col2 + 16, 296, 180, 40), "Clock  (K)", [])
@@ -399,7 +405,8 @@ class LobbyScene(Scene):
             self.app.pop(self)
 
     def create_room(self, game: str) -> None:
-        """Send ``create`` with the form's choices (checking the start position first)."""
+        """Send ``create`` with the form's choices (checking the start position first); once
+        until the server answers, so a double click on a slow server opens one room."""
         if not game:
             return
         message: dict[str, Any] = {"type": "create", "game": game,
@@ -427,7 +434,10 @@ class LobbyScene(Scene):
                 self.say(f"Start position: {exc}", theme.BAD)
                 return
             message[kind] = text
-        self.request(message)
+        if self.creating is not None and self.app.clock() < self.creating[1]:
+            self.say("Creating the room… (waiting for the server)")
+            return
+        self.creating = (self.request(message), self.app.clock() + CREATE_WAIT_S)
         self.say("Creating the room…")
 
     def start_hotseat(self) -> None:
@@ -499,9 +509,11 @@ class LobbyScene(Scene):
             self.say("")
             self.app.push(ReplayScene.from_record(self.app, found))
 
-    def request(self, message: dict[str, Any]) -> None:
-        """Send ``message`` and remember its id to show its error here."""
-        self.my_requests.add(self.app.send(message))
+    def request(self, message: dict[str, Any]) -> int:
+        """Send ``message`` and remember its id to show its error here; returns the id."""
+        sent = self.app.send(message)
+        self.my_requests.add(sent)
+        return sent
 
     def say(self, text: str, color: theme.Color = theme.MUTED) -> None:
         """Show a status line."""
@@ -512,6 +524,8 @@ class LobbyScene(Scene):
     def on_message(self, message: dict[str, Any]) -> None:
         """Rooms list, queue state, errors; a new ``welcome`` refreshes the games."""
         kind = message.get("type")
+        if self.creating is not None and reply_to(message) == self.creating[0]:
+            self.creating = None
         if kind == "rooms" and isinstance(message.get("rooms"), list):
             self.rooms = [r for r in message["rooms"] if isinstance(r, dict)]
             self.rooms_view.set_rows([self.room_row(r, self.app.games) for r in self.rooms])
@@ -545,6 +559,7 @@ class LobbyScene(Scene):
         """Forget the queue on a drop (the server forgets it too)."""
         if event.kind in ("closed", "failed"):
             self.queued = None
+            self.creating = None  # the answer went with the connection
         if event.kind == "failed" or (event.kind == "closed" and event.code in NO_RECONNECT_CODES):
             # The connection is gone for good: an offline lobby has only dead buttons. Leave
             # it, also from under a room, so leaving the room goes back to the connect scene

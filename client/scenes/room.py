@@ -17,6 +17,7 @@ from client.annotations import CaptureTracker, check_squares, threatened_captain
 from client.boards import make_view
 from client.boards.base import BoardView, Marks
 from client.moves import MoveCell, MovePicker, Pick, display_moves, legal_shapes, move_rows
+from client.net import NO_RECONNECT_CODES
 from client.room_model import (
     OFFER_WORDS,
     REASON_WORDS,
@@ -108,6 +109,7 @@ LOCAL_ACTIONS = frozenset({"result", "flip", "coords", "leave"})
 CLOSED_WORDS = ("This room has closed: the game is over and its players have left. "
                 "Esc goes back to the lobby.")
 OFFLINE_WORDS = "Not connected to the server: wait for it to come back, or Esc to leave."
+PENDING_WORDS = "Your move is on its way to the server…"
 
 
 class RoomScene(Scene):
@@ -151,6 +153,11 @@ class RoomScene(Scene):
         self._shown_moves: list[str] = []
         self.result_shown_for = ""
         self.pending_move: str | None = None
+        self.pending_ply: int | None = None
+        """The ply :attr:`pending_move` was sent for."""
+        self.pending_cut = False
+        """The connection dropped while :attr:`pending_move` was on its way: the snapshot after
+        the reconnect tells whether the server got it."""
         self.drag: tuple[str, tuple[int, int]] | None = None
         self.mouse: tuple[int, int] = (-1, -1)
         """(point, pointer position) while a piece is dragged."""
@@ -553,6 +560,9 @@ class RoomScene(Scene):
             self.picker.clear()
             self.say(OFFLINE_WORDS, theme.WARN)
             return
+        if self.pending_move is not None:  # one move per turn: a second click sends nothing
+            self.say(PENDING_WORDS)
+            return
         if not self.app.seat_connections and not m.is_my_turn():
             self.picker.clear()
             if point is not None:
@@ -618,12 +628,33 @@ class RoomScene(Scene):
                                        lambda expression: self.send_move(f"{body}={expression}")))
 
     def send_move(self, move: str) -> None:
-        """Send ``move`` for the current ply."""
+        """Send ``move`` for the current ply (once: until the server answers, nothing more)."""
         m = self.model
         self.picker.clear()
         self.clear_pick_note()
-        self.pending_move = move
+        if not self.online:  # a promotion or expression chosen after the drop: say it is not sent
+            self.say(OFFLINE_WORDS, theme.WARN)
+            return
+        if self.pending_move is not None:
+            self.say(PENDING_WORDS)
+            return
+        self.pending_move, self.pending_ply, self.pending_cut = move, len(m.moves), False
         self.request({"type": "move", "ply": len(m.moves), "move": move})
+
+    def settle_pending(self) -> None:
+        """A snapshot came while a move was on its way: it shows the move (played, once), or,
+        when the connection dropped meanwhile, that the move never reached the server (said, so
+        the player plays it again). Otherwise the move may still be on its way: its reply
+        (``moved``, or an error such as ``stale``) settles it."""
+        move, ply = self.pending_move, self.pending_ply
+        if move is None:
+            return
+        if ply is not None and len(self.model.moves) > ply:
+            self.pending_move = None
+        elif self.pending_cut:
+            self.pending_move = None
+            self.say(f"Your move {move} was not sent: play it again (the connection "
+                     "dropped before the server had it).", theme.WARN, 15.0)
 
     # ---- network ------------------------------------------------------------------------------
 
@@ -631,6 +662,9 @@ class RoomScene(Scene):
         """Update the room from the server; show errors meant for us."""
         kind = message.get("type")
         self.model.hotseat = bool(self.app.seat_connections)
+        if kind == "welcome" and self.message == OFFLINE_WORDS:
+            self.message = ""  # back online: the line is not true any more
+            return
         if kind == "error":
             if reply_to(message) in self.my_requests or message.get("room") == self.model.room:
                 self.pending_move = None
@@ -652,8 +686,11 @@ class RoomScene(Scene):
             return
         if kind == "room":
             self.follow_hot_seats()
-        if kind in ("room", "moved"):
+        if kind == "moved":
             self.pending_move = None
+        elif kind == "room":
+            self.settle_pending()
+        if kind in ("room", "moved"):
             self.move_scroll = 0
             self.ensure_view()
             self.layout_view()
@@ -724,11 +761,32 @@ class RoomScene(Scene):
                                          "second" if you == "first" else "first": helper}
 
     def on_net(self, event: NetEvent) -> None:
-        """After a reconnect, ask for the room again: our seat comes back with our token, and a
-        spectator watches again."""
+        """A drop stops the clocks (the server's snapshot sets them again) and marks a move on
+        its way as cut off. After a reconnect, ask for the room again: our seat comes back with
+        our token, and a spectator watches again."""
+        if event.kind == "closed":
+            self.freeze_clocks()
+            self.pending_cut = self.pending_move is not None
+        if event.kind == "failed" or (event.kind == "closed" and event.code in NO_RECONNECT_CODES):
+            if self.pending_move is not None:  # for good: no snapshot will tell
+                self.say(f"Your move {self.pending_move} was not confirmed by the server.",
+                         theme.WARN)
+            self.pending_move = None
         if event.kind == "open" and self.model.game:
             role = "player" if self.model.you is not None else "spectator"
             self.app.send({"type": "join", "room": self.model.room, "role": role})
+
+    def freeze_clocks(self) -> None:
+        """Stop the running clock where it stands: with the connection down nobody here knows
+        the server's time (it may be charged to nobody while the server restarts)."""
+        m, now = self.model, self.now
+        if m.status != "playing" or m.clocks.get("running") not in ("first", "second"):
+            return
+        frozen: dict[str, Any] = {**m.clocks, **m.frozen_clocks(now), "running": None}
+        move = m.move_ms(now)
+        if move is not None:
+            frozen["move"] = move
+        m.clocks, m.clocks_at = frozen, now
 
     def fetch_end(self) -> None:
         """The room has closed under a game still on here: it ended while this client was away
@@ -935,16 +993,20 @@ class RoomScene(Scene):
     def status_line(self) -> str:
         """Whose turn it is, or how the game stands."""
         m = self.model
-        if m.status == "waiting" and not all(m.seats.get(s) for s in ("first", "second")):
-            if self.seated:  # whoever comes needs the code (Ctrl+C copies it)
-                return f"Waiting for an opponent: room code {m.room} (Ctrl+C copies)"
-            return "Waiting for an opponent…"
         if m.status == "over":
             return result_text(m, bool(self.app.seat_connections))
         if self.app.net_status == "reconnecting":
             return "Reconnecting to the server…"
+        if self.app.closed_code in NO_RECONNECT_CODES:
+            return "Offline: another window took over"
+        if self.app.net_status == "connecting":
+            return "Connecting to the server…"
         if not self.online:
-            return "Offline: the connection to the server is lost"
+            return "Offline · Esc: back to connect"
+        if m.status == "waiting" and not all(m.seats.get(s) for s in ("first", "second")):
+            if self.seated:  # whoever comes needs the code (Ctrl+C copies it)
+                return f"Waiting for an opponent: room code {m.room} (Ctrl+C copies)"
+            return "Waiting for an opponent…"
         if self.pending_move:
             return "Sending your move…"
         if self.app.seat_connections:
