@@ -175,12 +175,19 @@ class MovePicker:
         if self.selected is None or (point == self.selected and not self.partial):
             return self._select(point)
         ends = [s for s in self._candidates() if s.target == point]
+        n = len(self.partial)
+        continuing = [s for s in self._candidates() if len(s.path) > n + 1 and s.path[n] == point]
+        ending = {s.text for s in ends}
+        if ends and any(s.text not in ending for s in continuing):
+            # A capture ends here and another only passes (37x28 in a circle, 37x26 through
+            # 28): playing the first would take the choice away. Wait for the next square.
+            self.partial.append(point)
+            return Pick("pending",
+                        message=f"Click {point} again to end there, or the next square.")
         if ends:
             result = self._finish(ends)
             if result is not None:
                 return result
-        n = len(self.partial)
-        continuing = [s for s in self._candidates() if len(s.path) > n + 1 and s.path[n] == point]
         if continuing:
             self.partial.append(point)
             return Pick("pending", message="Click the next landing square.")

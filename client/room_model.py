@@ -384,6 +384,33 @@ def clock_text(clock: dict[str, Any] | None) -> str:
     return ", ".join(parts) or "untimed"
 
 
+def options_text(options: dict[str, Any] | None, defaults: dict[str, Any] | None) -> str:
+    """The room options that differ from the game's defaults, in words (a room with
+    ``exact5`` says so: six in a row then does not win).
+
+    >>> options_text({"exact5": True}, {"exact5": False})
+    'exactly five wins'
+    >>> options_text({"max_plies": 400, "home_limit": 20}, {"max_plies": 400, "home_limit": 30})
+    'home limit 20 moves'
+    """
+    if not isinstance(options, dict):
+        return ""
+    known = defaults if isinstance(defaults, dict) else {}
+    parts = []
+    for name, value in sorted(options.items()):
+        if name in known and known[name] == value:
+            continue
+        if name == "exact5":
+            parts.append("exactly five wins" if value else "five or more wins")
+        elif name == "max_plies":
+            parts.append(f"draw after {value} plies")
+        elif name == "home_limit":
+            parts.append(f"home limit {value} moves")
+        else:
+            parts.append(f"{name}={value}")
+    return " · ".join(parts)
+
+
 REASON_WORDS = {
     "checkmate": "checkmate", "stalemate": "stalemate", "insufficient": "insufficient material",
     "repetition": "threefold repetition", "fifty_moves": "the fifty-move rule",

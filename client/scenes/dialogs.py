@@ -10,7 +10,7 @@ import pygame
 
 from client.scenes.base import Scene
 from client.ui import draw, theme
-from client.ui.widgets import Button, TextField, pressed
+from client.ui.widgets import Button, TextField, plain_key, pressed
 
 if TYPE_CHECKING:
     from client.app import App
@@ -65,7 +65,8 @@ class ChoiceDialog(Dialog):
             if button.handle_event(event):
                 self.choose(value)
                 return
-            if event.type == pygame.KEYDOWN and event.unicode.lower() == key.lower():
+            if (event.type == pygame.KEYDOWN and plain_key(event)
+                    and event.unicode.lower() == key.lower()):
                 self.choose(value)
                 return
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
@@ -94,7 +95,7 @@ class ExpressionDialog(Dialog):
 
     def __init__(self, app: App, span: str, numbers_text: str, target: int | None, hint: str,
                  check: Callable[[str], str | None], on_send: Callable[[str], None]) -> None:
-        super().__init__(app, f"Span {span}", (560, 300))
+        super().__init__(app, f"Span {span}", (560, 340))
         self.numbers_text = numbers_text
         self.target = target
         self.hint = hint
@@ -130,7 +131,10 @@ class ExpressionDialog(Dialog):
             event = pygame.event.Event(pygame.TEXTINPUT, text="".join(
                 ch for ch in event.text if ch in "0123456789+-*/() "))
         self.field.focused = True
+        before = self.field.value
         self.field.handle_event(event)
+        if self.field.value != before:
+            self.error = ""  # it was about the expression as it stood
 
     def act(self, action: str) -> None:
         """Fill the hint, send the expression, or cancel."""
@@ -161,6 +165,8 @@ class ExpressionDialog(Dialog):
         self.field.draw(surface)
         for button in (self.hint_button, self.send_button, self.cancel_button):
             button.draw(surface)
-        if self.error:
-            draw.text(surface, self.error, (self.card.left + 24, self.card.bottom - 30), 15,
-                      theme.BAD, max_width=self.card.width - 48)
+        if self.error:  # the engine's reason, wrapped: a small window must not cut it
+            top = self.hint_button.rect.bottom + 10
+            draw.paragraph(surface, self.error, pygame.Rect(
+                self.card.left + 24, top, self.card.width - 48, self.card.bottom - top - 6), 15,
+                theme.BAD)

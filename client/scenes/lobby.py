@@ -13,7 +13,7 @@ from client.net import NO_RECONNECT_CODES
 from client.room_model import clock_text, reply_to
 from client.scenes.base import Scene
 from client.ui import draw, fonts, theme
-from client.ui.widgets import Button, Chooser, ListView, TextField, Toggle
+from client.ui.widgets import Button, Chooser, ListView, TextField, Toggle, plain_key
 from protocol import limits
 
 if TYPE_CHECKING:
@@ -315,6 +315,8 @@ class LobbyScene(Scene):
                     f.focused = False
             elif self.queued:
                 self.act("cancel")
+        elif not plain_key(event):
+            return  # Ctrl+W, Alt+P...: not the letter's shortcut
         elif not typing and pygame.K_F1 <= event.key <= pygame.K_F12:
             self.act(f"seek:{event.key - pygame.K_F1}")
         elif not typing and event.key in CYCLE_KEYS:

@@ -27,7 +27,7 @@ from client.room_model import REASON_WORDS
 from client.scenes import room_panel
 from client.scenes.base import Scene
 from client.ui import draw, fonts, theme
-from client.ui.widgets import Button, pressed
+from client.ui.widgets import Button, plain_key, pressed
 
 if TYPE_CHECKING:
     from client.app import App
@@ -323,7 +323,7 @@ class ReplayScene(Scene):
         if action:
             self.act(action)
             return
-        if event.type == pygame.KEYDOWN:
+        if event.type == pygame.KEYDOWN and plain_key(event):
             keys = {pygame.K_LEFT: "back", pygame.K_RIGHT: "forward", pygame.K_HOME: "home",
                     pygame.K_END: "end", pygame.K_ESCAPE: "close", pygame.K_f: "flip",
                     pygame.K_k: "coords"}

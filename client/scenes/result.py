@@ -9,7 +9,7 @@ import pygame
 from client.room_model import OFFER_WORDS, REASON_WORDS
 from client.scenes.dialogs import Dialog
 from client.ui import draw, fonts, theme
-from client.ui.widgets import Button, pressed
+from client.ui.widgets import Button, plain_key, pressed
 
 if TYPE_CHECKING:
     from client.app import App
@@ -37,6 +37,8 @@ class ResultPanel(Dialog):
         if action:
             self.act(action)
             return
+        if event.type == pygame.KEYDOWN and not plain_key(event):
+            return  # Ctrl+M, Alt+L...: not the letter's shortcut
         offer = self.room.model.pending_offer()
         if offer is not None and event.type == pygame.KEYDOWN and event.key in (pygame.K_y,
                                                                                 pygame.K_n):

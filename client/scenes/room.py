@@ -37,7 +37,7 @@ from client.scenes.room_panel import (
     PANEL_X,
 )
 from client.ui import draw, fonts, theme, widgets
-from client.ui.widgets import Button, TextField, pressed
+from client.ui.widgets import Button, TextField, plain_key, pressed
 from protocol import limits
 
 if TYPE_CHECKING:
@@ -378,6 +378,10 @@ class RoomScene(Scene):
         if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             self.chat_field.focused = True
             return
+        if not plain_key(event):  # Ctrl+D is not D: a modifier never offers a draw
+            if event.key == pygame.K_d and event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META):
+                self.say("Ctrl+D disconnects from the lobby: leave the room first (Esc).")
+            return
         if self.model.pending_offer() is not None and event.key in (pygame.K_y, pygame.K_n):
             self.answer(event.key == pygame.K_y)
             return
@@ -582,6 +586,9 @@ class RoomScene(Scene):
             self.ask_expression(pick.moves[0])
         elif pick.kind == "illegal" and pick.message:
             self.say(pick.message, theme.WARN, 4)
+            self.pick_note = pick.message
+        elif pick.kind == "pending" and pick.message:  # a capture path: what comes next
+            self.say(pick.message, theme.TEXT, 8)
             self.pick_note = pick.message
 
     def clear_pick_note(self) -> None:
@@ -984,6 +991,14 @@ class RoomScene(Scene):
                 if isinstance(v, dict) and v.get("id") == m.variant and (i or m.game == "custom"):
                     variant = str(v.get("name") or m.variant)
         return title, variant
+
+    def option_defaults(self) -> dict[str, Any] | None:
+        """The game's options with their defaults, as the server lists them (``None``: not
+        known)."""
+        for info in self.app.games:
+            if info.get("game") == self.model.game and isinstance(info.get("options"), dict):
+                return dict(info["options"])
+        return None
 
     def caption(self) -> str:
         """``Boardhall · Chess · Your move`` (the window title tells whose turn it is)."""

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from client.annotations import CaptureTracker, material_edge, sort_key
-from client.room_model import clock_text, format_clock
+from client.room_model import clock_text, format_clock, options_text
 from client.ui import draw, fonts, theme
 
 if TYPE_CHECKING:
@@ -39,8 +39,9 @@ def draw_panel(room: RoomScene, surface: pygame.Surface) -> None:
         draw.text(surface, cjk, (x, 58), 20, theme.MUTED, "midleft", 200)
     draw.text(surface, f"Room {m.room}{' · private' if m.private else ''}",
               (x + PANEL_W, 24), 15, theme.MUTED, "topright")
-    draw.text(surface, f"Clock: {clock_text(m.clock)}", (x + PANEL_W, 58), 14, theme.MUTED,
-              "midright", PANEL_W - 220)
+    rules = options_text(m.options, room.option_defaults())
+    draw.text(surface, f"Clock: {clock_text(m.clock)}{' · ' + rules if rules else ''}",
+              (x + PANEL_W, 58), 14, theme.MUTED, "midright", PANEL_W - 220)
     bottom = room.bottom_seat()
     top = "second" if bottom == "first" else "first"
     draw_player(room, surface, top, pygame.Rect(x, 74, PANEL_W, 72))

@@ -62,6 +62,16 @@ class Button:
                       self.rect.width - 8)
 
 
+SHORTCUT_BLOCKERS = pygame.KMOD_CTRL | pygame.KMOD_ALT | pygame.KMOD_META | pygame.KMOD_GUI
+"""Modifiers that make a key something else than its letter's shortcut (Ctrl+D is not D)."""
+
+
+def plain_key(event: pygame.event.Event) -> bool:
+    """True for a key pressed without Ctrl, Alt or Meta (Shift, Num Lock and Caps Lock are
+    fine): only such a key may act as a single-key shortcut."""
+    return not getattr(event, "mod", 0) & SHORTCUT_BLOCKERS
+
+
 def pressed(buttons: Iterable[Button], event: pygame.event.Event) -> str | None:
     """The action of the first of ``buttons`` that ``event`` presses (each one before it sees
     the event, so hover follows the mouse)."""
