@@ -91,24 +91,33 @@ class ExpressionDialog(Dialog):
 
     ``check(expression)`` returns an error text (or ``None`` when the engine accepts it);
     ``on_send(expression)`` runs when it is accepted. ``hint`` is a valid expression.
+    ``area``: where the card goes (the room puts it over its side panel, beside the board, so
+    the span stays in view, undimmed, while the expression is typed); centred when ``None``.
     """
 
     def __init__(self, app: App, span: str, numbers_text: str, target: int | None, hint: str,
-                 check: Callable[[str], str | None], on_send: Callable[[str], None]) -> None:
-        super().__init__(app, f"Span {span}", (560, 340))
+                 check: Callable[[str], str | None], on_send: Callable[[str], None],
+                 area: pygame.Rect | None = None) -> None:
+        width = min(560, area.width) if area is not None else 560
+        super().__init__(app, f"Span {span}", (width, 420))
+        self.area = area
+        if area is not None:
+            self.card.center = area.center
         self.numbers_text = numbers_text
         self.target = target
         self.hint = hint
         self.check = check
         self.on_send = on_send
-        left, top = self.card.left + 24, self.card.top
-        self.field = TextField(pygame.Rect(left, top + 128, 512, 44), "Expression", "",
-                               "e.g. 6+3  (operators + - * / and parentheses)", 60, focused=True)
-        self.hint_button = Button(pygame.Rect(left, top + 200, 160, 48), "Hint", "hint", "Ctrl+H")
-        self.send_button = Button(pygame.Rect(left + 176, top + 200, 160, 48), "Play", "send",
-                                  "Enter", primary=True)
-        self.cancel_button = Button(pygame.Rect(left + 352, top + 200, 160, 48), "Cancel",
-                                    "cancel", "Esc")
+        left, top, inner = self.card.left + 24, self.card.top, self.card.width - 48
+        self.field = TextField(pygame.Rect(left, top + 150, inner, 44), "Expression", "",
+                               "e.g. 6+3  (+ - * / and parentheses)", 60, focused=True)
+        step = (inner + 16) // 3
+        self.hint_button = Button(pygame.Rect(left, top + 214, step - 16, 48), "Hint", "hint",
+                                  "Ctrl+H")
+        self.send_button = Button(pygame.Rect(left + step, top + 214, step - 16, 48), "Play",
+                                  "send", "Enter", primary=True)
+        self.cancel_button = Button(pygame.Rect(left + 2 * step, top + 214, step - 16, 48),
+                                    "Cancel", "cancel", "Esc")
         self.error = ""
 
     def handle_event(self, event: pygame.event.Event) -> None:
@@ -156,12 +165,19 @@ class ExpressionDialog(Dialog):
             self.on_send(expression)
 
     def draw(self, surface: pygame.Surface) -> None:
-        """Numbers to combine, the field, the buttons and any error."""
-        super().draw(surface)
+        """Numbers to combine, the field, the buttons and any error (over the side panel the
+        board is not dimmed: the span marked on it is what the expression is about)."""
+        if self.area is None:
+            super().draw(surface)
+        else:
+            surface.blit(_shade(self.area.size), self.area.topleft)
+            draw.panel(surface, self.card, theme.PANEL, theme.ACCENT)
+            draw.text(surface, self.title, (self.card.left + 24, self.card.top + 20), 22)
         goal = f" to make {self.target}" if self.target is not None else ""
-        draw.text(surface, f"Combine the spanned numbers {self.numbers_text}{goal}, each once.",
-                  (self.card.left + 24, self.card.top + 62), 16, theme.MUTED,
-                  max_width=self.card.width - 48)
+        draw.paragraph(surface,
+                       f"Combine the spanned numbers {self.numbers_text}{goal}, each once.",
+                       pygame.Rect(self.card.left + 24, self.card.top + 58, self.card.width - 48,
+                                   62), 16, theme.MUTED)
         self.field.draw(surface)
         for button in (self.hint_button, self.send_button, self.cancel_button):
             button.draw(surface)

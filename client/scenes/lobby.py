@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import pygame
 
@@ -80,6 +80,24 @@ def read_start(text: str) -> tuple[str, str]:
                 raise ValueError(f"cannot read {path}: {exc}") from exc
     looks_like_record = value.startswith(("[", "{")) or "\n1." in value or value.startswith("1.")
     return ("record" if looks_like_record else "position"), value
+
+
+OPTION_WORDS = {"exact5": "Exactly five wins", "home_limit": "Home limit (moves)",
+                "max_plies": "Draw after (plies)"}
+"""Game options in words (any other option is shown by its name)."""
+OPTION_ROWS = 3
+"""Option rows the lobby's left column has room for; more options share a free-text field in
+the last row."""
+OPTION_TOP, OPTION_STEP = 636, 42
+
+
+def option_words(name: str) -> str:
+    """An option's caption: ``Home limit (moves)``; an unknown ``moves_to_go`` reads ``Moves
+    to go``."""
+    return OPTION_WORDS.get(name) or name.replace("_", " ").capitalize()
+
+
+OptionWidget: TypeAlias = TextField | Toggle
 
 
 START_HINTS = {
@@ -165,9 +183,12 @@ class LobbyScene(Scene):
                                        "", "game id or file path", 1024)
         self.replay_button = Button(pygame.Rect(col2 + 290, 700, 102, 40), "Replay", "replay",
                                     "Ctrl+O")
-        self.options = TextField(pygame.Rect(28, 660, 352, 40), "Game options  (name=value)", "",
-                                 "", 300)
-        self.fields = [self.position, self.code, self.replay_source, self.options]
+        self.option_widgets: dict[str, OptionWidget] = {}
+        """One widget per option of the chosen game (built from GameInfo.options: a switch for
+        a true/false option, a number field for a number, a text field otherwise)."""
+        self.options_text: TextField | None = None
+        """``name=value`` pairs for the options that have no row of their own (only when the
+        game has more options than rows)."""
         self.fetch: RecordFetch | None = None
         """The server record being read for a replay."""
         self._refresh_game()
@@ -190,12 +211,43 @@ class LobbyScene(Scene):
             for v in variants if isinstance(v, dict) and v.get("id") is not None
         ])
         self.position.placeholder = START_HINTS.get(str(game.get("game", "")), START_HINTS[""])
-        defaults = self.option_defaults()
-        self.options.value = ""
-        self.options.placeholder = " ".join(f"{k}={str(v).lower()}" for k, v in defaults.items())
+        self.build_options(self.option_defaults())
         presets = clock_presets(str(game.get("game", "")))
         self.clock.set_options([(str(i), name) for i, (name, _) in enumerate(presets)]
                                + [("none", "untimed")])
+
+    def build_options(self, defaults: dict[str, Any]) -> None:
+        """A row per option (its caption left, its widget right), at each option's default;
+        when there are more options than rows, the last row is a free-text field for the
+        rest."""
+        self.option_widgets, self.options_text = {}, None
+        names = list(defaults)
+        own = names if len(names) <= OPTION_ROWS else names[:OPTION_ROWS - 1]
+        right = 28 + 352
+        for i, name in enumerate(own):
+            top, default = OPTION_TOP + i * OPTION_STEP, defaults[name]
+            widget: OptionWidget
+            if isinstance(default, bool):
+                widget = Toggle(pygame.Rect(right - 96, top + 3, 96, 30), "", on=default)
+            elif isinstance(default, int):
+                widget = TextField(pygame.Rect(right - 110, top, 110, 36), "", "", str(default),
+                                   9, digits=True)
+            else:
+                widget = TextField(pygame.Rect(right - 170, top, 170, 36), "", "",
+                                   str(default), 100)
+            self.option_widgets[name] = widget
+        rest = names[len(own):]
+        if rest:
+            top = OPTION_TOP + len(own) * OPTION_STEP
+            self.options_text = TextField(pygame.Rect(28, top, 352, 36), "", "", " ".join(
+                f"{k}={str(defaults[k]).lower()}" for k in rest), 300)
+
+    @property
+    def fields(self) -> list[OptionWidget]:
+        """Every focusable field (text fields, and the options' switches)."""
+        extra = [self.options_text] if self.options_text is not None else []
+        return [self.position, self.code, self.replay_source, *self.option_widgets.values(),
+                *extra]
 
     def opponent_choices(self) -> list[tuple[str, str]]:
         """A person, the computer at each level, and (offline) a second player on this screen."""
@@ -223,8 +275,26 @@ class LobbyScene(Scene):
         return dict(options) if isinstance(options, dict) else {}
 
     def chosen_options(self) -> dict[str, Any]:
-        """Options typed in the options field (``ValueError`` when one is wrong)."""
-        return parse_options(self.options.value, self.option_defaults())
+        """The options set otherwise than their defaults (``ValueError`` when one typed in the
+        free-text field is wrong): what a quick game and a created room send."""
+        defaults = self.option_defaults()
+        chosen: dict[str, Any] = {}
+        for name, widget in self.option_widgets.items():
+            default = defaults.get(name)
+            if isinstance(widget, Toggle):
+                value: Any = widget.on
+            elif not widget.value.strip():
+                continue
+            elif widget.digits:
+                value = int(widget.value)
+            else:
+                value = widget.value.strip()
+            if value != default:
+                chosen[name] = value
+        if self.options_text is not None:
+            rest = {k: v for k, v in defaults.items() if k not in self.option_widgets}
+            chosen.update(parse_options(self.options_text.value, rest))
+        return chosen
 
     def variant_description(self) -> str:
         """Description of the chosen variant."""
@@ -277,11 +347,13 @@ class LobbyScene(Scene):
         if event.type == pygame.KEYDOWN:
             self._key(event, typing)
 
-    def tab_order(self) -> list[TextField]:
-        """The text fields shown, in the order Tab visits them (left column, then down the
-        middle one): game options (for a game that has some), start position, room code,
-        replay source."""
-        shown = [self.options] if self.option_defaults() else []
+    def tab_order(self) -> list[OptionWidget]:
+        """The fields shown, in the order Tab visits them (left column, then down the middle
+        one): game options (for a game that has some; Space flips a switch), start position,
+        room code, replay source."""
+        shown: list[OptionWidget] = [*self.option_widgets.values()]
+        if self.options_text is not None:
+            shown.append(self.options_text)
         return [*shown, self.position, self.code, self.replay_source]
 
     def focus_next(self, step: int) -> None:
@@ -628,12 +700,26 @@ class LobbyScene(Scene):
                       theme.MUTED if not chosen else theme.TEXT, max_width=rect.width - 28)
         if games:
             self.variant.draw(surface)
+            bottom = OPTION_TOP - 34 if self.option_widgets or self.options_text else 614
             draw.paragraph(surface, self.variant_description() or "No description.",
-                           pygame.Rect(28, 524, 352, 90), 15, theme.MUTED)
-            if self.option_defaults():
-                self.options.draw(surface)
-                draw.text(surface, "Used by Quick game and Create room.", (28, 708), 13,
-                          theme.FAINT)
+                           pygame.Rect(28, 524, 352, bottom - 524), 15, theme.MUTED)
+            self._draw_options(surface)
+
+    def _draw_options(self, surface: pygame.Surface) -> None:
+        """The chosen game's options: a row each, its caption left and its widget right."""
+        if not self.option_widgets and self.options_text is None:
+            return
+        draw.text(surface, "Game options",
+                  (28, OPTION_TOP - 8), 14, theme.MUTED, "bottomleft", 352)
+        for name, widget in self.option_widgets.items():
+            row = widget.rect.centery
+            draw.text(surface, option_words(name), (28, row), 16, theme.TEXT, "midleft",
+                      widget.rect.left - 28 - 12)
+            if isinstance(widget, Toggle):
+                widget.label = "on" if widget.on else "off"
+            widget.draw(surface)
+        if self.options_text is not None:
+            self.options_text.draw(surface)
 
     def _draw_play(self, surface: pygame.Surface) -> None:
         box = pygame.Rect(412, 74, 400, 680)

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from client.room_model import OFFER_WORDS, REASON_WORDS
+from client.room_model import OFFER_WORDS
 from client.scenes.dialogs import Dialog
 from client.ui import draw, fonts, theme
 from client.ui.widgets import Button, plain_key, pressed
@@ -79,28 +79,28 @@ class ResultPanel(Dialog):
                                       flipped=self.room.bottom_seat() == "second"))
 
     def draw(self, surface: pygame.Surface) -> None:
-        """Headline, reason and scores."""
-        from client.scenes.room import result_text
+        """Headline and the line under it (what happened and who won, as the reader reads
+        them), the scores and how long the game was."""
+        from client.scenes.room import moves_played, result_lines
 
         super().draw(surface)
         m = self.room.model
         width = self.card.width - 40
         hotseat = bool(self.app.seat_connections)  # both seats are the user's
         you = None if hotseat else m.you
-        headline = result_text(m, hotseat).split(":")[0]
-        if m.result in ("first", "second") and m.result != you and m.reason != "aborted":
-            # a long name is cut, never the "won" that tells what happened
-            headline = fonts.fit_keeping(m.name_of(m.result), " won", 36, width)
+        # a long name is cut, never the words that tell what happened ("won", "resigned")
+        headline, _ = result_lines(m, hotseat, lambda seat: fonts.fit(m.name_of(seat), 36,
+                                                                      width // 2))
+        _, detail = result_lines(m, hotseat, lambda seat: fonts.fit(m.name_of(seat), 18,
+                                                                    width // 3))
         color = theme.GOOD if you is not None and m.result == you else theme.TEXT
         if you is not None and m.result not in (you, "draw", None):
             color = theme.BAD
         draw.text(surface, headline, (self.card.centerx, self.card.top + 80), 36, color, "midtop",
                   self.card.width - 40)
-        reason = REASON_WORDS.get(m.reason or "", m.reason or "")
-        if reason:
-            draw.text(surface, f"by {reason}" if m.result in ("first", "second") else reason,
-                      (self.card.centerx, self.card.top + 128), 18, theme.MUTED, "midtop",
-                      self.card.width - 40)
+        if detail:
+            draw.text(surface, detail, (self.card.centerx, self.card.top + 128), 18, theme.MUTED,
+                      "midtop", self.card.width - 40)
         if m.scores:
             # each side gets half the line, so a long first name cannot push the other
             # side's score out of sight
@@ -121,8 +121,7 @@ class ResultPanel(Dialog):
                       (self.card.centerx, self.card.top + 198), 16, theme.ACCENT, "midtop",
                       self.card.width - 40)
         else:
-            count = len(m.moves)
-            draw.text(surface, f"{count} move{'' if count == 1 else 's'}",
+            draw.text(surface, moves_played(m.game, len(m.moves), len(self.room.move_rows())),
                       (self.card.centerx, self.card.top + 198),
                       14, theme.FAINT, "midtop")
         self.buttons[0].label = "Accept" if self.rematch_offered() else "Rematch"

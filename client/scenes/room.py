@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -85,24 +86,30 @@ class Action:
     """Only for these games (empty: all)."""
     seated: bool = True
     """Only for a player (not a spectator)."""
+    short: str = ""
+    """The label shown when ``label`` does not fit the button (a small window: the full label
+    is then its tooltip)."""
 
 
 ACTIONS: tuple[Action, ...] = (
     Action("resign", "Resign", pygame.K_r, "R"),
     Action("abort", "Abort", pygame.K_a, "A"),
-    Action("draw", "Offer draw", pygame.K_d, "D"),
-    Action("undo", "Takeback", pygame.K_u, "U"),
+    Action("draw", "Offer draw", pygame.K_d, "D", short="Draw"),
+    Action("undo", "Takeback", pygame.K_u, "U", short="Undo"),
     Action("rematch", "Rematch", pygame.K_m, "M"),
-    Action("swap", "Swap sides", pygame.K_s, "S"),
+    Action("swap", "Swap sides", pygame.K_s, "S", short="Swap"),
     Action("stop", "Stop", pygame.K_t, "T", games=("shuqi",)),
     Action("report", "Report", pygame.K_p, "P", games=("shuqi",)),
-    Action("timeout", "Claim time", pygame.K_c, "C"),
-    Action("sit", "Take seat", pygame.K_j, "J", seated=False),
+    Action("timeout", "Claim time", pygame.K_c, "C", short="Claim"),
+    Action("sit", "Take seat", pygame.K_j, "J", seated=False, short="Sit"),
     Action("result", "Result", pygame.K_g, "G", seated=False),
-    Action("flip", "Flip board", pygame.K_f, "F", seated=False),
-    Action("coords", "Coordinates", pygame.K_k, "K", seated=False),
+    Action("flip", "Flip board", pygame.K_f, "F", seated=False, short="Flip"),
+    Action("coords", "Coordinates", pygame.K_k, "K", seated=False, short="Coords"),
     Action("leave", "Leave", pygame.K_ESCAPE, "Esc", seated=False),
 )
+"""The room's actions in button order. A button too narrow for its label (number chess's five
+columns in a 640x480 window) shows the short label, keeps its key under it, and shows the full
+label and key as a tooltip under the pointer."""
 ACTIONS_BY_NAME = {a.name: a for a in ACTIONS}
 LOCAL_ACTIONS = frozenset({"result", "flip", "coords", "leave"})
 """Actions that work without the server (the others are off while the connection is down)."""
@@ -164,6 +171,9 @@ class RoomScene(Scene):
         self.move_scroll = 0
         """Move-list lines scrolled back from the newest (mouse wheel); a new move resets it."""
         self.captures = CaptureTracker()
+        self.span: tuple[str, ...] = ()
+        """A number chess span whose expression is being asked: the mover's point, the spanned
+        pieces' points, the landing point (marked on the board while the dialog is open)."""
         self._check: tuple[tuple[Any, ...], tuple[str, ...]] = ((), ())
 
     # ---- helpers ------------------------------------------------------------------------------
@@ -417,7 +427,7 @@ class RoomScene(Scene):
             for i, a in enumerate(shown):
                 x, y = PANEL_X + (i % cols) * (w + gap), top + (i // cols) * (h + gap)
                 self._buttons.append(Button(pygame.Rect(x, y, w, h), a.label, a.name, a.key_text,
-                                            size=15))
+                                            size=15, short=a.short))
             self.refresh_buttons()
         return self._buttons
 
@@ -431,7 +441,8 @@ class RoomScene(Scene):
             b.enabled = self.can(b.action)
             if b.action == "coords":
                 word = "Numbers" if self.model.game == "draughts" else "Coords"
-                b.label = f"{word} {'on' if self.coordinates else 'off'}"
+                state = "on" if self.coordinates else "off"
+                b.label, b.short, b.short_hint = f"{word} {state}", word, f"{b.hint} · {state}"
 
     def act(self, name: str) -> None:
         """Perform a room action by name."""
@@ -631,8 +642,10 @@ class RoomScene(Scene):
                 return str(exc)
             return None
 
+        self.span = span_points(body, state)
         self.app.push(ExpressionDialog(self.app, body, ", ".join(numbers), target, hint, check,
-                                       lambda expression: self.send_move(f"{body}={expression}")))
+                                       lambda expression: self.send_move(f"{body}={expression}"),
+                                       SIDE_AREA))
 
     def send_move(self, move: str) -> None:
         """Send ``move`` for the current ply (once: until the server answers, nothing more)."""
@@ -895,16 +908,21 @@ class RoomScene(Scene):
             self.captures.update(self.view, (m.game, m.variant, m.game_id, m.start), m.history)
 
     def marks(self) -> Marks:
-        """What to emphasise on the board."""
+        """What to emphasise on the board (while a span's expression is asked: the span, its
+        spanned pieces highlighted)."""
         targets = self.picker.targets() if self.picker.selected else frozenset()
         last = self.model.last_points()
         if self.picker.partial and self.picker.selected:  # a capture path being entered
             last = (self.picker.selected, *self.picker.partial)
+        selected = self.picker.selected
+        highlight = self.model.highlight or self.check()
+        if self.span and self.app.find(ExpressionDialog):
+            selected, targets, highlight = self.span[0], frozenset({self.span[-1]}), self.span[1:-1]
         return Marks(
-            selected=self.picker.selected,
+            selected=selected,
             targets=targets,
             last_move=last,
-            highlight=self.model.highlight or self.check(),
+            highlight=highlight,
             extra={"coordinates": self.coordinates, "hover": self.hover_point(),
                    "drag": self.drag},
         )
@@ -937,6 +955,7 @@ class RoomScene(Scene):
         room_panel.draw_panel(self, surface)
         if self.message:
             self.draw_message(surface)
+        widgets.draw_tooltip(surface, self.buttons())
 
     def draw_message(self, surface: pygame.Surface) -> None:
         """The current message (an error, a question, news) in the panel beside the board, where
@@ -1057,6 +1076,36 @@ class RoomScene(Scene):
         second_first = getattr(first, "turn", "first") == "second"
         return move_rows(m.game, m.start, self.shown_moves(), second_first)
 
+SIDE_AREA = pygame.Rect(PANEL_X, BOARD_RECT.top, PANEL_W, BOARD_RECT.height)
+"""The side panel beside the board: a dialog about the board (a span's expression) goes there,
+so the board stays in view."""
+
+
+def span_points(body: str, state: Any) -> tuple[str, ...]:
+    """A number chess span ``FROM-TO``'s points: the mover, every piece on the line between
+    (the spanned pieces), the landing point; just (FROM, TO) when the text or state is odd.
+
+    >>> span_points("13,8-10,5", None)
+    ('13,8', '10,5')
+    """
+    origin, _, target = body.partition("-")
+    try:
+        (x, y), (tx, ty) = ((int(v) for v in p.split(",")) for p in (origin, target))
+    except ValueError:
+        return (origin, target)
+    sx, sy = (tx > x) - (tx < x), (ty > y) - (ty < y)
+    if sx == 0:
+        sy *= 2  # the vertical line steps two rows at a time
+    spanned = []
+    x, y = x + sx, y + sy
+    while (x, y) != (tx, ty) and 0 <= x <= 14 and 0 <= y <= 14 and state is not None:
+        with contextlib.suppress(Exception):
+            if state.piece_at((x, y)):
+                spanned.append(f"{x},{y}")
+        x, y = x + sx, y + sy
+    return (origin, *spanned, target)
+
+
 def timed(clock: dict[str, Any]) -> bool:
     """Whether a room's clock setting runs (any positive initial time or per-move limit)."""
     return any(isinstance(clock.get(k), (int, float)) and clock[k] > 0
@@ -1072,19 +1121,110 @@ def short_name(m: RoomModel, seat: str) -> str:
     return fonts.fit(m.name_of(seat), 17, STATUS_NAME_PX)
 
 
-def result_text(m: RoomModel, hotseat: bool = False) -> str:
-    """"Alice won by checkmate", "Draw by agreement", "Aborted". In hot-seat play both seats
-    are the user's, so the winner is named, never "You"."""
-    reason = REASON_WORDS.get(m.reason or "", m.reason or "")
-    if m.reason == "aborted" or (m.result is None and m.status == "over" and m.reason):
-        return "Game aborted" if m.reason == "aborted" else f"Game over: {reason}"
+LOSER_SPEAKS = frozenset({"resign", "timeout", "abandoned", "no_moves"})
+"""Reasons whose sentence is about the loser (``You resigned``): the loser reads it as the
+headline, with who won under it."""
+
+
+def _result_parts(m: RoomModel, hotseat: bool, name: Callable[[str], str]
+                  ) -> tuple[str, str, bool]:
+    """(what happened, the outcome, whether the reader is the loser whose act the sentence
+    tells), both from the reader's point of view: the reader is "you", anyone else (and
+    everyone to a spectator or in hot-seat play) by name. Not capitalised."""
+    you = None if hotseat else m.you
+
+    def who(seat: str) -> str:
+        return "you" if seat == you else name(seat)
+
+    def whose(seat: str) -> str:
+        return "your" if seat == you else f"{name(seat)}'s"
+
+    reason = m.reason or ""
+    words = REASON_WORDS.get(reason, reason.replace("_", " "))
+    winner = m.result if m.result in ("first", "second") else None
+    if winner is None:
+        mover = m.turn if m.turn in ("first", "second") else "first"
+        other = "second" if mover == "first" else "first"
+        if reason == "agreement":
+            return "", "draw agreed", False
+        if reason == "stop":
+            return f"{who(mover)} called stop", "draw", False
+        if reason == "timeout_vs_insufficient":
+            return (f"{who(mover)} ran out of time, but {who(other)} cannot checkmate", "draw",
+                    False)
+        if reason == "no_moves":
+            return f"{who(mover)} had no move left", "draw", False
+        return words, "draw", False
+    loser = "second" if winner == "first" else "first"
+    events = {
+        "resign": f"{who(loser)} resigned",
+        "timeout": f"{who(loser)} ran out of time",
+        "abandoned": f"{who(loser)} left the game",
+        "no_moves": f"{who(loser)} had no move left",
+        "checkmate": f"{who(winner)} checkmated {who(loser)}",
+        "five": f"{who(winner)} made five in a row",
+        "captain": f"{who(winner)} captured {whose(loser)} captain",
+        "report": f"{who(winner)} reported {whose(loser)} rule break",
+        "stop": f"{who(m.turn if m.turn in ('first', 'second') else winner)} called stop",
+    }
+    outcome = "you win" if winner == you else f"{name(winner)} won"
+    return (events.get(reason, words), outcome,
+            reason in LOSER_SPEAKS and loser == you)
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def result_lines(m: RoomModel, hotseat: bool = False,
+                 name: Callable[[str], str] | None = None) -> tuple[str, str]:
+    """The result panel's headline and the line under it, as the reader reads them: the player
+    who resigned reads ("You resigned", "Bob won"), the winner ("You win", "Alice resigned"),
+    a spectator ("Bob won", "Alice resigned"). In hot-seat play both seats are the user's, so
+    the winner is named, never "You". ``name`` gives a seat's name (cut to fit)."""
+    if m.result is None and m.status == "over":
+        if m.reason == "aborted":
+            return "Game aborted", "before both sides moved"
+        return "Game over", REASON_WORDS.get(m.reason or "", m.reason or "")
+    event, outcome, loser_speaks = _result_parts(m, hotseat, name or m.name_of)
     if m.result == "draw":
-        return f"Draw: {reason}" if reason else "Draw"
-    if m.result in ("first", "second"):
-        who = "You" if m.result == m.you and not hotseat else short_name(m, m.result)
-        verb = "won" if who != "You" else "win"
-        return f"{who} {verb}: {reason}" if reason else f"{who} {verb}"
-    return "Game over"
+        return _cap(outcome) if outcome != "draw" else "Draw", _cap(event)
+    if loser_speaks:
+        return _cap(event), _cap(outcome)
+    return _cap(outcome), _cap(event)
+
+
+def result_text(m: RoomModel, hotseat: bool = False) -> str:
+    """The end in one line, from the reader's point of view: "You resigned: Bob won", "Bob
+    resigned: you win", "Alice checkmated Bob: Alice won", "Draw: stalemate", "Game aborted
+    before both sides moved"; number chess's stop with the scores ("You called stop: you win
+    285 to 91")."""
+    if m.result is None:
+        if m.status == "over" and m.reason == "aborted":
+            return "Game aborted before both sides moved"
+        if m.status == "over" and m.reason:
+            return f"Game over: {REASON_WORDS.get(m.reason, m.reason)}"
+        return "Game over"
+    event, outcome, _ = _result_parts(m, hotseat, lambda seat: short_name(m, seat))
+    scores = m.scores or {}
+    if m.reason == "stop" and all(isinstance(scores.get(s), int) for s in ("first", "second")):
+        mine = m.result if m.result in ("first", "second") else "first"
+        theirs = "second" if mine == "first" else "first"
+        outcome += f" {scores[mine]} to {scores[theirs]}"
+    if m.result == "draw" and m.reason != "stop":
+        return _cap(outcome) if not event else f"Draw: {event}"
+    return f"{_cap(event)}: {outcome}" if event else _cap(outcome)
+
+
+def moves_played(game: str, plies: int, numbered: int) -> str:
+    """How long the game was, as its players count: chess and draughts moves are pairs (the
+    move numbers: ``numbered`` lines of the move list), five-in-a-row counts stones, number
+    chess and custom games count plies (as their move limits do)."""
+    if game in ("chess", "draughts"):
+        return f"{numbered} move{'' if numbered == 1 else 's'}"
+    if game == "hexgomoku":
+        return f"{plies} stone{'' if plies == 1 else 's'}"
+    return f"{plies} {'ply' if plies == 1 else 'plies'}"
 
 
 def error_text(message: dict[str, Any]) -> str:

@@ -27,6 +27,28 @@ class Button:
     primary: bool = False
     size: int = 16
     hover: bool = False
+    short: str = ""
+    """A shorter label shown when ``label`` does not fit (a small window draws text relatively
+    larger); the full label then shows as a tooltip while the pointer is on the button."""
+    short_hint: str = ""
+    """The hint shown with the short label (e.g. a toggle's state: ``K · on``)."""
+
+    def shortened(self) -> bool:
+        """True when the label does not fit at the current display scale and a short one is
+        shown instead."""
+        return bool(self.short) and fonts.text_width(self.label, self.size) > self.rect.width - 8
+
+    def shown_label(self) -> str:
+        """The label as drawn now: the full one, or the short one when the full one would be
+        cut."""
+        return self.short if self.shortened() else self.label
+
+    def tooltip(self) -> str:
+        """What the pointer on the button shows: the full label and its key, when the button
+        shows a short label (empty otherwise)."""
+        if not self.shortened():
+            return ""
+        return f"{self.label}  ({self.hint})" if self.hint else self.label
 
     def handle_event(self, event: pygame.event.Event) -> str | None:
         """Return ``action`` when the button is clicked (left button released over it)."""
@@ -52,14 +74,36 @@ class Button:
             bg = theme.PANEL_HI if self.hover else theme.PANEL
             fg, border = theme.TEXT, theme.BORDER
         draw.panel(surface, self.rect, bg, border)
+        short = self.shortened()
+        label = self.short if short else self.label
         if self.hint:
-            draw.text(surface, self.label, (self.rect.centerx, self.rect.centery - 7), self.size,
+            hint = self.short_hint if short and self.short_hint else self.hint
+            draw.text(surface, label, (self.rect.centerx, self.rect.centery - 7), self.size,
                       fg, "center", self.rect.width - 8)
-            draw.text(surface, self.hint, (self.rect.centerx, self.rect.centery + 11), 12,
-                      theme.MUTED if self.enabled else theme.FAINT, "center")
-        else:
-            draw.text(surface, self.label, self.rect.center, self.size, fg, "center",
+            draw.text(surface, hint, (self.rect.centerx, self.rect.centery + 11), 12,
+                      theme.MUTED if self.enabled else theme.FAINT, "center",
                       self.rect.width - 8)
+        else:
+            draw.text(surface, label, self.rect.center, self.size, fg, "center",
+                      self.rect.width - 8)
+
+
+def draw_tooltip(surface: pygame.Surface, buttons: Iterable[Button]) -> None:
+    """The full label (and key) of the hovered button that shows a short label, in a box just
+    above it (below it when there is no room above), kept on the screen."""
+    for button in buttons:
+        tip = button.tooltip() if button.hover else ""
+        if not tip:
+            continue
+        width, height = fonts.displayed_size(tip, 15)
+        box = pygame.Rect(0, 0, width + 20, height + 10)
+        box.midbottom = (button.rect.centerx, button.rect.top - 4)
+        if box.top < 0:
+            box.midtop = (button.rect.centerx, button.rect.bottom + 4)
+        box.clamp_ip(surface.get_rect())
+        draw.panel(surface, box, theme.PANEL_HI, theme.ACCENT)
+        draw.text(surface, tip, box.center, 15, theme.TEXT, "center")
+        return
 
 
 SHORTCUT_BLOCKERS = pygame.KMOD_CTRL | pygame.KMOD_ALT | pygame.KMOD_META | pygame.KMOD_GUI
@@ -97,6 +141,8 @@ class TextField:
     """Insertion point; ``None`` is the end (so assigning ``value`` puts the caret after it)."""
     multiline: bool = False
     """Keep line breaks of pasted text (a PGN record); they show as ``¶`` in the one line."""
+    digits: bool = False
+    """A number field: only the digits of what is typed or pasted go in."""
 
     @property
     def position(self) -> int:
@@ -149,6 +195,8 @@ class TextField:
         clean = "".join(
             ch for ch in text if ch.isprintable() or (self.multiline and ch == "\n")
         )
+        if self.digits:
+            clean = "".join(ch for ch in clean if "0" <= ch <= "9")
         at = self.position
         room = max(0, self.max_length - len(self.value))
         clean = clean[:room]
@@ -259,14 +307,19 @@ class Toggle:
     rect: pygame.Rect
     label: str
     on: bool = False
+    focused: bool = False
+    """Reached with Tab: Space (or Enter) flips it."""
 
     def handle_event(self, event: pygame.event.Event) -> bool:
-        """Flip on click."""
-        if (
-            event.type == pygame.MOUSEBUTTONDOWN
-            and event.button == 1
-            and self.rect.collidepoint(event.pos)
-        ):
+        """Flip on click, or on Space / Enter while focused."""
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self.focused = False
+            if self.rect.collidepoint(event.pos):
+                self.on = not self.on
+                return True
+            return False
+        if (self.focused and event.type == pygame.KEYDOWN
+                and event.key in (pygame.K_SPACE, pygame.K_RETURN, pygame.K_KP_ENTER)):
             self.on = not self.on
             return True
         return False
@@ -276,7 +329,8 @@ class Toggle:
         track = pygame.Rect(self.rect.left, self.rect.centery - 11, 40, 22)
         pygame.draw.rect(surface, theme.ACCENT_DIM if self.on else theme.INPUT_BG, track,
                          border_radius=11)
-        pygame.draw.rect(surface, theme.BORDER, track, 1, border_radius=11)
+        pygame.draw.rect(surface, theme.ACCENT if self.focused else theme.BORDER, track,
+                         2 if self.focused else 1, border_radius=11)
         knob_x = track.right - 11 if self.on else track.left + 11
         pygame.draw.circle(surface, theme.TEXT if self.on else theme.MUTED,
                            (knob_x, track.centery), 8)

@@ -373,7 +373,7 @@ def test_hot_seat_result_names_the_winner(ui: Any) -> None:
         panel.draw(ui.app.surface)
     headline = next(t for t in texts if t.size == 36)
     assert headline.value == "Player 1 won" and headline.color == theme.TEXT
-    assert room.status_line().startswith("Player 1 won")
+    assert room.status_line() == "Player 2 resigned: Player 1 won"
 
 
 def test_lobby_says_why_nothing_happens_while_reconnecting(ui: Any) -> None:

@@ -33,6 +33,7 @@ from client.scenes.result import ResultPanel
 from client.scenes.room import RoomScene
 from client.screenshot import save
 from client.ui import draw
+from client.ui.widgets import Toggle
 from tests.client.helpers import drawn, open_app
 
 SHOTS = Path("/tmp/playthrough")
@@ -126,10 +127,18 @@ def two_players(tmp_path: Path, server: EmbeddedServer, game: str, variant: str 
         key(alice, pygame.K_v, "v")
     while lobby.color.value != "first":
         key(alice, pygame.K_o, "o")
-    for field, text in ((lobby.position, position), (lobby.options, options)):
-        if text:
-            click(alice, field.rect.center)
-            type_text(alice, text)
+    if position:
+        click(alice, lobby.position.rect.center)
+        type_text(alice, position)
+    for item in options.split():  # name=value: each option has its widget in the lobby
+        name, _, value = item.partition("=")
+        widget = lobby.option_widgets[name]
+        if isinstance(widget, Toggle):
+            if widget.on != (value == "true"):
+                click(alice, widget.rect.center)
+        else:
+            click(alice, widget.rect.center)
+            type_text(alice, value)
     key(alice, pygame.K_ESCAPE)
     click(alice, lobby.create.rect.center)
     pump(apps, lambda: bool(alice.find(RoomScene)))

@@ -568,19 +568,21 @@ def test_drag_and_drop_moves_a_piece(ui: Any) -> None:
 
 
 def test_lobby_game_options(ui: Any) -> None:
-    """Options typed for the chosen game go with Create; a wrong one is explained, not sent."""
+    """Options set for the chosen game go with Create (its switch for ``exact5``); only the
+    ones changed from their defaults are sent."""
     lobby = ui.open_lobby()
     index = next(i for i, g in enumerate(ui.app.games) if g["game"] == "hexgomoku")
     ui.click(lobby.game_rows()[index].center)
-    assert "exact5=false" in lobby.options.placeholder
-    ui.click(lobby.options.rect.center)
-    ui.type("exact5=yes")
+    switch = lobby.option_widgets["exact5"]
+    assert not switch.on
+    ui.click(switch.rect.center)
     ui.shoot("lobby-options")
     ui.key(pygame.K_n, mod=pygame.KMOD_CTRL)
     assert ui.sent("create")[-1]["options"] == {"exact5": True}
-    lobby.options.value = "bogus=1"
+    ui.click(switch.rect.center)
+    lobby.creating = None
     ui.key(pygame.K_n, mod=pygame.KMOD_CTRL)
-    assert "no option 'bogus'" in lobby.status and len(ui.sent("create")) == 1
+    assert "options" not in ui.sent("create")[-1] and len(ui.sent("create")) == 2
 
 
 def test_a_left_room_does_not_reopen_on_a_late_snapshot(ui: Any) -> None:
