@@ -113,6 +113,8 @@ class Session:
     errors: deque[float] = field(default_factory=deque)
     watching: bool = False
     watch_game: str | None = None
+    lobby_seen: list[RoomSummary] | None = None
+    """The lobby list this watcher has last been sent (pushes skip a watcher that has it)."""
     spectating: set[str] = field(default_factory=set)
     closing: bool = False
     tokens: float = 0.0
@@ -176,6 +178,8 @@ class Hall:
         :attr:`Outputs.lobby`, to be ordered before the lists that show it)."""
         self._lobby_next = 0.0
         self._lobby_timer = False
+        self._lobby_lists: dict[str | None, list[RoomSummary]] = {}
+        """The latest lobby list sent to watchers, by game filter (see :meth:`_shared_list`)."""
         self._wall_second: int | None = None
         self._wall_text = ""
         self._games: list[GameInfo] | None = None
@@ -585,19 +589,26 @@ class Hall:
     def _engine_options(self, engine: Engine, options: dict[str, Any]) -> dict[str, Any]:
         return {k: v for k, v in options.items() if k in engine.default_options}
 
-    def _live_count(self, player: str, replacing: tuple[Any, ...] | None = None) -> int:
+    def _live_count(
+        self, player: str, replacing: tuple[Any, ...] | None = None, seeks: bool = True
+    ) -> int:
         """Unfinished rooms ``player`` sits in plus its seeks (each becomes a room when matched),
-        not counting a seek of key ``replacing`` (a new seek of the same key replaces it)."""
+        not counting a seek of key ``replacing`` (a new seek of the same key replaces it), nor
+        any seek when ``seeks`` is false (sitting down withdraws them: :meth:`_drop_seeks`)."""
         rooms = sum(
             1
             for c in self.player_rooms.get(player, ())
             if c in self.rooms and self.rooms[c].status != "over"
         )
-        seeks = sum(1 for s in self.seeks.values() if s.player == player and s.key != replacing)
-        return rooms + seeks
+        if not seeks:
+            return rooms
+        waiting = sum(1 for s in self.seeks.values() if s.player == player and s.key != replacing)
+        return rooms + waiting
 
-    def _check_room_quota(self, player: str, replacing: tuple[Any, ...] | None = None) -> None:
-        count = self._live_count(player, replacing)
+    def _check_room_quota(
+        self, player: str, replacing: tuple[Any, ...] | None = None, seeks: bool = True
+    ) -> None:
+        count = self._live_count(player, replacing, seeks)
         if count >= self.config.rooms_per_identity:
             raise ProtocolError(
                 ErrorCode.NOT_ALLOWED,
@@ -611,7 +622,7 @@ class Hall:
             seat = room.seats[side]
             if seat is None:
                 continue
-            count = self._live_count(seat.player)
+            count = self._live_count(seat.player, seeks=False)
             if count >= self.config.rooms_per_identity:
                 raise ProtocolError(
                     ErrorCode.NOT_ALLOWED,
@@ -654,6 +665,16 @@ class Hall:
     def _seat(self, room: Room, side: Side, identity: Identity, now: float) -> None:
         room.sit(side, identity.player, identity.name, identity.bot, now)
         self.player_rooms.setdefault(identity.player, set()).add(room.code)
+        self._drop_seeks(identity.player)
+
+    def _drop_seeks(self, player: str) -> None:
+        """``player`` sat down in a room (opened one, joined one, was matched or took a
+        rematch): its seeks are withdrawn, so that no other seek of its starts a second game."""
+        mine = [s.id for s in self.seeks.values() if s.player == player]
+        for seek_id in mine:
+            del self.seeks[seek_id]
+        if mine:
+            self._lobby_changed()
 
     def prepare(self, message: Create) -> PreparedStart:
         """Parse the start position or record of ``message``; reads and changes no hall state,
@@ -740,7 +761,7 @@ class Hall:
                     ErrorCode.NOT_ALLOWED,
                     f"the server plays {live} games against the computer already; try later",
                 )
-        self._check_room_quota(identity.player)
+        self._check_room_quota(identity.player, seeks=False)
         room = self._new_room(
             engine, variant, options, max_plies, state, control, now, message.private
         )
@@ -818,7 +839,7 @@ class Hall:
             if seek is not None and message.role == "player":
                 if seek.player == identity.player:
                     raise ProtocolError(ErrorCode.NOT_ALLOWED, "that is your own seek")
-                self._check_room_quota(identity.player)
+                self._check_room_quota(identity.player, seeks=False)
                 self._match(seek, identity, now, out, message.id)
                 return
             room = self._room(message.room)
@@ -827,8 +848,9 @@ class Hall:
                 room.join_spectator(session.conn, now, out, message.id)
                 session.spectating.add(room.code)
             else:
-                if room.seat_of(identity.player) is None:
-                    self._check_room_quota(identity.player)
+                newly = room.seat_of(identity.player) is None
+                if newly:
+                    self._check_room_quota(identity.player, seeks=False)
                 room.join_player(
                     session.conn,
                     identity.player,
@@ -841,6 +863,8 @@ class Hall:
                 session.spectating.discard(room.code)
                 if room.seat_of(identity.player) is not None:
                     self.player_rooms.setdefault(identity.player, set()).add(room.code)
+                    if newly:
+                        self._drop_seeks(identity.player)
                     if room.status == "playing":
                         self._note_colours(room)
             self._lobby_changed()
@@ -856,7 +880,7 @@ class Hall:
         mine = Seek("", identity.player, engine.game, variant, options, max_plies, control)
         for seek in self.seeks.values():
             if seek.key == mine.key and seek.player != identity.player:
-                self._check_room_quota(identity.player, mine.key)
+                self._check_room_quota(identity.player, seeks=False)
                 self._match(seek, identity, now, out, message.id)
                 return
         self._check_room_quota(identity.player, mine.key)
@@ -919,10 +943,14 @@ class Hall:
         self._after_room(room, out)
 
     def _fair_side(self, a: Identity, b: Identity) -> Side:
-        if a.last_colour == "first" and b.last_colour != "first":
-            return "second"
-        if b.last_colour == "first" and a.last_colour != "first":
-            return "first"
+        """``a``'s colour against ``b``: each is due the colour other than its last one; when
+        only one is due a colour, or they are due different ones, they get them; else a toss."""
+        due_a = other(a.last_colour) if a.last_colour else None
+        due_b = other(b.last_colour) if b.last_colour else None
+        if due_a is not None and due_a != due_b:
+            return due_a
+        if due_b is not None and due_b != due_a:
+            return other(due_b)
         return self.rng.choice(SIDES)
 
     def _note_colours(self, room: Room) -> None:
@@ -958,8 +986,22 @@ class Hall:
         if message.watch is not None:
             session.watching = message.watch
             session.watch_game = message.game
+        rooms = self._summaries(message.game)
+        session.lobby_seen = None
+        if session.watching and session.watch_game == message.game:
+            rooms = session.lobby_seen = self._shared_list(message.game, rooms)
         out.lobby = True
-        out.send((session.conn,), Rooms(re=message.id, rooms=self._summaries(message.game)))
+        out.send((session.conn,), Rooms(re=message.id, rooms=rooms))
+
+    def _shared_list(self, game: str | None, rooms: list[RoomSummary]) -> list[RoomSummary]:
+        """The lobby list ``rooms`` (of filter ``game``) as the one object watchers who have
+        seen it hold in :attr:`Session.lobby_seen`: the kept one when equal, else ``rooms``
+        kept in its place."""
+        kept = self._lobby_lists.get(game)
+        if kept is not None and kept == rooms:
+            return kept
+        self._lobby_lists[game] = rooms
+        return rooms
 
     def _summaries(self, game: str | None) -> list[RoomSummary]:
         found: list[RoomSummary] = []
@@ -1007,13 +1049,18 @@ class Hall:
         self._lobby_dirty = False
         self._lobby_timer = False
         self._lobby_next = now + LOBBY_INTERVAL_S
-        groups: dict[str | None, list[ConnId]] = {}
+        groups: dict[str | None, list[Session]] = {}
         for session in self.sessions.values():
             if session.watching and not session.closing:
-                groups.setdefault(session.watch_game, []).append(session.conn)
-        for game, conns in groups.items():
-            out.lobby = True
-            out.send(conns, Rooms(rooms=self._summaries(game)))
+                groups.setdefault(session.watch_game, []).append(session)
+        for game, sessions in groups.items():
+            rooms = self._shared_list(game, self._summaries(game))
+            conns = [s.conn for s in sessions if s.lobby_seen is not rooms]  # once per change
+            for session in sessions:
+                session.lobby_seen = rooms
+            if conns:
+                out.lobby = True
+                out.send(conns, Rooms(rooms=rooms))
 
     # ---- in-room actions ---------------------------------------------------------------------
 
@@ -1057,6 +1104,8 @@ class Hall:
                 self._check_rematch_quota(room)
             if room.answer(message.kind, message.accept, conn, player, now, out, re) == "rematch":
                 self._rematch(room, now, out)
+            elif message.kind == "swap" and message.accept:
+                self._note_colours(room)  # the colours played are the swapped ones
         elif isinstance(message, Chat):
             room.chat(conn, player, identity.name, text, out, re)
         if room.status != before:
@@ -1084,6 +1133,7 @@ class Hall:
             identity = self.identities.get(seat.player)
             room.sit(other(side), seat.player, seat.name, seat.bot, now)
             self.player_rooms.setdefault(seat.player, set()).add(room.code)
+            self._drop_seeks(seat.player)
             if identity is not None:
                 identity.last_colour = other(side)
         out.keys += (room.code,)  # after the new room's own outputs too (server.net._emit)
@@ -1249,6 +1299,7 @@ class Hall:
             room.expires = None
             room.clock.start_turn(room.state.turn, now)
             room.stopped_with = meta.get("paused")  # applied by restart_clocks
+            room.restore_offers(meta.get("offers"))
         self.rooms[room.code] = room
         self._schedule(room)
         return room

@@ -135,11 +135,17 @@ class Room:
         self.stopped_with: dict[str, Any] | None = None
         """What the server kept of the clocks when it stopped (:meth:`paused`), until
         :meth:`resume` applies it."""
+        self.kept_turn: dict[str, Any] | None = None
+        """What :meth:`resume` applied that a crash before the next move must still find (the
+        turn's time used before the restart): stored with every later :meth:`meta` of this
+        ply, so that storing the game again for another reason (an offer) does not lose it."""
         self.seats: dict[Side, Seat | None] = {"first": None, "second": None}
         self.spectators: set[ConnId] = set()
         self.status: Status = "waiting"
         self.outcome: Outcome | None = None
         self.offers: dict[OfferKind, Side] = {}
+        self.offers_gone: dict[OfferKind, str] = {}
+        """Why the latest offer of each kind is no longer pending (said to whoever answers it)."""
         self.refusals: dict[Side, int] = dict.fromkeys(SIDES, 0)
         self.offer_after: dict[Side, float] = dict.fromkeys(SIDES, 0.0)
         self.private = private
@@ -299,7 +305,20 @@ class Room:
             "has_moved": dict(self.clock.has_moved),
             "remaining": dict(self.clock.remaining),
             "refusals": dict(self.refusals),
+            # each pending offer with the ply it was made at: a move cancels offers without
+            # storing the game again, so one of an earlier ply is stale (see restore_offers)
+            "offers": [
+                {"kind": kind, "by": by, "ply": len(self.moves)} for kind, by in self.offers.items()
+            ],
+            **({"paused": kept} if (kept := self._kept_turn()) else {}),
         }
+
+    def _kept_turn(self) -> dict[str, Any] | None:
+        """:attr:`kept_turn` while it is still this turn's."""
+        kept = self.kept_turn
+        if kept is None or self.status != "playing" or kept.get("ply") != len(self.moves):
+            return None
+        return kept
 
     def _log_fields(self) -> dict[str, Any]:
         return {
@@ -500,6 +519,7 @@ class Room:
             self.spectators.discard(conn)
             if self.status == "over" and player is not None:
                 self.done_with.add(player)
+                self._rematch_left(side, now, out)
             self._finished_expiry(now)
             return
         if conn not in self.spectators:
@@ -508,6 +528,25 @@ class Room:
         out.send((conn,), Ok(re=re))
         self._presence(out)
         self._finished_expiry(now)
+
+    def _rematch_left(self, side: Side, now: float, out: Outputs) -> None:
+        """The player of ``side`` left the finished room: a rematch offered to them is declined
+        (the offerer is told), one they made is withdrawn (the opponent gets the snapshot
+        without it)."""
+        by = self.offers.pop("rematch", None)
+        if by is None:
+            return
+        name = seat.name if (seat := self.seats[side]) else "the opponent"
+        self.offers_gone["rematch"] = f"{name} has left the room"
+        opponent = self._conn(other(side))
+        if opponent is None:
+            return
+        if by == other(side):
+            out.send(
+                (opponent,), OfferAnswered(room=self.code, kind="rematch", accept=False, by=side)
+            )
+        else:
+            out.send((opponent,), self.view(other(side), now))
 
     def drop(self, conn: ConnId, player: str | None, now: float, out: Outputs) -> None:
         """A connection went away (its identity may still be seated)."""
@@ -637,7 +676,8 @@ class Room:
         note = MoveNote(side, timing.clock_ms, timing.lag_ms, self.wall(now))
         self.notes.append(note)
         self.history.append(self.clock.remaining, self.clock.has_moved)
-        self.offers.clear()
+        if self.offers:
+            self._offers_gone(f"the move at ply {ply} cancelled it")
         self.clock.start_turn(new_state.turn, now)
         outcome = self.engine.outcome(new_state)
         if outcome is None and self.max_plies and len(self.moves) >= self.max_plies:
@@ -692,7 +732,7 @@ class Room:
         self.clock.stop(now)
         self.status = "over"
         self.outcome = outcome
-        self.offers.clear()
+        self._offers_gone("the game ended")
         self.ended = self.wall(now)
         self.ended_at = now
         self._finished_expiry(now)
@@ -807,14 +847,17 @@ class Room:
     ) -> str | None:
         """Make an offer; returns ``"rematch"`` when a crossing rematch offer was accepted."""
         side = self._player_side(player, "make an offer")
-        self._check_offer(kind, side, now)
-        if self.offers.get(kind) == other(side):
-            if kind == "undo":  # each side takes back its own move: not the same offer
-                raise _refuse(ErrorCode.NOT_ALLOWED, "answer the opponent's undo offer first")
+        if kind != "undo" and self.offers.get(kind) == other(side):
+            # the same offer back accepts the opponent's: an answer, so no wait after a refusal
             return self.answer(kind, True, conn, player, now, out, re)
+        self._check_offer(kind, side, now)
+        if self.offers.get(kind) == other(side):  # each side takes back its own move
+            raise _refuse(ErrorCode.NOT_ALLOWED, "answer the opponent's undo offer first")
         if self.offers.get(kind) == side:
             raise _refuse(ErrorCode.NOT_ALLOWED, f"you already offered {kind}")
         self.offers[kind] = side
+        self.offers_gone.pop(kind, None)
+        out.writes.append(SaveGame(self.meta()))  # a pending offer survives a restart
         out.send((conn,), Ok(re=re))
         opponent = self._conn(other(side))
         if opponent is not None:
@@ -839,8 +882,9 @@ class Room:
                 raise _refuse(ErrorCode.NOT_ALLOWED, "a rematch is offered after the game")
             if self.rematch_room is not None:
                 raise _refuse(ErrorCode.NOT_ALLOWED, f"the rematch is room {self.rematch_room}")
-            if any(seat is None for seat in self.seats.values()):
-                raise _refuse(ErrorCode.NOT_ALLOWED, "the opponent has left")
+            opponent = self.seats[other(side)]
+            if opponent is None or opponent.player in self.done_with:
+                raise _refuse(ErrorCode.NOT_ALLOWED, "the opponent has left the room")
             return
         self._playing(f"offer {kind}")
         if kind == "swap" and self.moves:
@@ -869,8 +913,9 @@ class Room:
             raise _refuse(ErrorCode.GAME_OVER, f"the game in room {self.code} is over")
         by = self.offers.get(kind)
         if by is None or by == side:
-            raise _refuse(ErrorCode.NOT_ALLOWED, f"there is no {kind} offer to answer")
+            raise _refuse(ErrorCode.NOT_ALLOWED, self._no_offer(kind, by == side))
         del self.offers[kind]
+        self.offers_gone[kind] = "it was accepted" if accept else "it was declined"
         out.send((conn,), Ok(re=re))
         offerer = self._conn(by)
         if offerer is not None:
@@ -886,6 +931,8 @@ class Room:
             self._undo(by, now, out)
         elif kind == "swap":
             self.seats["first"], self.seats["second"] = self.seats["second"], self.seats["first"]
+            # an offer still pending stays with the player who made it
+            self.offers = {k: other(b) for k, b in self.offers.items()}
             # a refused player's wait is the player's, not the seat's
             first, second = self.refusals["first"], self.refusals["second"]
             self.refusals["first"], self.refusals["second"] = second, first
@@ -899,6 +946,21 @@ class Room:
         elif kind == "rematch":
             return "rematch"
         return None
+
+    def _no_offer(self, kind: OfferKind, own: bool) -> str:
+        """Why there is no ``kind`` offer to answer (``own``: the answerer made it)."""
+        if own:
+            return f"you made the {kind} offer: it is the opponent's to answer"
+        if kind == "rematch" and self.rematch_room is not None:
+            return f"the rematch is room {self.rematch_room}"
+        gone = self.offers_gone.get(kind)
+        return f"there is no {kind} offer to answer" + (f": {gone}" if gone else "")
+
+    def _offers_gone(self, why: str) -> None:
+        """Every pending offer ends without an answer, for ``why``."""
+        for kind in self.offers:
+            self.offers_gone[kind] = why
+        self.offers.clear()
 
     def _undo(self, offerer: Side, now: float, out: Outputs) -> None:
         keep = self.notes.last_by(offerer)
@@ -978,7 +1040,12 @@ class Room:
                 away[side] = int((stopped - since) * 1000)
         clock = self.clock
         turn_ms = max(0, int((stopped - clock.turn_start) * 1000)) if clock.running else 0
-        return {"ply": len(self.moves), "turn_ms": turn_ms, "away_ms": away}
+        waits = {  # what is left of each refused player's wait before offering again
+            side: int((self.offer_after[side] - stopped) * 1000)
+            for side in SIDES
+            if self.offer_after[side] > stopped
+        }
+        return {"ply": len(self.moves), "turn_ms": turn_ms, "away_ms": away, "offer_wait_ms": waits}
 
     def resume(self, now: float) -> dict[str, Any] | None:
         """The server is back at ``now``, after being down for a while that is charged to
@@ -999,9 +1066,14 @@ class Room:
             seat = self.seats[side]
             if seat is not None and not seat.connected:
                 seat.away_since = now - max(0, int(away.get(side) or 0)) / 1000
+        waits = kept.get("offer_wait_ms")
+        if isinstance(waits, dict):  # a clean stop kept what was left of each wait
+            for side in SIDES:
+                self.offer_after[side] = now + max(0, int(waits.get(side) or 0)) / 1000
         if not applied:
             return None
-        return {"ply": len(self.moves), "turn_ms": turn_ms, "away_ms": {}}
+        self.kept_turn = {"ply": len(self.moves), "turn_ms": turn_ms, "away_ms": {}}
+        return self.kept_turn
 
     def replay(self, moves: list[dict[str, Any]]) -> None:
         """Rebuild the game from stored moves (crash recovery); raises EngineError if corrupt."""
@@ -1018,6 +1090,29 @@ class Room:
                 if side in clocks:
                     self.clock.remaining[side] = int(clocks[side])
             self.history.append(self.clock.remaining, self.clock.has_moved)
+
+    def restore_offers(self, stored: object) -> None:
+        """Take back the offers pending when the game was last stored (crash recovery, after
+        :meth:`replay`): ``[{kind, by, ply}]``. One made at an earlier ply than the stored moves
+        reach was cancelled by a move; one that does not read, or no longer fits the game, is
+        dropped."""
+        if self.status != "playing" or not isinstance(stored, list):
+            return
+        for entry in stored:
+            if not isinstance(entry, dict) or entry.get("ply") != len(self.moves):
+                continue
+            kind: OfferKind
+            by: Side
+            match entry.get("kind"), entry.get("by"):
+                case ("draw" | "swap" | "undo") as kind, ("first" | "second") as by:
+                    pass
+                case _:
+                    continue
+            if kind in self.offers or (kind == "swap" and self.moves):
+                continue
+            if kind == "undo" and self.notes.last_by(by) is None:
+                continue
+            self.offers[kind] = by
 
     def restore_chat(self, rows: Iterable[dict[str, Any]]) -> None:
         """Take back the stored chat lines (crash recovery), given in the order they were said:
