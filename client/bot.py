@@ -173,6 +173,8 @@ class BotClient:
         self._thinking: asyncio.Task[None] | None = None
         self._refusals = 0
         self._finished_ids: set[str] = set()
+        self._answered_offers: set[tuple[str, str, int]] = set()
+        """Offers already answered from a snapshot: (room, kind, ply)."""
         self._idle_since: float | None = None
         self._done = asyncio.Event()
         self._welcomed = False
@@ -419,7 +421,27 @@ class BotClient:
         opponent = {"first": "second", "second": "first"}.get(str(you))
         if isinstance(seats, dict) and opponent and isinstance(seats.get(opponent), dict):
             self._watch_absence(seats[opponent].get("connected") is not False)
+        if status == "playing" and opponent:
+            await self._answer_kept_offers(room, opponent, message.get("offers"))
         self._maybe_think()
+
+    async def _answer_kept_offers(self, room: str, opponent: str, offers: Any) -> None:
+        """Answer the opponent's offers a snapshot lists: one pending across a server restart
+        comes only this way (no ``offer`` message). Each is answered once per ply."""
+        view = self.view
+        if not isinstance(offers, list) or view is None:
+            return
+        for offer in offers:
+            if not isinstance(offer, dict) or offer.get("by") != opponent:
+                continue
+            kind = offer.get("kind")
+            if kind not in ("draw", "undo", "swap"):
+                continue
+            key = (room, str(kind), view.ply)
+            if key in self._answered_offers:
+                continue
+            self._answered_offers.add(key)
+            await self._on_offer({"room": room, "kind": kind})
 
     def _learn_variant(self, message: dict[str, Any]) -> None:
         """Register a custom variant this bot has not seen, from the room's ``variant_info``."""
@@ -485,6 +507,8 @@ class BotClient:
         room = message.get("room")
         kind = message.get("kind")
         view = self.view
+        if view is not None and room == view.room:  # a snapshot then lists it no more
+            self._answered_offers.add((view.room, str(kind), view.ply))
         if kind == "draw":
             accept = self.decider.accepts_draw()
         elif kind == "rematch":

@@ -669,3 +669,30 @@ def test_the_reserve_grows_with_the_limit_and_the_round_trip() -> None:
     low = _budget_view({"initial": 180, "increment": 2},
                        {"first": 2000, "second": 90000, "move": None, "running": "first"})
     assert bot.budget(low, now=low.received) <= 2.0 - 0.25 - 0.2 * 2.0 + 1e-9
+
+
+async def test_an_offer_in_a_snapshot_is_answered_once() -> None:
+    """An offer pending across a server restart comes back only in the room snapshot (no
+    ``offer`` message): the bot never answered it, and the opponent waited until a move
+    cancelled it. Each such offer is now answered once, however often the snapshot comes."""
+    from client.bot import BotClient, BotOptions
+
+    bot = BotClient(BotOptions("ws://127.0.0.1:1/", "hexgomoku", 1))
+    sent: list[dict[str, Any]] = []
+
+    async def send(**fields: Any) -> None:
+        sent.append(fields)
+
+    bot.send = send  # type: ignore[method-assign]
+    snapshot = {
+        "type": "room", "room": "K7QD", "game_id": "g1", "game": "hexgomoku", "variant": None,
+        "status": "playing", "you": "second", "start": None, "moves": ["0,0"],
+        "seats": {"first": {"player": "p1", "name": "ann", "connected": True, "bot": False},
+                  "second": {"player": "p2", "name": "Bot L1", "connected": True, "bot": True}},
+        "clock": None, "clocks": None, "offers": [{"kind": "undo", "by": "first"},
+                                                  {"kind": "draw", "by": "second"}],
+    }
+    await bot.handle(snapshot)
+    await bot.handle(snapshot)
+    answers = [m for m in sent if m.get("type") == "answer"]
+    assert answers == [{"type": "answer", "room": "K7QD", "kind": "undo", "accept": False}]
