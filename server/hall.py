@@ -61,7 +61,7 @@ from server.config import ServerConfig
 from server.outputs import ConnId, LaunchBot, Outputs, SaveGame, SaveIdentity
 from server.records import json_record
 from server.room import Room
-from server.sanitize import clean_text
+from server.sanitize import clean_name, clean_text, name_refusal
 
 log = logging.getLogger("boardhall.hall")
 
@@ -485,6 +485,15 @@ class Hall:
     # ---- hello -------------------------------------------------------------------------------
 
     def _hello(self, session: Session, message: Hello, now: float, out: Outputs) -> None:
+        name = clean_name(message.name, limits.NAME_CHARS)
+        says_bot = (message.client or "").lower().startswith("bot")
+        known = self.by_token.get(hash_token(message.token)) if message.token else None
+        was = self.identities[known] if known is not None else None
+        server_bot = was is not None and was.server_bot  # its name is the server's anyway
+        bot = says_bot or (was is not None and was.bot)  # a bot stays one (identity.bot below)
+        refusal = None if server_bot else name_refusal(name, bot)
+        if refusal is not None:  # bad_message comes before every other code
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, refusal)
         if not is_known(message.protocol):
             raise ProtocolError(
                 ErrorCode.UNSUPPORTED_PROTOCOL,
@@ -494,7 +503,6 @@ class Hall:
             raise ProtocolError(ErrorCode.BAD_TOKEN, "unknown token: say hello without one")
         if session.identity is not None:
             raise ProtocolError(ErrorCode.NOT_ALLOWED, "this connection already said hello")
-        name = clean_text(message.name, limits.NAME_CHARS)
         if message.token is not None:
             player = self.by_token[hash_token(message.token)]
             identity = self.identities[player]
@@ -520,7 +528,7 @@ class Hall:
             identity.name = name
         if not name and message.token is None:
             identity.name = "Player"
-        identity.bot = identity.bot or (message.client or "").lower().startswith("bot")
+        identity.bot = identity.bot or says_bot
         out.writes.append(SaveIdentity(identity.player, identity.token_hash, identity.name))
         identity.conn = session.conn
         session.identity = identity

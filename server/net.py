@@ -155,6 +155,19 @@ def _query(raw: str, allowed: frozenset[str]) -> dict[str, str]:
     return query
 
 
+def _loggable(target: str) -> str:
+    """``target`` (a request's path and query) with the value of every ``token`` parameter
+    hidden: tokens are secrets, and logs are read by others and kept."""
+    path, mark, query = target.partition("?")
+    if not mark:
+        return path
+    hidden = [
+        f"{key}=***" if unquote(key).strip().lower() == "token" else f"{key}{eq}{value}"
+        for key, eq, value in (part.partition("=") for part in query.split("&"))
+    ]
+    return f"{path}?{'&'.join(hidden)}"
+
+
 def _segments(raw_path: str) -> list[str]:
     """The percent-decoded segments of ``raw_path`` (``/games/ID`` is ``["games", "ID"]``).
 
@@ -746,7 +759,7 @@ class BoardhallServer:
             body = {"status": "storage_failing", "error": str(error)}
             response = _json(HTTPStatus.SERVICE_UNAVAILABLE, body, extra=[("Retry-After", "5")])
         except Exception:
-            log.exception("HTTP %s %s failed", request.method, request.path)
+            log.exception("HTTP %s %s failed", request.method, _loggable(request.path))
             response = _json(HTTPStatus.INTERNAL_SERVER_ERROR, {"error": "internal server error"})
         return _head(response) if request.method == "HEAD" else response
 

@@ -36,6 +36,11 @@ Consumer = Callable[[Data], None]
 MAX_FRAGMENTS = 4096
 """The most frames one message may come in; more closes the connection with 1009."""
 
+MAX_UNSENT = 64 * 64 * 1024
+"""The most bytes written to a connection and not yet taken by its peer (64 frames of the
+largest size): a peer that does not read (its pongs, the lobby list, a room's moves) is cut off
+there rather than kept in the server's memory until its pings time out, or for ever."""
+
 
 class PushConnection(ServerConnection):
     """A server connection whose messages go to :meth:`attach`'s consumer, not to ``recv()``."""
@@ -68,6 +73,18 @@ class PushConnection(ServerConnection):
         protocol.parser.close()
         if protocol.parser_exc is not None:
             traceback.clear_frames(protocol.parser_exc.__traceback__)
+
+    def send_data(self) -> None:
+        """Write what the protocol has to send; cut the connection off (abort, nothing more is
+        sent) once more than :data:`MAX_UNSENT` bytes wait for a peer that does not read."""
+        super().send_data()
+        transport = self.transport
+        if transport.get_write_buffer_size() > MAX_UNSENT and not transport.is_closing():
+            log.info(
+                "closing a connection that does not read",
+                extra={"fields": {"unsent": transport.get_write_buffer_size()}},
+            )
+            transport.abort()
 
     def process_event(self, event: Event) -> None:
         """Take data frames for the consumer; leave the handshake and control frames to
