@@ -26,7 +26,7 @@ from typing import Any
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import CONT, DATA_OPCODES, TEXT, CloseCode, Frame
-from websockets.protocol import Event
+from websockets.protocol import CONNECTING, OPEN, Event
 from websockets.typing import Data
 
 log = logging.getLogger("boardhall.net")
@@ -35,6 +35,12 @@ Consumer = Callable[[Data], None]
 
 MAX_FRAGMENTS = 4096
 """The most frames one message may come in; more closes the connection with 1009."""
+
+MAX_REQUEST_HEAD = 64 * 1024
+"""The most bytes of a request's head (its line and headers) held back until it is whole; a
+longer one goes to ``websockets`` as it is, which refuses it."""
+
+_BODY_HEADERS = (b"content-length:", b"transfer-encoding:")
 
 MAX_UNSENT = 64 * 64 * 1024
 """The most bytes written to a connection and not yet taken by its peer (64 frames of the
@@ -52,6 +58,43 @@ class PushConnection(ServerConnection):
         self._fragments: list[Frame] = []
         self._failed = False
         self._failing: set[asyncio.Task[None]] = set()
+        self._request_head: bytes | None = b""
+        """The request's head so far, until it is whole (then None)."""
+        self._after_head = b""
+        """Bytes that came after the request's head before the handshake ended: frames of a
+        client that did not wait for the 101, or a plain request's body or next request."""
+
+    def data_received(self, data: bytes) -> None:
+        """Hand ``websockets`` the request's head alone, and only once it is whole, without the
+        headers that announce a body (it refuses any request with a body, answering nothing);
+        hold what follows until the handshake is over. Otherwise the bytes after a plain HTTP
+        request were parsed as WebSocket frames: the request went unanswered and
+        ``websockets`` logged an error for it."""
+        if self._request_head is not None:
+            head = self._request_head + data
+            end = head.find(b"\r\n\r\n")
+            if end < 0 and len(head) <= MAX_REQUEST_HEAD:
+                self._request_head = head
+                return
+            self._request_head = None
+            if end >= 0:
+                self._after_head = head[end + 4 : end + 4 + MAX_REQUEST_HEAD]
+                head = _without_body_headers(head[: end + 4])
+            super().data_received(head)
+        elif self.protocol.state is CONNECTING:
+            room = MAX_REQUEST_HEAD - len(self._after_head)
+            if room > 0:
+                self._after_head += data[:room]
+        else:
+            super().data_received(data)
+
+    async def handshake(self, *args: Any, **kwargs: Any) -> None:
+        """The opening handshake; then the bytes held after the request's head, if it opened
+        a WebSocket connection (a plain HTTP answer closes the connection: they are dropped)."""
+        await super().handshake(*args, **kwargs)
+        held, self._after_head = self._after_head, b""
+        if held and self.protocol.state is OPEN:
+            super().data_received(held)
 
     def attach(self, consumer: Consumer) -> None:
         """Hand every message to ``consumer`` from now on, those already received first."""
@@ -143,3 +186,11 @@ class PushConnection(ServerConnection):
         with contextlib.suppress(ConnectionClosed):
             async with self.send_context():
                 self.protocol.fail(code, reason)
+
+
+def _without_body_headers(head: bytes) -> bytes:
+    """A request's head without its ``Content-Length`` and ``Transfer-Encoding`` lines (the
+    body they announce is not read: no path takes one)."""
+    lines = head.split(b"\r\n")
+    kept = [line for line in lines if not line.lower().startswith(_BODY_HEADERS)]
+    return b"\r\n".join(kept)

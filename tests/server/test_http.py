@@ -361,3 +361,73 @@ def test_label_values_are_escaped() -> None:
     check_exposition(text)
     assert 'boardhall_rooms{game="a\\"b"} 1' in text
     assert 'boardhall_errors_total{code="we\\"ird\\\\code\\n"} 1' in text
+
+
+# ---- bytes after the request ------------------------------------------------------------------
+
+
+async def _raw(server: BoardhallServer, data: bytes) -> bytes:
+    """Send ``data`` as it is and read the whole answer (the server closes after it)."""
+    import asyncio
+
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    writer.write(data)
+    await writer.drain()
+    answer = await asyncio.wait_for(reader.read(), 10)
+    writer.close()
+    return answer
+
+
+@pytest.mark.parametrize("body_headers", [
+    b"Content-Length: 11\r\n\r\n{\"a\": true}",
+    b"Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+])
+async def test_a_request_with_a_body_gets_its_answer(games: Games, body_headers: bytes) -> None:
+    """A POST with a body got no answer at all (websockets refuses request bodies while parsing,
+    before any of our code runs): it now gets the 405 every other POST gets."""
+    answer = await _raw(games.server, b"POST /healthz HTTP/1.1\r\nHost: x\r\n" + body_headers)
+    head = answer.split(b"\r\n\r\n", 1)[0].decode("latin-1")
+    assert head.startswith("HTTP/1.1 405"), answer
+    assert "Allow: GET, HEAD, OPTIONS" in head
+
+
+async def test_pipelined_requests_get_the_first_answer_and_no_error(games: Games) -> None:
+    """Two requests in one write: the bytes after the first were read as WebSocket frames, so
+    nothing was answered and websockets logged an error with a traceback (anyone could fill the
+    log). The first is answered; the connection then closes as every HTTP answer does."""
+    one = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+    answer = await _raw(games.server, one + one)
+    assert answer.startswith(b"HTTP/1.1 200"), answer
+    assert answer.count(b"HTTP/1.1 ") == 1
+
+
+async def test_a_frame_sent_with_the_upgrade_request_is_read_after_the_handshake(
+    games: Games,
+) -> None:
+    """A client that does not wait for the 101 (its hello in the same write as the upgrade
+    request): the frame is held while the handshake runs, then read as the first message."""
+    import asyncio
+    import base64
+    import json
+    import os
+
+    from tests.server.raw_ws import read_frame
+
+    hello = json.dumps({"type": "hello", "name": "eager", "protocol": 1}).encode()
+    mask = os.urandom(4)
+    frame = bytes([0x81, 0x80 | len(hello)]) + mask
+    frame += bytes(b ^ mask[i % 4] for i, b in enumerate(hello))
+    key = base64.b64encode(os.urandom(16)).decode()
+    request = (
+        "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    ).encode()
+    assert len(hello) < 126  # one length byte
+    reader, writer = await asyncio.open_connection("127.0.0.1", games.server.port)
+    writer.write(request + frame)
+    await writer.drain()
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+    assert head.startswith(b"HTTP/1.1 101")
+    opcode, payload = await asyncio.wait_for(read_frame(reader), 10)
+    assert opcode == 1 and json.loads(payload)["type"] == "welcome"
+    writer.close()
