@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import traceback
 from collections.abc import Callable
 from typing import Any
@@ -73,7 +74,7 @@ class PushConnection(ServerConnection):
         if self._request_head is not None:
             head = self._request_head + data
             end = head.find(b"\r\n\r\n")
-            if end < 0 and len(head) <= MAX_REQUEST_HEAD:
+            if end < 0 and len(head) <= MAX_REQUEST_HEAD and _may_be_a_request(head):
                 self._request_head = head
                 return
             self._request_head = None
@@ -186,6 +187,20 @@ class PushConnection(ServerConnection):
         with contextlib.suppress(ConnectionClosed):
             async with self.send_context():
                 self.protocol.fail(code, reason)
+
+
+_REQUEST_LINE = re.compile(rb"[A-Z]+ [\x21-\x7e]+ HTTP/[0-9.]+")
+
+
+def _may_be_a_request(head: bytes) -> bool:
+    """Whether ``head`` (no blank line yet) can still be the start of a request: it begins with
+    a method's capital letter, and its first line, once whole, reads as a request line. Anything
+    else (a TLS greeting, a garbage line) goes to ``websockets`` at once, which refuses it at
+    once, rather than being held until the handshake times out."""
+    if not head[:1].isupper():
+        return not head
+    first, whole, _ = head.partition(b"\r\n")
+    return not whole or _REQUEST_LINE.fullmatch(first) is not None
 
 
 def _without_body_headers(head: bytes) -> bytes:

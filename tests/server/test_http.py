@@ -431,3 +431,20 @@ async def test_a_frame_sent_with_the_upgrade_request_is_read_after_the_handshake
     opcode, payload = await asyncio.wait_for(read_frame(reader), 10)
     assert opcode == 1 and json.loads(payload)["type"] == "welcome"
     writer.close()
+
+
+@pytest.mark.parametrize("opening", [
+    b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + bytes(range(256)),  # a TLS greeting
+    b"hello there\r\n",  # a garbage first line
+])
+async def test_what_is_no_request_is_refused_at_once(games: Games, opening: bytes) -> None:
+    """Bytes that cannot start a request are not held for the rest of a head that will never
+    come: the connection ends at once (a TLS client learns at once that this is no TLS port),
+    not when the handshake times out 10 s later."""
+    import asyncio
+
+    reader, writer = await asyncio.open_connection("127.0.0.1", games.server.port)
+    writer.write(opening)
+    await writer.drain()
+    assert await asyncio.wait_for(reader.read(), 5) == b""  # closed without an answer
+    writer.close()
