@@ -125,6 +125,8 @@ class RoomModel:
         self.result = m.get("result") if isinstance(m.get("result"), str) else None
         if self.status != "over":
             self.reason, self.scores, self.highlight = None, None, ()
+        elif isinstance(m.get("reason"), str):  # a snapshot of a finished game says why
+            self.reason = m["reason"]
         offers = m.get("offers")
         self.offers = [o for o in offers if isinstance(o, dict)] if isinstance(offers, list) else []
         self.private = bool(m.get("private"))

@@ -23,10 +23,10 @@ from client.annotations import CaptureTracker, check_squares, threatened_captain
 from client.boards import make_view
 from client.boards.base import BoardView, Marks
 from client.moves import display_moves, move_rows, points_of
-from client.room_model import REASON_WORDS
+from client.room_model import SEATS, RoomModel
 from client.scenes import room_panel
 from client.scenes.base import Scene
-from client.ui import draw, fonts, theme
+from client.ui import draw, theme
 from client.ui.widgets import Button, plain_key, pressed
 
 if TYPE_CHECKING:
@@ -317,6 +317,20 @@ class ReplayScene(Scene):
         """Build from a record file (JSON, PGN or PDN)."""
         return cls.from_record(app, parse_record(path.read_text(encoding="utf-8"), game))
 
+    def result_line(self) -> str:
+        """How the game ended, in the room's words (:func:`client.scenes.room.result_text`), as a
+        spectator reads them: "Alice resigned: Bob won", "Bob ran out of time: Alice won"."""
+        from client.scenes.room import result_text
+
+        last = self.states[-1] if self.states else None
+        turn = getattr(last, "turn", "first")
+        ending = RoomModel(
+            room="", game=self.game, status="over", result=self.result, reason=self.reason,
+            seats={seat: {"name": self.names.get(seat) or f"{seat.capitalize()} player"}
+                   for seat in SEATS},
+            turn=turn if turn in SEATS else "first")
+        return result_text(ending)
+
     def handle_event(self, event: pygame.event.Event) -> None:
         """Buttons and arrow keys."""
         action = pressed(self.buttons, event)
@@ -398,12 +412,8 @@ class ReplayScene(Scene):
         first = self.names.get("first") or "First player"
         second = self.names.get("second") or "Second player"
         draw.text(surface, f"{first}  vs  {second}", (800, 56), 17, theme.TEXT, max_width=464)
-        if self.result:
-            reason = REASON_WORDS.get(self.reason or "", self.reason or "")
-            winner = {"first": first, "second": second}.get(self.result)
-            tail = f"{': ' + reason if reason else ''}"
-            line = fonts.fit_keeping(winner, f" won{tail}", 15, 464) if winner else f"Draw{tail}"
-            draw.text(surface, line, (800, 84), 15, theme.MUTED, max_width=464)
+        if self.result or self.reason:
+            draw.text(surface, self.result_line(), (800, 84), 15, theme.MUTED, max_width=464)
         draw.text(surface, f"Move {self.index} of {len(self.moves)}", (800, 118), 18,
                   theme.ACCENT)
         self.draw_captures(surface, {"first": first, "second": second})

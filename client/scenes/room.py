@@ -20,6 +20,7 @@ from client.boards.base import BoardView, Marks
 from client.moves import MoveCell, MovePicker, Pick, display_moves, legal_shapes, move_rows
 from client.net import NO_RECONNECT_CODES
 from client.room_model import (
+    ANSWERED_WORDS,
     OFFER_WORDS,
     REASON_WORDS,
     RoomModel,
@@ -64,6 +65,8 @@ def chat_hint(game: str, seated: bool = True, over: bool = False) -> str:
     return "Enter: chat" + (f"  ·  type a move as {example}" if example else "")
 
 
+MESSAGE_LINES = 4
+"""The most lines a message shows (a longer one ends with "…")."""
 CONFIRM_SECONDS = 4.0
 CONFIRM = {
     "resign": "Resign? Press R (or click Resign) again to confirm.",
@@ -118,6 +121,33 @@ CLOSED_WORDS = ("This room has closed: the game is over and its players have lef
 OFFLINE_WORDS = "Not connected to the server: wait for it to come back, or Esc to leave."
 PENDING_WORDS = "Your move is on its way to the server…"
 
+TRACKED = frozenset({"chat", "offer", "answer", "resign", "abort", "stop", "report", "timeout",
+                     "join"})
+"""Requests kept until their reply: when the connection drops first, the room says they were not
+confirmed, and after the reconnect which ones the server never had (a move has its own line)."""
+ACT_WORDS = {"resign": "your resignation", "abort": "your abort", "stop": "your stop call",
+             "report": "your report", "timeout": "your claim on time",
+             "join": "your taking the free seat"}
+"""What a request that ends the game (or takes a seat) is called when it was lost."""
+QUOTE_CHARS = 32
+"""A lost chat line is quoted up to this many characters."""
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A request sent about this room and not answered yet."""
+
+    message: dict[str, Any]
+    seat: str | None
+    """Our seat when it was sent."""
+    plies: int
+    """Moves made when it was sent."""
+
+
+def joined(words: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
 
 class RoomScene(Scene):
     """One room: playing or watching."""
@@ -136,9 +166,16 @@ class RoomScene(Scene):
         self.message = ""
         self.message_color = theme.MUTED
         self.message_until = 0.0
+        self.message_lines = 2
+        """The most lines the current message takes (see :meth:`say`)."""
         self.pick_note = ""
         """What the move picker last said about a click (it goes once the move is played)."""
         self.my_requests: set[int] = set()
+        self.asked: dict[int, Asked] = {}
+        """Requests (see :data:`TRACKED`) waiting for their reply, by id."""
+        self.cut_off: list[Asked] = []
+        """Requests whose connection dropped before their reply: the snapshot after the
+        reconnect tells which ones the server had."""
         self.chat_field = TextField(pygame.Rect(PANEL_X, 574, PANEL_W, 36), "", "",
                                     chat_hint(""),
                                     limits.CHAT_CHARS)
@@ -183,15 +220,23 @@ class RoomScene(Scene):
         """The app's monotonic time."""
         return self.app.clock()
 
-    def say(self, text: str, color: theme.Color = theme.MUTED, seconds: float = 8.0) -> None:
-        """Show a message near the board for a while."""
+    def say(self, text: str, color: theme.Color = theme.MUTED, seconds: float = 8.0,
+            lines: int = 2) -> None:
+        """Show a message near the board for a while, in up to ``lines`` lines (more than two
+        only for what must be read whole: actions a dropped connection cut off)."""
         self.message, self.message_color = text, color
         self.message_until = self.now + seconds
+        self.message_lines = max(1, min(lines, MESSAGE_LINES))
 
     def request(self, message: dict[str, Any], seat: str | None = None) -> None:
         """Send a message about this room, remembering its id for errors."""
         message = {**message, "room": self.model.room}
-        self.my_requests.add(self.app.send(message, seat or self.acting_seat()))
+        sent = self.app.send(message, seat or self.acting_seat())
+        self.my_requests.add(sent)
+        if message.get("type") in TRACKED and not self.app.seat_connections:
+            # hot-seat play runs on an embedded server (no drops), partly through a helper
+            # connection whose replies the app does not deliver
+            self.asked[sent] = Asked(message, self.model.you, len(self.model.moves))
 
     def acting_seat(self) -> str | None:
         """The seat we act for: ours, or in hot-seat play the side to move."""
@@ -661,26 +706,99 @@ class RoomScene(Scene):
         self.pending_move, self.pending_ply, self.pending_cut = move, len(m.moves), False
         self.request({"type": "move", "ply": len(m.moves), "move": move})
 
-    def settle_pending(self) -> None:
+    def settle_pending(self) -> str:
         """A snapshot came while a move was on its way: it shows the move (played, once), or,
         when the connection dropped meanwhile, that the move never reached the server (said, so
         the player plays it again). Otherwise the move may still be on its way: its reply
-        (``moved``, or an error such as ``stale``) settles it."""
+        (``moved``, or an error such as ``stale``) settles it. Returns what to say."""
         move, ply = self.pending_move, self.pending_ply
         if move is None:
-            return
+            return ""
         if ply is not None and len(self.model.moves) > ply:
             self.pending_move = None
         elif self.pending_cut:
             self.pending_move = None
-            self.say(f"Your move {move} was not sent: play it again (the connection "
-                     "dropped before the server had it).", theme.WARN, 15.0)
+            return (f"Your move {move} was not sent: play it again (the connection dropped "
+                    "before the server had it).")
+        return ""
+
+    def asked_words(self, asked: Asked) -> str:
+        """What a request was, in words: ``your draw offer``, ``your chat line “gg”``."""
+        message, kind = asked.message, asked.message.get("type")
+        if kind == "chat":
+            text = str(message.get("text", ""))
+            if len(text) > QUOTE_CHARS:
+                text = text[:QUOTE_CHARS - 1].rstrip() + "…"
+            return f"your chat line “{text}”"
+        offer = str(message.get("kind"))
+        offer_words = ANSWERED_WORDS.get(offer, f"{offer} offer")
+        if kind == "offer":
+            return f"your {offer_words}"
+        if kind == "answer":
+            other = "second" if asked.seat == "first" else "first"
+            return f"your answer to {self.model.name_of(other)}'s {offer_words}"
+        return ACT_WORDS.get(str(kind), f"your {kind}")
+
+    def fate(self, asked: Asked) -> str:
+        """Whether the server had a request cut off by a drop, read from the snapshot after the
+        reconnect: ``done`` (it shows, or the game has moved past it), ``lost``, or
+        ``unknown`` (a chat line leaves no trace in the snapshot)."""
+        m, message = self.model, asked.message
+        kind, offer = message.get("type"), message.get("kind")
+        if kind == "chat":
+            return "unknown"
+        if kind == "join":
+            return "done" if m.you is not None else "lost"
+        if kind in ACT_WORDS:  # a resignation that happened shows as the game over
+            return "done" if m.status == "over" else "lost"
+        if offer != "rematch" and m.status == "over":
+            return "done"  # a draw agreed, or an end that makes the offer moot
+        pending = [o for o in m.offers if o.get("kind") == offer]
+        if kind == "answer":  # the opponent's offer is back when the answer never arrived
+            return "lost" if any(o.get("by") not in (m.you, None) for o in pending) else "done"
+        if any(o.get("by") == m.you for o in pending):
+            return "done"
+        if (offer == "undo" and len(m.moves) < asked.plies) or (
+                offer == "swap" and m.you != asked.seat):
+            return "done"  # accepted meanwhile
+        return "lost"
+
+    def settle_cut_off(self) -> str:
+        """After the reconnect snapshot: which requests cut off by the drop the server never had
+        (said, to be done again by the user: nothing is sent again by itself), which may not
+        have arrived (chat lines), and, when all arrived, that they did."""
+        if not self.cut_off:
+            return ""
+        fates: dict[str, list[str]] = {"done": [], "lost": [], "unknown": []}
+        for asked in self.cut_off:
+            fates[self.fate(asked)].append(self.asked_words(asked))
+        self.cut_off = []
+        parts = []
+        lost, unknown = fates["lost"], fates["unknown"]
+        if lost:
+            them = "it" if len(lost) == 1 else "them"
+            parts.append(f"{_cap(joined(lost))} did not reach the server (the connection "
+                         f"dropped first): do {them} again if you still mean {them}.")
+        if unknown:
+            parts.append(f"{_cap(joined(unknown))} may not have been sent.")
+        if not parts and fates["done"]:
+            parts.append(f"{_cap(joined(fates['done']))} reached the server before the "
+                         "connection dropped.")
+        return " ".join(parts)
+
+    def unconfirmed(self) -> list[str]:
+        """The requests (and the move) still without a reply, in words."""
+        words = [f"your move {self.pending_move}"] if self.pending_move is not None else []
+        return words + [self.asked_words(a) for a in [*self.cut_off, *self.asked.values()]]
 
     # ---- network ------------------------------------------------------------------------------
 
     def on_message(self, message: dict[str, Any]) -> None:
         """Update the room from the server; show errors meant for us."""
         kind = message.get("type")
+        answered = reply_to(message)
+        if answered is not None:
+            self.asked.pop(answered, None)
         self.model.hotseat = bool(self.app.seat_connections)
         if kind == "welcome" and self.message == OFFLINE_WORDS:
             self.message = ""  # back online: the line is not true any more
@@ -701,6 +819,7 @@ class RoomScene(Scene):
         if kind == "room" and message.get("room") != self.model.room and self.is_rematch(message):
             self.give_way()
             return
+        was = self.model.status
         line = self.model.apply(message, self.now)
         if message.get("room") != self.model.room:
             return
@@ -709,7 +828,9 @@ class RoomScene(Scene):
         if kind == "moved":
             self.pending_move = None
         elif kind == "room":
-            self.settle_pending()
+            after_drop = " ".join(t for t in (self.settle_pending(), self.settle_cut_off()) if t)
+            if after_drop:
+                self.say(after_drop, theme.WARN, 20.0, MESSAGE_LINES)
         if kind in ("room", "moved"):
             self.move_scroll = 0
             self.ensure_view()
@@ -722,8 +843,8 @@ class RoomScene(Scene):
                            "role": "player" if self.model.you else "spectator"})
         if line and kind != "offer":  # an offer has its own banner
             self.say(line, theme.TEXT)
-        if kind == "over":
-            self.show_result()
+        if kind == "over" or (kind == "room" and was == "playing" and self.model.status == "over"):
+            self.show_result()  # a snapshot after a reconnect can bring the end too
         if self.model.engine_error:
             self.say(self.model.engine_error, theme.BAD)
 
@@ -787,11 +908,22 @@ class RoomScene(Scene):
         if event.kind == "closed":
             self.freeze_clocks()
             self.pending_cut = self.pending_move is not None
-        if event.kind == "failed" or (event.kind == "closed" and event.code in NO_RECONNECT_CODES):
-            if self.pending_move is not None:  # for good: no snapshot will tell
-                self.say(f"Your move {self.pending_move} was not confirmed by the server.",
-                         theme.WARN)
-            self.pending_move = None
+            self.cut_off.extend(self.asked.values())  # their replies will never come
+            self.asked.clear()
+        for_good = event.kind == "failed" or (event.kind == "closed"
+                                              and event.code in NO_RECONNECT_CODES)
+        unsure = self.unconfirmed() if event.kind == "closed" or for_good else []
+        if for_good:
+            if unsure:  # no snapshot will tell
+                were = "was" if len(unsure) == 1 else "were"
+                self.say(f"{_cap(joined(unsure))} {were} not confirmed by the server (the "
+                         "connection is lost).", theme.WARN, 30.0, MESSAGE_LINES)
+            self.pending_move, self.cut_off = None, []
+        elif unsure and self.cut_off:
+            were = "was" if len(unsure) == 1 else "were"
+            self.say(f"{_cap(joined(unsure))} {were} not confirmed before the connection "
+                     "dropped: once back, the room says what the server had.", theme.WARN, 30.0,
+                     MESSAGE_LINES)
         if event.kind == "open" and self.model.game:
             role = "player" if self.model.you is not None else "spectator"
             self.app.send({"type": "join", "room": self.model.room, "role": role})
@@ -959,18 +1091,31 @@ class RoomScene(Scene):
 
     def draw_message(self, surface: pygame.Surface) -> None:
         """The current message (an error, a question, news) in the panel beside the board, where
-        it hides no piece: two lines at most, above the chat, which makes room for it."""
-        rect = MESSAGE_RECT
+        it hides no piece: two lines (up to four for a long one) above the chat, which makes
+        room for it."""
+        rect = self.message_rect()
         draw.panel(surface, rect, (30, 34, 42), self.message_color)
         wrapped = fonts.wrap(self.message, 15, rect.width - 24)
         step = fonts.line_step(15)
-        room = max(1, min(2, (rect.height - 6) // step))
+        room = max(1, min(self.message_lines, (rect.height - 6) // step))
         lines = wrapped[:room]
         if len(wrapped) > room:
             lines[-1] = fonts.fit(lines[-1] + " …", 15, rect.width - 24)
         top = rect.centery - (len(lines) * step - 4) // 2
         for i, line in enumerate(lines):
             draw.text(surface, line, (rect.left + 12, top + i * step), 15, self.message_color)
+
+    def message_rect(self) -> pygame.Rect:
+        """Where the message goes: :data:`MESSAGE_RECT`, taller for a message said in more than
+        two lines (what a dropped connection cut off), over more of the chat."""
+        if self.message_lines <= 2 or not self.message:
+            return MESSAGE_RECT
+        lines = len(fonts.wrap(self.message, 15, MESSAGE_RECT.width - 24))
+        if lines <= 2:
+            return MESSAGE_RECT
+        rect = MESSAGE_RECT.copy()
+        rect.height = min(lines, self.message_lines) * fonts.line_step(15) + 14
+        return rect
 
     def draw_offer(self, surface: pygame.Surface) -> None:
         """The opponent's offer with Accept / Decline."""

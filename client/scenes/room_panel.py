@@ -55,7 +55,7 @@ def draw_panel(room: RoomScene, surface: pygame.Surface) -> None:
     draw_moves(room, surface, MOVES_RECT)
     chat = CHAT_RECT.copy()
     if room.message:  # the message sits at the chat's top; the chat keeps its newest lines
-        chat.top = MESSAGE_RECT.bottom + 6
+        chat.top = room.message_rect().bottom + 6
         chat.height = CHAT_RECT.bottom - chat.top
     draw_chat(room, surface, chat)
     room.chat_field.draw(surface)

@@ -86,8 +86,8 @@ def test_hot_seat_swap_sides(tmp_path: Path, embedded: EmbeddedServer) -> None:
 
 
 def test_replay_from_the_result_panel_says_how_the_game_ended(ui: Any) -> None:
-    """P on the result panel replays the game just finished, with its result line (as the
-    replay of a record from the lobby has), not only the players' names."""
+    """P on the result panel replays the game just finished, with its result line in the
+    room's words (a spectator's: names, never "you"), not only the players' names."""
     from client.demo import demo_room
     from client.scenes.replay import ReplayScene
     from client.ui import draw
@@ -101,7 +101,7 @@ def test_replay_from_the_result_panel_says_how_the_game_ended(ui: Any) -> None:
     assert (replay.result, replay.reason) == ("second", "resign")
     with draw.collect_text() as texts:
         replay.draw(ui.app.surface)
-    assert any(t.value.endswith("won: resignation") for t in texts)
+    assert any(t.value == "Alice resigned: Bob won" for t in texts), [t.value for t in texts]
     ui.shoot("replay-from-result-panel")
 
 
