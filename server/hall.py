@@ -100,6 +100,12 @@ class Identity:
     server_bot: bool = False
     """Made by the server for a room against the computer: its name is the server's (the seat's
     name from the start), whatever name its process says hello with."""
+    stored: bool = False
+    """Written to storage (or loaded from it). An identity is written with its first seat, seek
+    or watched room (:meth:`Hall._store`), in the same write (one who chats has one of these):
+    one that never does any of these (it only said hello, and perhaps read the lobby) is
+    never stored, and is forgotten once its last connection closes (its token is then
+    ``bad_token``), so saying hello in a loop fills neither the database nor the memory."""
 
 
 @dataclass
@@ -220,10 +226,26 @@ class Hall:
         """Load an identity known to storage."""
         identity = self.identities.get(player)
         if identity is None:
-            identity = Identity(player, token_hash, name)
+            identity = Identity(player, token_hash, name, stored=True)
             self.identities[player] = identity
             self.by_token[token_hash] = player
         return identity
+
+    def release_token(self, token: str) -> None:
+        """A hello with ``token`` has been handled (an identity may have been loaded for it):
+        forget its identity unless it is connected, seated or seeking, so that hellos refused
+        after a load (or never handled: the connection closed first) leave nothing behind."""
+        player = self.by_token.get(hash_token(token))
+        if player is not None:
+            self._forget_if_idle(player)
+
+    def _store(self, identity: Identity, out: Outputs) -> None:
+        """Write ``identity`` with ``out`` (its first seat, seek or watched room) unless it is
+        stored already. Server-made bots are not: the server makes their identities (and
+        tokens) again whenever it starts their processes."""
+        if not identity.stored and not identity.server_bot:
+            identity.stored = True
+            out.writes.append(SaveIdentity(identity.player, identity.token_hash, identity.name))
 
     def identity_of_token(self, token: str) -> Identity | None:
         """The loaded identity of ``token`` (for HTTP access to private games)."""
@@ -524,12 +546,14 @@ class Hall:
             identity = Identity(player, hash_token(token), name or "Player")
             self.identities[player] = identity
             self.by_token[identity.token_hash] = player
+        before = identity.name
         if name and name != identity.name and not identity.server_bot:
             identity.name = name
         if not name and message.token is None:
             identity.name = "Player"
         identity.bot = identity.bot or says_bot
-        out.writes.append(SaveIdentity(identity.player, identity.token_hash, identity.name))
+        if identity.stored and identity.name != before:  # else stored with its first seat
+            out.writes.append(SaveIdentity(identity.player, identity.token_hash, identity.name))
         identity.conn = session.conn
         session.identity = identity
         resumed = []
@@ -670,10 +694,11 @@ class Hall:
         self._lobby_changed()
         return room
 
-    def _seat(self, room: Room, side: Side, identity: Identity, now: float) -> None:
+    def _seat(self, room: Room, side: Side, identity: Identity, now: float, out: Outputs) -> None:
         room.sit(side, identity.player, identity.name, identity.bot, now)
         self.player_rooms.setdefault(identity.player, set()).add(room.code)
         self._drop_seeks(identity.player)
+        self._store(identity, out)
 
     def _drop_seeks(self, player: str) -> None:
         """``player`` sat down in a room (opened one, joined one, was matched or took a
@@ -774,10 +799,10 @@ class Hall:
             engine, variant, options, max_plies, state, control, now, message.private
         )
         side: Side = self.rng.choice(SIDES) if message.color == "random" else message.color
-        self._seat(room, side, identity, now)
+        self._seat(room, side, identity, now, out)
         if level is not None:
             bot, token = self._bot_identity(f"Computer L{level}")
-            self._seat(room, other(side), bot, now)
+            self._seat(room, other(side), bot, now, out)
             room.bot_seat, room.bot_level = other(side), level
             room.expect_bot()  # shown here from the start: its arrival is no "is back"
             out.bots.append(LaunchBot(room.code, engine.game, variant, level, token))
@@ -855,6 +880,7 @@ class Hall:
             if message.role == "spectator":
                 room.join_spectator(session.conn, now, out, message.id)
                 session.spectating.add(room.code)
+                self._store(identity, out)  # a spectator comes back with its token too
             else:
                 newly = room.seat_of(identity.player) is None
                 if newly:
@@ -871,6 +897,7 @@ class Hall:
                 session.spectating.discard(room.code)
                 if room.seat_of(identity.player) is not None:
                     self.player_rooms.setdefault(identity.player, set()).add(room.code)
+                    self._store(identity, out)
                     if newly:
                         self._drop_seeks(identity.player)
                     if room.status == "playing":
@@ -898,6 +925,7 @@ class Hall:
             del self.seeks[seek_id]
         mine.id = "s" + self._new_id(5, lambda c: "s" + c in self.seeks)
         self.seeks[mine.id] = mine
+        self._store(identity, out)
         self._lobby_changed()
         out.send(
             (session.conn,),
@@ -943,8 +971,8 @@ class Hall:
         )
         out.key = room.code
         seeker_side = self._fair_side(seeker, joiner)
-        self._seat(room, seeker_side, seeker, now)
-        self._seat(room, other(seeker_side), joiner, now)
+        self._seat(room, seeker_side, seeker, now, out)
+        self._seat(room, other(seeker_side), joiner, now, out)
         room.begin(now, out)
         self._note_colours(room)
         room.snapshots(now, out, joiner.conn, re)

@@ -531,6 +531,8 @@ class BoardhallServer:
                     loop = asyncio.get_running_loop()
                     prepared = await loop.run_in_executor(self._parser, self.hall.prepare, message)
                 self._handle(conn, inbox.ws, message, prepared, started)
+                if isinstance(message, Hello) and message.token is not None:
+                    self.hall.release_token(message.token)  # loaded for a refused hello
                 frame = inbox.next()
                 if frame is None:
                     return
@@ -892,6 +894,9 @@ class BoardhallServer:
             token = value.strip()
         if token is None:
             return None
+        known = self.hall.identity_of_token(token)  # connected, maybe not stored yet
+        if known is not None:
+            return known.player
         token_hash = hash_token(token)
         storage = self.storage.storage
         row = await self.storage.run(lambda: storage.identity(token_hash), held_ok=True)

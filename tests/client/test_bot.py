@@ -230,6 +230,9 @@ async def seat_for_bot(
     assert room["type"] == "room", room
     ghost = await WireClient.connect(url, "Bot L1", client="bot boardhall")
     token = ghost.welcome["token"]
+    # an identity is kept (and its token good after it goes) once it has sat, sought or chatted
+    assert (await ghost.request(type="join", game="draughts"))["type"] == "queued"
+    assert (await ghost.request(type="leave"))["type"] == "ok"
     await ghost.close()
     return ann, room["room"], token
 

@@ -118,6 +118,7 @@ async def test_messages_behind_a_token_lookup_keep_their_order(tmp_path: Path) -
     db = tmp_path / "hall.db"
     async with running_server(host="127.0.0.1", port=0, db=db) as server:
         ann = await WireClient.connect(server.url, "ann")
+        await ann.request(type="create", game="hexgomoku")  # stored with its first seat
         token = ann.welcome["token"]
         await ann.close()
     async with running_server(host="127.0.0.1", port=0, db=db) as server:
