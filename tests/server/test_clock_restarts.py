@@ -29,6 +29,7 @@ from server.net import BoardhallServer, running_server
 from server.testing import ServerProcess, WireClient
 from tests.server.raw_ws import raw_websocket
 from tests.server.storage_tools import until
+from tests.server.tables import play, seated_pair
 from tests.server.test_durable_views import Gate  # os.fdatasync behind a gate
 
 
@@ -41,26 +42,6 @@ async def serving(tmp_path: Path, **kwargs: Any) -> AsyncIterator[BoardhallServe
         host="127.0.0.1", port=0, db=str(tmp_path / "hall.db"), **kwargs
     ) as server:
         yield server
-
-
-async def _table(
-    server: BoardhallServer, clock: dict[str, int] | None, game: str = "hexgomoku"
-) -> tuple[WireClient, WireClient, str]:
-    ann = await WireClient.connect(server.url, "ann")
-    bob = await WireClient.connect(server.url, "bob")
-    fields: dict[str, Any] = {"type": "create", "game": game, "color": "first"}
-    if clock is not None:
-        fields["clock"] = clock
-    code = (await ann.request(**fields))["room"]
-    assert (await bob.request(type="join", room=code))["status"] == "playing"
-    return ann, bob, code
-
-
-async def _play(ann: WireClient, bob: WireClient, code: str, moves: list[str]) -> None:
-    for ply, move in enumerate(moves):
-        wire = ann if ply % 2 == 0 else bob
-        reply = await wire.request(type="move", room=code, ply=ply, move=move)
-        assert reply["type"] == "moved", reply
 
 
 CLOCK_FORMS = {
@@ -80,8 +61,8 @@ async def test_a_clean_restart_neither_refunds_nor_charges_the_running_turn(
     move is due: 10 s of the 30 s abort deadline are left, not 30."""
     clock = CLOCK_FORMS[form]
     async with serving(tmp_path) as server:
-        ann, bob, code = await _table(server, clock)
-        await _play(ann, bob, code, moves)
+        ann, bob, code = await seated_pair(server, clock)
+        await play(ann, bob, code, moves)
         room = server.hall.rooms[code]
         assert room.clock.running == "second"
         room.clock.turn_start -= 20
@@ -114,8 +95,8 @@ async def test_a_turn_kept_at_a_stop_is_still_charged_after_a_later_crash(tmp_pa
     he moves. After that restart he still has the 20 s less (only what passed on the killed
     server, which nothing on the disk tells, is not charged), not his whole turn again."""
     async with serving(tmp_path) as server:
-        ann, bob, code = await _table(server, {"initial": 300, "per_move": 60})
-        await _play(ann, bob, code, ["0,0", "0,1", "1,0"])
+        ann, bob, code = await seated_pair(server, {"initial": 300, "per_move": 60})
+        await play(ann, bob, code, ["0,0", "0,1", "1,0"])
         room = server.hall.rooms[code]
         room.clock.turn_start -= 20
         before = room.view(None, server.loop.time()).clocks
@@ -147,11 +128,11 @@ async def test_the_move_that_ends_the_game_stops_the_clocks_it_sends(tmp_path: P
     clock was running (and a client counted it down) although the game was over; its clocks
     are the final ones, as in the ``room`` snapshot after the ``over``."""
     async with serving(tmp_path) as server:
-        ann, bob, code = await _table(server, {"initial": 60, "increment": 2}, game="chess")
+        ann, bob, code = await seated_pair(server, {"initial": 60, "increment": 2}, game="chess")
         spectator = await WireClient.connect(server.url, "sam")
         try:
             await spectator.request(type="join", room=code, role="spectator")
-            await _play(ann, bob, code, ["f3", "e5", "g4", "Qh4"])
+            await play(ann, bob, code, ["f3", "e5", "g4", "Qh4"])
             final = await ann.expect("room", room=code, status="over")
             seen = [await ann.expect("moved", ply=3), await spectator.expect("moved", ply=3)]
         finally:
@@ -169,8 +150,8 @@ async def test_a_turn_whose_time_ran_out_as_the_server_stopped_is_lost_on_time_a
     restart the game is over on time at once, as it was when the server went down; it does
     not go on with a fresh minute for bob."""
     async with serving(tmp_path) as server:
-        ann, bob, code = await _table(server, {"per_move": 60})
-        await _play(ann, bob, code, ["0,0", "0,1", "1,0"])
+        ann, bob, code = await seated_pair(server, {"per_move": 60})
+        await play(ann, bob, code, ["0,0", "0,1", "1,0"])
         token = ann.welcome["token"]
         await ann.close()
         await bob.close()
@@ -193,8 +174,8 @@ async def test_an_absence_before_a_clean_restart_still_counts_after_it(tmp_path:
     """Untimed, 60 s absence grace: bob has been away 50 s when the server stops (SIGTERM). After
     the restart ann may claim after the 10 s that are left, not after a whole new minute."""
     async with serving(tmp_path, config=ServerConfig(absence_grace_s=60)) as server:
-        ann, bob, code = await _table(server, None)
-        await _play(ann, bob, code, ["0,0"])
+        ann, bob, code = await seated_pair(server, None)
+        await play(ann, bob, code, ["0,0"])
         await bob.close()
         room = server.hall.rooms[code]
         await until(lambda: room.seats["second"] and not room.seats["second"].connected)
@@ -222,8 +203,8 @@ async def _away_at_the_stop(tmp_path: Path, seconds: float) -> tuple[str, str, s
     """An untimed game in which bob has been away ``seconds`` when the server stops cleanly:
     ``(room code, ann's token, bob's token)``."""
     async with serving(tmp_path, config=ServerConfig(absence_grace_s=60)) as server:
-        ann, bob, code = await _table(server, None)
-        await _play(ann, bob, code, ["0,0"])
+        ann, bob, code = await seated_pair(server, None)
+        await play(ann, bob, code, ["0,0"])
         await bob.close()
         room = server.hall.rooms[code]
         await until(lambda: room.seats["second"] and not room.seats["second"].connected)
@@ -289,8 +270,8 @@ async def test_an_absence_that_began_with_the_stop_gets_the_whole_grace(tmp_path
     """Bob was connected when the server stopped: after the restart his absence starts again
     (he could not connect while the server was down), so ann's claim waits the whole grace."""
     async with serving(tmp_path, config=ServerConfig(absence_grace_s=60)) as server:
-        ann, bob, code = await _table(server, None)
-        await _play(ann, bob, code, ["0,0"])
+        ann, bob, code = await seated_pair(server, None)
+        await play(ann, bob, code, ["0,0"])
         token = ann.welcome["token"]
         await ann.close()
         await bob.close()
@@ -326,7 +307,7 @@ async def test_a_move_accepted_as_the_server_stops_is_told_before_the_connection
     monkeypatch.setattr(os, "fdatasync", gate.fdatasync)
     try:
         async with serving(tmp_path, durable=True, sync_on_thread=True) as server:
-            ann, bob, code = await _table(server, {"initial": 300})
+            ann, bob, code = await seated_pair(server, {"initial": 300})
             gate.hold()
             await ann.send(type="move", room=code, ply=0, move="0,0", id="m")
             await gate.started_at_least(gate.started + 1)  # committed, its sync held
@@ -361,8 +342,8 @@ async def test_the_running_turn_is_kept_before_a_silent_client_holds_the_stop_up
         return any("paused" in json.loads(meta) for (meta,) in rows)
 
     async with serving(tmp_path) as server:
-        ann, bob, code = await _table(server, {"initial": 300})
-        await _play(ann, bob, code, ["0,0", "0,1", "1,0"])
+        ann, bob, code = await seated_pair(server, {"initial": 300})
+        await play(ann, bob, code, ["0,0", "0,1", "1,0"])
         _, silent = await raw_websocket(server.port)
         stopping = asyncio.ensure_future(server.stop())
         try:
@@ -401,7 +382,7 @@ async def test_sigterm_keeps_the_running_turn_and_ends_cleanly(tmp_path: Path) -
             )
         )["room"]
         await bob.request(type="join", room=code)
-        await _play(ann, bob, code, ["e4", "e5", "Nf3"])
+        await play(ann, bob, code, ["e4", "e5", "Nf3"])
         process.send_signal(signal.SIGTERM)
         async with asyncio.timeout(30):
             assert await process.wait() == 0

@@ -21,6 +21,7 @@ import pytest
 
 from server.net import BoardhallServer, running_server
 from server.testing import ServerProcess, WireClient
+from tests.server.tables import play, seated_pair
 
 
 @contextlib.asynccontextmanager
@@ -31,26 +32,6 @@ async def serving(tmp_path: Path) -> AsyncIterator[BoardhallServer]:
         host="127.0.0.1", port=0, db=str(tmp_path / "hall.db"), ping_interval=None
     ) as server:
         yield server
-
-
-async def _table(
-    url: str, clock: dict[str, int] | None = None
-) -> tuple[WireClient, WireClient, str]:
-    ann = await WireClient.connect(url, "ann")
-    bob = await WireClient.connect(url, "bob")
-    fields: dict[str, Any] = {"type": "create", "game": "hexgomoku", "color": "first"}
-    if clock is not None:
-        fields["clock"] = clock
-    code = (await ann.request(**fields))["room"]
-    assert (await bob.request(type="join", room=code))["status"] == "playing"
-    return ann, bob, code
-
-
-async def _play(ann: WireClient, bob: WireClient, code: str, moves: list[str]) -> None:
-    for ply, move in enumerate(moves):
-        wire = ann if ply % 2 == 0 else bob
-        reply = await wire.request(type="move", room=code, ply=ply, move=move)
-        assert reply["type"] == "moved", reply
 
 
 async def _close(*wires: WireClient) -> None:
@@ -72,8 +53,8 @@ async def test_a_draw_offer_pending_at_a_clean_stop_can_be_accepted_after_it(
     """Ann offers a draw, the server stops (SIGTERM) and starts again: both see the offer in
     their snapshots, and bob's acceptance draws the game by agreement."""
     async with serving(tmp_path) as server:
-        ann, bob, code = await _table(server.url)
-        await _play(ann, bob, code, ["0,0", "0,1", "1,0"])
+        ann, bob, code = await seated_pair(server.url)
+        await play(ann, bob, code, ["0,0", "0,1", "1,0"])
         assert (await ann.request(type="offer", room=code, kind="draw"))["type"] == "ok"
         assert (await bob.expect("offer", room=code))["kind"] == "draw"
         tokens = ann.welcome["token"], bob.welcome["token"]
@@ -99,8 +80,8 @@ async def test_an_undo_offer_pending_at_a_crash_can_be_accepted_after_it(tmp_pat
     ``ok``: after the restart ann sees the offer and accepting it takes the move back."""
     process = await ServerProcess.start(str(tmp_path / "hall.db"))
     try:
-        ann, bob, code = await _table(process.url)
-        await _play(ann, bob, code, ["0,0", "0,1"])
+        ann, bob, code = await seated_pair(process.url)
+        await play(ann, bob, code, ["0,0", "0,1"])
         assert (await bob.request(type="offer", room=code, kind="undo"))["type"] == "ok"
         tokens = ann.welcome["token"], bob.welcome["token"]
         await process.kill()
@@ -126,8 +107,8 @@ async def test_an_offer_a_move_cancelled_stays_cancelled_after_a_crash(tmp_path:
     the restart there is no offer, and answering it says so."""
     process = await ServerProcess.start(str(tmp_path / "hall.db"))
     try:
-        ann, bob, code = await _table(process.url)
-        await _play(ann, bob, code, ["0,0"])
+        ann, bob, code = await seated_pair(process.url)
+        await play(ann, bob, code, ["0,0"])
         assert (await ann.request(type="offer", room=code, kind="draw"))["type"] == "ok"
         assert (await bob.request(type="move", room=code, ply=1, move="0,1"))["type"] == "moved"
         tokens = ann.welcome["token"], bob.welcome["token"]
@@ -149,7 +130,7 @@ async def test_a_swap_offer_survives_a_restart_and_swaps_the_seats(tmp_path: Pat
     """Bob offers to swap colours before the first move; after a clean restart ann accepts and
     the seats are exchanged."""
     async with serving(tmp_path) as server:
-        ann, bob, code = await _table(server.url)
+        ann, bob, code = await seated_pair(server.url)
         assert (await bob.request(type="offer", room=code, kind="swap"))["type"] == "ok"
         tokens = ann.welcome["token"], bob.welcome["token"]
         await _close(ann, bob)
@@ -178,7 +159,7 @@ async def test_a_refused_players_wait_goes_on_after_a_clean_restart(tmp_path: Pa
     """Ann's draw offer is refused (she waits 10 s) and 8 s pass before the server stops:
     after the restart she waits what was left (2 s), not 10 s again."""
     async with serving(tmp_path) as server:
-        ann, bob, code = await _table(server.url)
+        ann, bob, code = await seated_pair(server.url)
         await ann.request(type="offer", room=code, kind="draw")
         await bob.request(type="answer", room=code, kind="draw", accept=False)
         assert _wait_in(await ann.request(type="offer", room=code, kind="draw")) == 10
@@ -200,8 +181,8 @@ async def test_a_turn_kept_at_a_stop_survives_an_offer_and_a_later_crash(tmp_pat
     and bob refuses it (each stores the game again); then that server is killed. After the
     next restart bob still has the 20 s less, not his whole turn again."""
     async with serving(tmp_path) as server:
-        ann, bob, code = await _table(server.url, {"initial": 300, "per_move": 60})
-        await _play(ann, bob, code, ["0,0", "0,1", "1,0"])
+        ann, bob, code = await seated_pair(server.url, {"initial": 300, "per_move": 60})
+        await play(ann, bob, code, ["0,0", "0,1", "1,0"])
         room = server.hall.rooms[code]
         room.clock.turn_start -= 20
         before = room.view(None, server.loop.time()).clocks
@@ -236,8 +217,8 @@ async def test_stored_offers_that_do_not_fit_the_game_are_dropped_at_restore(
     undo by a side with no move, a rematch of a game on), are dropped: the game still resumes,
     with only the offer that fits."""
     async with serving(tmp_path) as server:
-        ann, bob, code = await _table(server.url)
-        await _play(ann, bob, code, ["0,0"])
+        ann, bob, code = await seated_pair(server.url)
+        await play(ann, bob, code, ["0,0"])
         game_id = server.hall.rooms[code].game_id
         tokens = ann.welcome["token"], bob.welcome["token"]
         await _close(ann, bob)

@@ -1,0 +1,32 @@
+"""Two players at a table on a real server, for tests that play a few moves and then restart,
+stop or kill it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.testing import WireClient
+from tests.server.http_tools import Where, port_of
+
+
+async def seated_pair(
+    where: Where, clock: dict[str, int] | None = None, game: str = "hexgomoku"
+) -> tuple[WireClient, WireClient, str]:
+    """ann (first) and bob (second) playing a new room of ``game``: both clients and its code."""
+    url = f"ws://127.0.0.1:{port_of(where)}"
+    ann = await WireClient.connect(url, "ann")
+    bob = await WireClient.connect(url, "bob")
+    fields: dict[str, Any] = {"type": "create", "game": game, "color": "first"}
+    if clock is not None:
+        fields["clock"] = clock
+    code = (await ann.request(**fields))["room"]
+    assert (await bob.request(type="join", room=code))["status"] == "playing"
+    return ann, bob, code
+
+
+async def play(ann: WireClient, bob: WireClient, code: str, moves: list[str]) -> None:
+    """Play ``moves`` in turn from the room's first ply, each answered with ``moved``."""
+    for ply, move in enumerate(moves):
+        wire = ann if ply % 2 == 0 else bob
+        reply = await wire.request(type="move", room=code, ply=ply, move=move)
+        assert reply["type"] == "moved", reply
