@@ -126,6 +126,10 @@ def pressed(buttons: Iterable[Button], event: pygame.event.Event) -> str | None:
     return None
 
 
+_STEPS = {pygame.K_UP: 1, pygame.K_DOWN: -1, pygame.K_PAGEUP: 10, pygame.K_PAGEDOWN: -10}
+"""What the arrow and page keys add to a number field."""
+
+
 @dataclass
 class TextField:
     """A one-line text input with a label above it (caret keys: Left, Right, Home, End)."""
@@ -183,9 +187,18 @@ class TextField:
             self.insert(clipboard_text())
         elif event.key == pygame.K_u and ctrl:
             self.value, self.caret = "", None
+        elif self.digits and event.key in _STEPS:
+            self.step(_STEPS[event.key])
         elif event.key != pygame.K_BACKSPACE:
             return False
         return True
+
+    def step(self, by: int) -> None:
+        """Add ``by`` to a number field's value (from the placeholder's default when empty),
+        never going below zero."""
+        shown = self.value or self.placeholder
+        start = int(shown) if shown.isdigit() and shown.isascii() else 0
+        self.value, self.caret = str(max(0, start + by))[: self.max_length], None
 
     def insert(self, text: str) -> None:
         """Insert ``text`` at the caret (control characters dropped, line breaks kept when

@@ -67,3 +67,26 @@ def test_text_takes_relatively_more_room_in_a_small_window() -> None:
     small = draw.text_extent("online · score 12", 14, 900 / 1280)
     assert small > fonts.text_width("online · score 12", 14)
     assert draw.window_px(14, 0.5) == draw.MIN_WINDOW_PX
+
+
+def _key(key: int, mod: int = 0) -> pygame.event.Event:
+    return pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode="")
+
+
+def test_a_number_field_steps_with_the_arrow_keys() -> None:
+    """Up and Down step a number field by one (Page Up and Page Down by ten), from its
+    default (the placeholder) when it is empty, never below zero; a text field ignores them."""
+    field = TextField(pygame.Rect(0, 0, 100, 30), "Home limit", placeholder="30", digits=True,
+                      focused=True)
+    assert field.handle_event(_key(pygame.K_UP))
+    assert field.value == "31"
+    assert field.handle_event(_key(pygame.K_PAGEDOWN))
+    assert field.value == "21"
+    field.value = "3"
+    field.handle_event(_key(pygame.K_PAGEDOWN))
+    assert field.value == "0"
+    field.handle_event(_key(pygame.K_DOWN))
+    assert field.value == "0"
+    text = TextField(pygame.Rect(0, 0, 100, 30), "Name", value="ann", focused=True)
+    assert not text.handle_event(_key(pygame.K_UP))
+    assert text.value == "ann"
