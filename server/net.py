@@ -50,7 +50,7 @@ from server.hall import Hall, hash_token
 from server.keepalive import Keepalive
 from server.metrics import Metrics
 from server.outputs import ConnId, LaunchBot, Outputs
-from server.pushconn import PushConnection
+from server.pushconn import PushConnection, counting_handshakes
 from server.records import export, formats
 from server.storage import AsyncStorage, StorageClosed, StorageFailing
 
@@ -297,6 +297,8 @@ class BoardhallServer:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._parser = ThreadPoolExecutor(1, thread_name_prefix="boardhall-records")
         self._stopping = False
+        self.handshakes: dict[str, int] = {}
+        """Unfinished opening handshakes by peer address (each at most the per-address limit)."""
         """Set by :meth:`stop`: no frame is handled and no timer fires any more."""
         self.started = time.time()
         self.variants = variants
@@ -396,7 +398,9 @@ class BoardhallServer:
                 ping_interval=None,  # one sweep pings everyone: see server/keepalive.py
                 ping_timeout=None,
                 compression=None,
-                create_connection=PushConnection,
+                create_connection=counting_handshakes(
+                    self.handshakes, self.config.connections_per_address
+                ),
                 **self._listen_on(),
             )
         except socket.gaierror:

@@ -22,7 +22,7 @@ import logging
 import re
 import traceback
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
@@ -52,8 +52,16 @@ there rather than kept in the server's memory until its pings time out, or for e
 class PushConnection(ServerConnection):
     """A server connection whose messages go to :meth:`attach`'s consumer, not to ``recv()``."""
 
+    handshakes: ClassVar[dict[str, int] | None] = None
+    """Unfinished handshakes by peer address, shared by a server's connections (see
+    :func:`counting_handshakes`); None counts nothing."""
+    handshakes_per_address: ClassVar[int] = 0
+    """The most unfinished handshakes one address may have (0: no limit)."""
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self._handshaking: str | None = None
+        """This connection's address while it counts in :attr:`_handshakes`."""
         self._consumer: Consumer | None = None
         self._early: list[Data] = []  # messages that came before a consumer was attached
         self._fragments: list[Frame] = []
@@ -89,10 +97,44 @@ class PushConnection(ServerConnection):
         else:
             super().data_received(data)
 
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        """Count this unfinished handshake against its address; over the limit, close it at
+        once (one address could otherwise hold any number of sockets that never finish their
+        request, each for as long as the handshake may take)."""
+        super().connection_made(transport)
+        counts = self.handshakes
+        if counts is None:
+            return
+        peer = transport.get_extra_info("peername")
+        address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        count = counts.get(address, 0)
+        if self.handshakes_per_address and count >= self.handshakes_per_address:
+            log.info("too many unfinished handshakes", extra={"fields": {"address": address}})
+            if isinstance(transport, asyncio.Transport):
+                transport.abort()
+            else:
+                transport.close()
+            return
+        counts[address] = count + 1
+        self._handshaking = address
+
+    def _handshake_over(self) -> None:
+        address, self._handshaking = self._handshaking, None
+        counts = self.handshakes
+        if address is not None and counts is not None:
+            left = counts.get(address, 1) - 1
+            if left > 0:
+                counts[address] = left
+            else:
+                counts.pop(address, None)
+
     async def handshake(self, *args: Any, **kwargs: Any) -> None:
         """The opening handshake; then the bytes held after the request's head, if it opened
         a WebSocket connection (a plain HTTP answer closes the connection: they are dropped)."""
-        await super().handshake(*args, **kwargs)
+        try:
+            await super().handshake(*args, **kwargs)
+        finally:
+            self._handshake_over()
         held, self._after_head = self._after_head, b""
         if held and self.protocol.state is OPEN:
             super().data_received(held)
@@ -111,6 +153,7 @@ class PushConnection(ServerConnection):
         connection, the protocol's parser is a generator suspended for good with the protocol
         in its frame, and the parser's exception holds that frame in its traceback."""
         super().connection_lost(exc)
+        self._handshake_over()
         self._consumer = None
         self._early = []
         protocol = self.protocol
@@ -209,3 +252,14 @@ def _without_body_headers(head: bytes) -> bytes:
     lines = head.split(b"\r\n")
     kept = [line for line in lines if not line.lower().startswith(_BODY_HEADERS)]
     return b"\r\n".join(kept)
+
+
+def counting_handshakes(counts: dict[str, int], per_address: int) -> type[PushConnection]:
+    """A :class:`PushConnection` class for one server: its connections count their unfinished
+    handshakes in ``counts``, at most ``per_address`` for one address."""
+
+    class CountingConnection(PushConnection):
+        handshakes = counts
+        handshakes_per_address = per_address
+
+    return CountingConnection

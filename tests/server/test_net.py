@@ -15,6 +15,7 @@ from server.config import ServerConfig
 from server.net import BoardhallServer, running_server
 from server.testing import WireClient
 from tests.server.http_tools import http_get
+from tests.server.storage_tools import until
 
 Factory = Callable[..., Awaitable[WireClient]]
 
@@ -124,6 +125,29 @@ async def test_connections_per_address_limit() -> None:
         assert await extra.wait_closed() == 1008
         for wire in first:
             await wire.close()
+
+
+async def test_unfinished_handshakes_count_towards_the_address_limit() -> None:
+    """Sockets that never finish their request were not counted: one address could hold any
+    number of them, each for the 10 s the handshake may take. Beyond the limit of unfinished
+    ones a new socket is closed at once; a finished handshake makes room again."""
+    async with running_server(config=ServerConfig(connections_per_address=2)) as server:
+        hanging = []
+        for _ in range(2):
+            reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+            writer.write(b"GET / HTTP/1.1\r\nHost: x\r\n")  # never the blank line
+            await writer.drain()
+            hanging.append((reader, writer))
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        writer.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        await writer.drain()
+        assert await asyncio.wait_for(reader.read(), 5) == b""  # closed, no answer
+        writer.close()
+        for _, held in hanging:
+            held.close()
+        await until(lambda: not server.handshakes)
+        status, _ = await http_get(server.port, "/healthz")
+        assert status == 200
 
 
 async def test_tls(tmp_path: Path) -> None:
