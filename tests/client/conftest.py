@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
-import queue
 import shutil
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +13,7 @@ import pytest
 from client.app import App
 from client.config import Config
 from client.local import EmbeddedServer
+from tests.client.helpers import click, key, pump, type_text
 
 SHOTS = Path("/tmp/boardhall-shots")
 
@@ -113,23 +111,10 @@ def embedded() -> Iterator[EmbeddedServer]:
     server.stop()
 
 
-def pump_until(apps: App | list[App], done: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Deliver the apps' connection events (and draw frames) until ``done()``."""
-    group = apps if isinstance(apps, list) else [apps]
-    deadline = time.monotonic() + timeout
-    while not done():
-        assert time.monotonic() < deadline, "timed out waiting for the server"
-        for app in group:
-            if app.connection is not None:
-                with contextlib.suppress(queue.Empty):
-                    app.dispatch_net(app.connection.inbox.get(timeout=0.05 / len(group)))
-            app.step(0.0)
-
-
 @pytest.fixture(name="pump_until")
 def pump_until_fixture() -> Callable[..., None]:
-    """:func:`pump_until` for tests (conftest functions are reached through fixtures)."""
-    return pump_until
+    """:func:`tests.client.helpers.pump` as a fixture."""
+    return pump
 
 
 @pytest.fixture
@@ -147,21 +132,3 @@ def shoot(app: App, tmp_path: Path, name: str) -> pygame.Surface:
     SHOTS.mkdir(parents=True, exist_ok=True)
     shutil.copy(out, SHOTS / out.name)
     return app.surface.copy()
-
-
-def click(app: App, pos: tuple[int, int]) -> None:
-    """A left click at logical ``pos`` through the app's own event handling."""
-    for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
-        app.handle_event(pygame.event.Event(kind, pos=pos, button=1))
-
-
-def key(app: App, key_code: int, text: str = "", mod: int = 0) -> None:
-    """A key press (and its text input, if any)."""
-    app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=key_code, mod=mod, unicode=text))
-    if text:
-        app.handle_event(pygame.event.Event(pygame.TEXTINPUT, text=text))
-
-
-def type_text(app: App, text: str) -> None:
-    """Text input events for ``text``."""
-    app.handle_event(pygame.event.Event(pygame.TEXTINPUT, text=text))

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
+import queue
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import pygame
+
 from client.app import App
 from client.config import Config
+from client.local import EmbeddedServer
 from client.scenes.connect import ConnectScene
+from client.scenes.lobby import LobbyScene
+from client.scenes.room import RoomScene
 
 
 def open_app(tmp_path: Path, name: str, url: str) -> App:
@@ -17,6 +26,110 @@ def open_app(tmp_path: Path, name: str, url: str) -> App:
     app.push(scene)
     scene.submit()
     return app
+
+
+# ---- driving apps as a user does ---------------------------------------------------------------
+
+
+def pump(apps: App | list[App], until: Callable[[], bool], timeout: float = 15.0) -> None:
+    """Deliver the apps' connection events (and step their frames) until ``until()``."""
+    group = apps if isinstance(apps, list) else [apps]
+    deadline = time.monotonic() + timeout
+    while not until():
+        assert time.monotonic() < deadline, "timed out waiting for the server"
+        for app in group:
+            if app.connection is not None:
+                with contextlib.suppress(queue.Empty):
+                    app.dispatch_net(app.connection.inbox.get(timeout=0.05 / len(group)))
+            app.step(0.0)
+
+
+def room_of(app: App) -> RoomScene:
+    """The app's open room scene (the newest)."""
+    rooms = app.find(RoomScene)
+    assert rooms, "no room open"
+    return rooms[-1]
+
+
+def px(where: App | RoomScene, point: str) -> tuple[int, int]:
+    """Where ``point`` is drawn in a room scene (or in an app's open room)."""
+    scene = room_of(where) if isinstance(where, App) else where
+    assert scene.view is not None, "no board view"
+    return scene.view.pixel_of(point)
+
+
+def click(app: App, pos: tuple[int, int]) -> None:
+    """A left click at logical ``pos`` through the app's own event handling."""
+    for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+        app.handle_event(pygame.event.Event(kind, pos=pos, button=1))
+
+
+def drag(app: App, start: tuple[int, int], end: tuple[int, int]) -> None:
+    """Press on ``start``, move to ``end`` with the button held, release."""
+    app.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=start, button=1))
+    app.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=end, rel=(0, 0),
+                                        buttons=(1, 0, 0)))
+    app.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=end, button=1))
+
+
+def key(app: App, code: int, text: str = "", mod: int = 0) -> None:
+    """A key press, with its text input when it types something (as pygame: not with Ctrl or
+    Alt held)."""
+    app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=code, mod=mod, unicode=text))
+    if text and not mod & (pygame.KMOD_CTRL | pygame.KMOD_ALT):
+        app.handle_event(pygame.event.Event(pygame.TEXTINPUT, text=text))
+
+
+def type_text(app: App, text: str) -> None:
+    """Text typed into the focused field."""
+    app.handle_event(pygame.event.Event(pygame.TEXTINPUT, text=text))
+
+
+@contextlib.contextmanager
+def two_players_on_a_server(tmp_path: Path, db: Path) -> Iterator[tuple[EmbeddedServer, App, App]]:
+    """A server on ``db`` with Alice and Bob connected; both disconnected at the end."""
+    server = EmbeddedServer(db=db).start()
+    alice = open_app(tmp_path, "Alice", server.url)
+    bob = open_app(tmp_path, "Bob", server.url)
+    try:
+        yield server, alice, bob
+    finally:
+        for app in (alice, bob):
+            app.disconnect()
+        server.stop()
+
+
+def first_move_at_a_table(alice: App, bob: App) -> None:
+    """Alice opens a hexgomoku room, Bob joins it, Alice plays 0,0 and Bob sees it."""
+    apps = [alice, bob]
+    pump(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
+    alice.send({"type": "create", "game": "hexgomoku", "color": "first"})
+    pump(apps, lambda: bool(alice.find(RoomScene)))
+    bob.send({"type": "join", "room": room_of(alice).model.room})
+    pump(apps, lambda: bool(bob.find(RoomScene)))
+    click(alice, px(room_of(alice), "0,0"))
+    pump(apps, lambda: len(room_of(bob).model.moves) == 1)
+
+
+@contextlib.contextmanager
+def back_on_the_same_port(
+    first: EmbeddedServer, db: Path, apps: list[App]
+) -> Iterator[EmbeddedServer]:
+    """Stop ``first`` and start a server again on its port and ``db``; once the apps are back
+    online with both seats connected, yield it. The apps disconnect and it stops at the end."""
+    port = first.server.port
+    first.stop()
+    pump(apps, lambda: all(a.net_status != "online" for a in apps))
+    second = EmbeddedServer(db=db, port=port).start()
+    try:
+        pump(apps, lambda: all(a.net_status == "online" for a in apps), timeout=30)
+        pump(apps, lambda: all((room_of(a).model.seats.get("second") or {}).get("connected")
+                               for a in apps))
+        yield second
+    finally:
+        for app in apps:
+            app.disconnect()
+        second.stop()
 
 
 def running_clock_at_zero(snapshot: dict[str, Any]) -> dict[str, Any]:

@@ -12,10 +12,11 @@ from client.config import Config
 from client.local import EmbeddedServer
 from client.scenes.connect import ConnectScene
 from client.scenes.room import RoomScene
-from tests.client.helpers import open_app
-from tests.client.test_play import (
+from tests.client.helpers import (
+    back_on_the_same_port,
     first_move_at_a_table,
     key,
+    open_app,
     pump,
     room_of,
     two_players_on_a_server,
@@ -95,25 +96,14 @@ def test_the_chat_rides_out_a_server_restart_once(tmp_path: Path) -> None:
     before, each once, and go on chatting."""
     db = tmp_path / "games.sqlite"
     with two_players_on_a_server(tmp_path, db) as (first, alice, bob):
-        port = first.server.port
         apps = [alice, bob]
         first_move_at_a_table(alice, bob)
         greet(alice, bob)
 
-        first.stop()
-        pump(apps, lambda: all(a.net_status != "online" for a in apps))
-        second = EmbeddedServer(db=db, port=port).start()
-        try:
-            pump(apps, lambda: all(a.net_status == "online" for a in apps), timeout=30)
-            pump(apps, lambda: all((room_of(a).model.seats.get("second") or {}).get("connected")
-                                   for a in apps), timeout=15)
+        with back_on_the_same_port(first, db, apps):
             say(alice, "still here")
             pump(apps, lambda: "still here" in chat_of(bob))
             say(bob, "me too")
             pump(apps, lambda: all("me too" in chat_of(app) for app in apps))
             for app in apps:
                 assert chat_of(app) == ["hi Bob", "hi Alice", "still here", "me too"]
-        finally:
-            for app in apps:
-                app.disconnect()
-            second.stop()

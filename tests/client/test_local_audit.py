@@ -12,7 +12,7 @@ from client.app import App
 from client.config import Config
 from client.local import EmbeddedServer, start_local
 from client.scenes.room import RoomScene
-from tests.client.test_play import click, key, pump, px, room_of
+from tests.client.helpers import click, key, pump, px, room_of
 
 
 def _hot_seat_chess(tmp_path: Path, embedded: EmbeddedServer) -> tuple[App, RoomScene]:

@@ -31,8 +31,8 @@ from client.scenes.connect import ConnectScene
 from client.scenes.lobby import LobbyScene
 from client.scenes.room import RoomScene
 from client.ui import draw, theme
+from tests.client.helpers import click, first_move_at_a_table, pump, px, room_of
 from tests.client.netproxy import Proxy
-from tests.client.test_play import click, first_move_at_a_table, pump, px, room_of
 
 QUICK: dict[str, Any] = {"reconnect_for": 1.0, "welcome_timeout": 2.0}
 """Connection settings that make a test's failures come quickly (the defaults are minutes)."""

@@ -3,11 +3,8 @@ input handlers (synthetic mouse events on the room scene); then a dropped connec
 
 from __future__ import annotations
 
-import contextlib
 import json
-import queue
 import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,47 +21,17 @@ from client.scenes.result import ResultPanel
 from client.scenes.room import RoomScene
 from protocol import decode_client
 from tests.client.conftest import shoot
-from tests.client.helpers import open_app
-
-
-def px(scene: RoomScene, point: str) -> tuple[int, int]:
-    """Where ``point`` is drawn in ``scene``."""
-    assert scene.view is not None, "no board view"
-    return scene.view.pixel_of(point)
-
-
-def pump(apps: list[App], until: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Deliver network events to the apps (blocking on their queues) until ``until()``."""
-    deadline = time.monotonic() + timeout
-    while not until():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting for the server")
-        for app in apps:
-            conn = app.connection
-            if conn is None:
-                continue
-            try:
-                event = conn.inbox.get(timeout=0.02)
-            except queue.Empty:
-                continue
-            app.dispatch_net(event)
-        for app in apps:
-            app.step(0.0)
-
-
-def room_of(app: App) -> RoomScene:
-    """The open room scene."""
-    rooms = app.find(RoomScene)
-    assert rooms, "no room open"
-    scene = rooms[-1]
-    assert isinstance(scene, RoomScene)
-    return scene
-
-
-def click(app: App, pos: tuple[int, int]) -> None:
-    """A left click as pygame would deliver it."""
-    app.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
-    app.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+from tests.client.helpers import (
+    back_on_the_same_port,
+    click,
+    first_move_at_a_table,
+    key,
+    open_app,
+    pump,
+    px,
+    room_of,
+    two_players_on_a_server,
+)
 
 
 def test_whole_hexgomoku_game_through_the_ui(tmp_path: Path, embedded: EmbeddedServer) -> None:
@@ -210,13 +177,6 @@ def test_local_game_against_the_computer(tmp_path: Path, embedded: EmbeddedServe
     pump([app], lambda: len(scene.model.moves) >= 2, timeout=30)
     assert scene.model.is_my_turn()
     app.disconnect()
-
-
-def key(app: App, key_code: int, text: str = "") -> None:
-    """A key press (with its text input)."""
-    app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=key_code, mod=0, unicode=text))
-    if text:
-        app.handle_event(pygame.event.Event(pygame.TEXTINPUT, text=text))
 
 
 def test_chat_watch_draw_offer_and_rematch(tmp_path: Path, embedded: EmbeddedServer) -> None:
@@ -415,20 +375,6 @@ def test_game_specific_input_against_the_server(tmp_path: Path,
         app.disconnect()
 
 
-@contextlib.contextmanager
-def two_players_on_a_server(tmp_path: Path, db: Path) -> Iterator[tuple[EmbeddedServer, App, App]]:
-    """A server on ``db`` with Alice and Bob connected; both disconnected at the end."""
-    server = EmbeddedServer(db=db).start()
-    alice = open_app(tmp_path, "Alice", server.url)
-    bob = open_app(tmp_path, "Bob", server.url)
-    try:
-        yield server, alice, bob
-    finally:
-        for app in (alice, bob):
-            app.disconnect()
-        server.stop()
-
-
 def room_panel_texts(app: App) -> str:
     """Every text drawn while rendering ``app`` once, joined by newlines."""
     from unittest import mock
@@ -447,41 +393,17 @@ def room_panel_texts(app: App) -> str:
     return "\n".join(drawn)
 
 
-def first_move_at_a_table(alice: App, bob: App) -> None:
-    """Alice opens a hexgomoku room, Bob joins it, Alice plays 0,0 and Bob sees it."""
-    apps = [alice, bob]
-    pump(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
-    alice.send({"type": "create", "game": "hexgomoku", "color": "first"})
-    pump(apps, lambda: bool(alice.find(RoomScene)))
-    bob.send({"type": "join", "room": room_of(alice).model.room})
-    pump(apps, lambda: bool(bob.find(RoomScene)))
-    click(alice, px(room_of(alice), "0,0"))
-    pump(apps, lambda: len(room_of(bob).model.moves) == 1)
-
-
 def test_clients_ride_out_a_server_restart(tmp_path: Path) -> None:
     """The server stops and comes back on the same port and database: both clients reconnect by
     themselves, get their seats back, and the game goes on."""
     db = tmp_path / "games.sqlite"
     with two_players_on_a_server(tmp_path, db) as (first, alice, bob):
-        port = first.server.port
         apps = [alice, bob]
         first_move_at_a_table(alice, bob)
-
-        first.stop()
-        pump(apps, lambda: all(a.net_status != "online" for a in apps))
-        second = EmbeddedServer(db=db, port=port).start()
-        try:
-            pump(apps, lambda: all(a.net_status == "online" for a in apps), timeout=30)
-            pump(apps, lambda: all((room_of(a).model.seats.get("second") or {}).get("connected")
-                                   for a in apps), timeout=15)
+        with back_on_the_same_port(first, db, apps):
             assert room_of(bob).model.you == "second"
             click(bob, px(room_of(bob), "0,1"))
             pump(apps, lambda: room_of(alice).model.moves == ["0,0", "0,1"], timeout=15)
-        finally:
-            for app in apps:
-                app.disconnect()
-            second.stop()
 
 
 def test_a_game_that_ended_unseen_across_a_restart_shows_its_end(tmp_path: Path) -> None:

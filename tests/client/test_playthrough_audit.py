@@ -13,9 +13,6 @@ clicks and drags, keys), against a real server, and what a user found wrong on t
 
 from __future__ import annotations
 
-import queue
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +31,17 @@ from client.scenes.room import RoomScene
 from client.screenshot import save
 from client.ui import draw
 from client.ui.widgets import Toggle
-from tests.client.helpers import drawn, open_app
+from tests.client.helpers import (
+    click,
+    drag,
+    drawn,
+    key,
+    open_app,
+    pump,
+    px,
+    room_of,
+    type_text,
+)
 
 SHOTS = Path("/tmp/playthrough")
 SIZES = ((1280, 800), (640, 480))
@@ -42,63 +49,6 @@ CTRL, ALT = pygame.KMOD_CTRL, pygame.KMOD_ALT
 
 
 # ---- driving the app as a user -------------------------------------------------------------
-
-
-def pump(apps: list[App], until: Callable[[], bool], timeout: float = 15.0) -> None:
-    """Deliver network events to the apps until ``until()`` (frames drawn as they come)."""
-    deadline = time.monotonic() + timeout
-    while not until():
-        assert time.monotonic() < deadline, "timed out waiting for the server"
-        for app in apps:
-            if app.connection is None:
-                continue
-            try:
-                event = app.connection.inbox.get(timeout=0.02)
-            except queue.Empty:
-                continue
-            app.dispatch_net(event)
-        for app in apps:
-            app.step(0.0)
-
-
-def room_of(app: App) -> RoomScene:
-    """The app's open room."""
-    rooms = app.find(RoomScene)
-    assert rooms, "no room open"
-    return rooms[-1]
-
-
-def px(app: App, point: str) -> tuple[int, int]:
-    """Where ``point`` is drawn in the app's room."""
-    view = room_of(app).view
-    assert view is not None, "no board"
-    return view.pixel_of(point)
-
-
-def click(app: App, pos: tuple[int, int]) -> None:
-    """A left click."""
-    app.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
-    app.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
-
-
-def drag(app: App, start: tuple[int, int], end: tuple[int, int]) -> None:
-    """Press on ``start``, move to ``end`` with the button held, release."""
-    app.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=start, button=1))
-    app.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=end, rel=(0, 0),
-                                        buttons=(1, 0, 0)))
-    app.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=end, button=1))
-
-
-def key(app: App, code: int, text: str = "", mod: int = 0) -> None:
-    """A key press, with its text input when it types something (not with Ctrl/Alt held)."""
-    app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=code, mod=mod, unicode=text))
-    if text and not mod & (CTRL | ALT):
-        app.handle_event(pygame.event.Event(pygame.TEXTINPUT, text=text))
-
-
-def type_text(app: App, text: str) -> None:
-    """Text typed into the focused field."""
-    app.handle_event(pygame.event.Event(pygame.TEXTINPUT, text=text))
 
 
 def shot(app: App, name: str) -> None:

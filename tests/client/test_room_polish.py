@@ -33,8 +33,7 @@ from client.scenes.result import ResultPanel
 from client.scenes.room import RoomScene, result_text
 from client.ui import draw, theme
 from client.ui.widgets import Button, TextField, Toggle
-from tests.client.conftest import pump_until
-from tests.client.helpers import StubConnection, open_app
+from tests.client.helpers import StubConnection, open_app, pump
 
 POLISH = Path("/tmp/polish")
 GAMES = ("chess", "draughts", "shuqi", "hexgomoku", "custom")
@@ -277,7 +276,7 @@ def test_seek_with_options_is_matched_into_a_room_with_them(tmp_path: Path) -> N
     server = EmbeddedServer().start()
     try:
         apps = [open_app(tmp_path, name, server.url) for name in ("Alice", "Bob")]
-        pump_until(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
+        pump(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
         for app in apps:
             lobby = app.top
             assert isinstance(lobby, LobbyScene)
@@ -289,7 +288,7 @@ def test_seek_with_options_is_matched_into_a_room_with_them(tmp_path: Path) -> N
                                                 unicode=""))
             app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F1, mod=0,
                                                 unicode=""))
-        pump_until(apps, lambda: all(a.find(RoomScene) for a in apps))
+        pump(apps, lambda: all(a.find(RoomScene) for a in apps))
         for app in apps:
             assert app.find(RoomScene)[-1].model.options.get("home_limit") == 20
             app.disconnect()

@@ -20,10 +20,10 @@ from client.local import EmbeddedServer
 from client.net import NetEvent
 from client.scenes.result import ResultPanel
 from client.scenes.room import RoomScene
-from tests.client.conftest import UI, key, shoot, type_text
+from tests.client.conftest import UI, shoot
+from tests.client.helpers import key, pump, room_of, type_text
 from tests.client.netproxy import Proxy
 from tests.client.test_network_audit import kinds, proxied, record_events, table
-from tests.client.test_play import pump, room_of
 
 LOST = Path("/tmp/lost")
 

@@ -173,17 +173,7 @@ async def test_a_turn_whose_time_ran_out_as_the_server_stopped_is_lost_on_time_a
 async def test_an_absence_before_a_clean_restart_still_counts_after_it(tmp_path: Path) -> None:
     """Untimed, 60 s absence grace: bob has been away 50 s when the server stops (SIGTERM). After
     the restart ann may claim after the 10 s that are left, not after a whole new minute."""
-    async with serving(tmp_path, config=ServerConfig(absence_grace_s=60)) as server:
-        ann, bob, code = await seated_pair(server, None)
-        await play(ann, bob, code, ["0,0"])
-        await bob.close()
-        room = server.hall.rooms[code]
-        await until(lambda: room.seats["second"] and not room.seats["second"].connected)
-        seat = room.seats["second"]
-        assert seat is not None and seat.away_since is not None
-        seat.away_since -= 50
-        token = ann.welcome["token"]
-        await ann.close()
+    code, token, _ = await _away_at_the_stop(tmp_path, 50)
     async with serving(tmp_path, config=ServerConfig(absence_grace_s=60)) as server:
         ann = await WireClient.connect(server.url, "ann", token=token)
         try:

@@ -13,7 +13,7 @@ import contextlib
 import json
 import re
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,26 @@ async def _back(url: str, tokens: tuple[str, str], code: str) -> tuple[WireClien
     return ann, bob
 
 
+async def _killed_after(
+    tmp_path: Path,
+    moves: list[str],
+    then: Callable[[WireClient, WireClient, str], Awaitable[None]],
+) -> tuple[str, tuple[str, str]]:
+    """A server process on tmp_path's database: ann and bob play ``moves``, ``then`` runs, and
+    the process is killed (SIGKILL). Returns the room code and both tokens."""
+    process = await ServerProcess.start(str(tmp_path / "hall.db"))
+    try:
+        ann, bob, code = await seated_pair(process.url)
+        await play(ann, bob, code, moves)
+        await then(ann, bob, code)
+        tokens = ann.welcome["token"], bob.welcome["token"]
+        await process.kill()
+        await _close(ann, bob)
+    finally:
+        await process.kill()
+    return code, tokens
+
+
 async def test_a_draw_offer_pending_at_a_clean_stop_can_be_accepted_after_it(
     tmp_path: Path,
 ) -> None:
@@ -78,16 +98,10 @@ async def test_a_draw_offer_pending_at_a_clean_stop_can_be_accepted_after_it(
 async def test_an_undo_offer_pending_at_a_crash_can_be_accepted_after_it(tmp_path: Path) -> None:
     """Bob offers to take back his move and the server is killed (SIGKILL) once he has the
     ``ok``: after the restart ann sees the offer and accepting it takes the move back."""
-    process = await ServerProcess.start(str(tmp_path / "hall.db"))
-    try:
-        ann, bob, code = await seated_pair(process.url)
-        await play(ann, bob, code, ["0,0", "0,1"])
+    async def offer_undo(ann: WireClient, bob: WireClient, code: str) -> None:
         assert (await bob.request(type="offer", room=code, kind="undo"))["type"] == "ok"
-        tokens = ann.welcome["token"], bob.welcome["token"]
-        await process.kill()
-        await _close(ann, bob)
-    finally:
-        await process.kill()
+
+    code, tokens = await _killed_after(tmp_path, ["0,0", "0,1"], offer_undo)
     async with serving(tmp_path) as server:
         ann, bob = await _back(server.url, tokens, code)
         try:
@@ -105,17 +119,11 @@ async def test_an_undo_offer_pending_at_a_crash_can_be_accepted_after_it(tmp_pat
 async def test_an_offer_a_move_cancelled_stays_cancelled_after_a_crash(tmp_path: Path) -> None:
     """Ann offers a draw, bob moves instead (which cancels it), the server is killed: after
     the restart there is no offer, and answering it says so."""
-    process = await ServerProcess.start(str(tmp_path / "hall.db"))
-    try:
-        ann, bob, code = await seated_pair(process.url)
-        await play(ann, bob, code, ["0,0"])
+    async def offer_then_move(ann: WireClient, bob: WireClient, code: str) -> None:
         assert (await ann.request(type="offer", room=code, kind="draw"))["type"] == "ok"
         assert (await bob.request(type="move", room=code, ply=1, move="0,1"))["type"] == "moved"
-        tokens = ann.welcome["token"], bob.welcome["token"]
-        await process.kill()
-        await _close(ann, bob)
-    finally:
-        await process.kill()
+
+    code, tokens = await _killed_after(tmp_path, ["0,0"], offer_then_move)
     async with serving(tmp_path) as server:
         ann, bob = await _back(server.url, tokens, code)
         try:
