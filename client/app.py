@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import pygame
 
 from client.config import Config
-from client.net import NO_RECONNECT_CODES, Connection, NetEvent
+from client.net import NO_RECONNECT_CODES, Connection, NetEvent, Patience
 from client.scenes.base import Scene
 from client.ui import draw, theme
 
@@ -114,9 +114,9 @@ class App:
         """A notice that goes by itself, and when."""
         self._renewed = False
         """The server refused our token: say so once the new identity is welcomed."""
-        self.connection_options: dict[str, Any] = {}
-        """Extra :class:`~client.net.Connection` settings (timeouts, keep-alive) for the next
-        :meth:`connect`."""
+        self.patience = Patience()
+        """How long the next :meth:`connect`'s connection waits for each step (tests shorten
+        it)."""
         self._ids = itertools.count(1)
         self.sent: collections.deque[dict[str, Any]] = collections.deque(maxlen=200)
         """The last messages sent (for the status line, debugging and tests)."""
@@ -184,7 +184,7 @@ class App:
         self.closed_code = None
         self.net_status = "connecting"
         self.connection = Connection(url, name, self.config.token_for(url),
-                                     ssl=ssl or self.ssl_context, **self.connection_options)
+                                     ssl=ssl or self.ssl_context, patience=self.patience)
         self.connection.start()
 
     def record_fetch(self, game_id: str) -> RecordFetch:

@@ -34,18 +34,25 @@ CLIENT_NAME = "boardhall-pygame/0.1"
 MAX_FRAME = limits.FRAME_BYTES
 RECONNECT_DELAYS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0)
 """The waits between reconnection attempts (the last one repeats)."""
-RECONNECT_FOR_S = 120.0
-"""How long a dropped connection keeps trying to come back before it gives up and says why."""
-OPEN_TIMEOUT_S = 8.0
-"""How long one attempt may take to open the connection (TCP, TLS and the WebSocket handshake)."""
-WELCOME_TIMEOUT_S = 10.0
-"""How long the server may take to answer ``hello``: a WebSocket server that never does is not a
-Boardhall server (or a hung one), and waiting longer would only show "Connecting…" for ever."""
-PING_INTERVAL_S = 5.0
-PING_TIMEOUT_S = 10.0
-"""WebSocket pings every ``PING_INTERVAL_S``; a pong missing for ``PING_TIMEOUT_S`` means the link
-died silently (no reset, no close: a Wi-Fi gone), noticed within about 15 s, not the minutes a
-TCP connection takes to time out on its own."""
+@dataclass(frozen=True)
+class Patience:
+    """How long a connection waits for each thing before it says so (seconds)."""
+
+    reconnect_for: float = 120.0
+    """After a drop, how long reconnecting goes on before it gives up and says why."""
+    open_timeout: float = 8.0
+    """How long one attempt may take to open the connection (TCP, TLS, WebSocket handshake)."""
+    welcome_timeout: float = 10.0
+    """How long the server may take to answer ``hello``: a WebSocket server that never does is
+    not a Boardhall server (or a hung one), and waiting longer would only show "Connecting…"
+    for ever."""
+    ping_interval: float = 5.0
+    ping_timeout: float = 10.0
+    """WebSocket pings every ``ping_interval``; a pong missing for ``ping_timeout`` means the
+    link died silently (no reset, no close: a Wi-Fi gone), noticed within about 15 s, not the
+    minutes a TCP connection takes to time out on its own."""
+
+
 NO_RECONNECT_CODES = {4001}
 """Close codes after which reconnecting would be wrong (4001: the identity connected elsewhere)."""
 
@@ -137,10 +144,7 @@ class Connection:
         token: identity token to resume, if any.
         reconnect: try again after a drop (never after close code 4001 or a refused hello).
         ssl: an ``ssl.SSLContext`` for ``wss://`` with a private certificate authority.
-        reconnect_for: seconds after a drop before reconnecting gives up (``failed``).
-        open_timeout: seconds one attempt may take to open the connection.
-        welcome_timeout: seconds the server may take to answer ``hello``.
-        ping_interval, ping_timeout: the WebSocket keep-alive that notices a silent link.
+        patience: how long to wait for each step (:class:`Patience`).
     """
 
     def __init__(
@@ -150,22 +154,14 @@ class Connection:
         token: str | None = None,
         reconnect: bool = True,
         ssl: Any = None,
-        reconnect_for: float = RECONNECT_FOR_S,
-        open_timeout: float = OPEN_TIMEOUT_S,
-        welcome_timeout: float = WELCOME_TIMEOUT_S,
-        ping_interval: float = PING_INTERVAL_S,
-        ping_timeout: float = PING_TIMEOUT_S,
+        patience: Patience = Patience(),
     ) -> None:
         self.url = url
         self.name = name
         self.token = token
         self.reconnect = reconnect
         self.ssl = ssl
-        self.reconnect_for = reconnect_for
-        self.open_timeout = open_timeout
-        self.welcome_timeout = welcome_timeout
-        self.ping_interval = ping_interval
-        self.ping_timeout = ping_timeout
+        self.patience = patience
         self._answered = False
         """The server answered this session's ``hello`` (``welcome`` or an ``error``)."""
         self._greeted = False
@@ -239,10 +235,11 @@ class Connection:
         while not self._stopping:
             try:
                 extra: dict[str, Any] = {} if self.ssl is None else {"ssl": self.ssl}
-                ws = await connect(self.url, open_timeout=self.open_timeout,
+                wait = self.patience
+                ws = await connect(self.url, open_timeout=wait.open_timeout,
                                    max_size=MAX_FRAME * 4, close_timeout=2,
-                                   ping_interval=self.ping_interval,
-                                   ping_timeout=self.ping_timeout, **extra)
+                                   ping_interval=wait.ping_interval,
+                                   ping_timeout=wait.ping_timeout, **extra)
             except Exception as exc:  # any failure to connect is reported, never raised
                 reason = describe_failure(exc, self.url)
             else:
@@ -262,13 +259,15 @@ class Connection:
                                                 text="Connection lost; reconnecting…"))
                         await self._sleep(RECONNECT_DELAYS[0])
                         continue
-                reason = (no_welcome_text(self.url, self.welcome_timeout) if self._no_welcome
-                          else f"The server closed the connection ({text}).")
+                if self._no_welcome:
+                    reason = no_welcome_text(self.url, self.patience.welcome_timeout)
+                else:
+                    reason = f"The server closed the connection ({text})."
             # this attempt failed: give up, or wait and try again
             if down_since is None or not self.reconnect:
                 self.inbox.put(NetEvent("failed", text=reason))
                 return
-            if loop.time() - down_since >= self.reconnect_for:
+            if loop.time() - down_since >= self.patience.reconnect_for:
                 self.inbox.put(NetEvent("failed",
                                         text=gave_up_text(reason, loop.time() - down_since)))
                 return
@@ -309,7 +308,7 @@ class Connection:
         self.connected = True
         self.inbox.put(NetEvent("open"))
         writer = asyncio.ensure_future(self._write(ws))
-        watchdog = asyncio.get_running_loop().call_later(self.welcome_timeout,
+        watchdog = asyncio.get_running_loop().call_later(self.patience.welcome_timeout,
                                                           self._welcome_overdue, ws)
         try:
             async for raw in ws:

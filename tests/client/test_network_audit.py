@@ -9,6 +9,7 @@ demand, so nothing here waits on a timer of its own."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import socket
 import ssl
@@ -42,7 +43,7 @@ def connect_app(tmp_path: Path, name: str, url: str, *, config: Config | None = 
                 **options: Any) -> App:
     """A headless app that connects to ``url`` as ``name`` through its connect scene."""
     app = App(config or Config(path=tmp_path / f"{name}.json"), headless=True)
-    app.connection_options.update(options)
+    app.patience = dataclasses.replace(app.patience, **options)
     scene = ConnectScene(app, url, name)
     app.push(scene)
     scene.submit()
