@@ -133,7 +133,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--connections-per-address",
         type=whole(1),
         default=DEFAULTS.connections_per_address,
-        help="open connections one IP address may have",
+        help="open connections one IP address may have (and as many again still in their "
+        "opening handshake)",
     )
     add(
         "--rate",
