@@ -24,11 +24,14 @@ import argparse
 import asyncio
 import concurrent.futures
 import contextlib
+import gc
+import inspect
 import itertools
 import json
 import logging
 import os
 import sys
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -190,6 +193,15 @@ class BotClient:
         that server goes away the bot ends, and the restarted server starts a bot of its own."""
         self._executor = concurrent.futures.ThreadPoolExecutor(max_workers=1)
         """One thinking thread: searches never overlap on the same tables."""
+        self._cancel: threading.Event | None = None
+        """Set to end the running search (its position changed or the game ended)."""
+        self._decider_stops = "stop" in inspect.signature(self.decider.decide).parameters
+        """Whether the decider's search can be ended early (``decide(..., stop=...)``)."""
+        self._thinking_on: tuple[GameView | None, tuple[str, int] | None] = (None, None)
+        """The view and (room, ply) the running think is for."""
+        self._moved: tuple[str, int] | None = None
+        """(room, ply) of the move sent on this connection and not yet answered: a snapshot of
+        that same position (the reply to a join, a seat's arrival) must not move again."""
 
     # ---- wire --------------------------------------------------------------------------------
 
@@ -299,10 +311,22 @@ class BotClient:
             self.round_trip = min(ROUND_TRIP_MAX, float(await asyncio.wait_for(pong, 10)))
 
     def _stop_tasks(self) -> None:
-        for task in (self._thinking, self._claiming):
-            if task is not None:
-                task.cancel()
-        self._thinking = self._claiming = None
+        self._cancel_thinking()
+        if self._claiming is not None:
+            self._claiming.cancel()
+        self._claiming = None
+        self._moved = None
+
+    def _cancel_thinking(self) -> None:
+        """End the running think: its task, and its search on the thinking thread (a cancelled
+        task alone left the search running to its deadline, and the next search queued behind
+        it overran its own time: a level-8 bot lost 3 s-a-move games on time)."""
+        if self._cancel is not None:
+            self._cancel.set()
+        self._cancel = None
+        if self._thinking is not None:
+            self._thinking.cancel()
+        self._thinking = None
 
     def _stop(self, reason: str) -> None:
         """Stop the bot for ``reason`` (the command line prints it and exits non-zero)."""
@@ -402,6 +426,41 @@ class BotClient:
         except EngineError as exc:
             log.error("cannot follow room %s: %s", room, exc)
             return
+        busy = (self._thinking is not None and not self._thinking.done()) or (
+            self._moved is not None
+        )
+        if (
+            busy
+            and current is not None
+            and current.room == room
+            and current.status == "playing" == status
+            and current.you == you
+            and current.game_id == (None if game_id is None else str(game_id))
+            and current.ply == len(message.get("moves") or [])
+            and self.engine.position(current.state) == self.engine.position(state)
+        ):
+            # the position the bot is thinking on, or has sent its move for: thinking goes on
+            # (its time counted from when the position came), and no second move is sent
+            current.clock = message.get("clock") or current.clock
+        else:
+            self._new_view(message, room, game_id, you, state, status)
+        seats = message.get("seats")
+        opponent = {"first": "second", "second": "first"}.get(str(you))
+        if isinstance(seats, dict) and opponent and isinstance(seats.get(opponent), dict):
+            self._watch_absence(seats[opponent].get("connected") is not False)
+        if status == "playing" and opponent:
+            await self._answer_kept_offers(room, opponent, message.get("offers"))
+        self._maybe_think()
+
+    def _new_view(
+        self,
+        message: dict[str, Any],
+        room: str,
+        game_id: Any,
+        you: Any,
+        state: Any,
+        status: str,
+    ) -> None:
         self.view = GameView(
             room=room,
             game_id=None if game_id is None else str(game_id),
@@ -417,13 +476,6 @@ class BotClient:
             self._idle_since = None
         elif status == "over" and game_id is not None and str(game_id) not in self._finished_ids:
             self._finished_ids.add(str(game_id))
-        seats = message.get("seats")
-        opponent = {"first": "second", "second": "first"}.get(str(you))
-        if isinstance(seats, dict) and opponent and isinstance(seats.get(opponent), dict):
-            self._watch_absence(seats[opponent].get("connected") is not False)
-        if status == "playing" and opponent:
-            await self._answer_kept_offers(room, opponent, message.get("offers"))
-        self._maybe_think()
 
     async def _answer_kept_offers(self, room: str, opponent: str, offers: Any) -> None:
         """Answer the opponent's offers a snapshot lists: one pending across a server restart
@@ -494,6 +546,7 @@ class BotClient:
         elif result is not None:
             self.summary.losses += 1
         log.info("game over in %s: %s (%s)", view.room, result, message.get("reason"))
+        self._forget()
         if self.options.games and len(self.summary.results) >= self.options.games:
             self._done.set()
             return
@@ -581,6 +634,7 @@ class BotClient:
             code in ("stale", "illegal_move", "not_your_turn")
             or (code == "not_allowed" and self._my_turn())
         ):
+            self._moved = None  # the snapshot asked for below may need a move again
             self._refusals += 1
             if self._refusals >= MAX_REFUSALS:
                 await self.send(type="resign", room=view.room)
@@ -620,13 +674,31 @@ class BotClient:
             and self.engine.outcome(view.state) is None
         )
 
+    def _forget(self) -> None:
+        """Between games: drop the search tables kept between moves (a launched bot waits up to
+        :data:`IDLE_EXIT_SECONDS` for a rematch and needs none of them meanwhile)."""
+        forget = getattr(self.decider, "forget", None)
+        if not callable(forget):
+            return
+        try:
+            done = self._executor.submit(forget)  # after the search, on the thread owning them
+        except RuntimeError:  # the bot is ending: its tables go with it
+            return
+        done.add_done_callback(lambda _: gc.collect())
+
     def _maybe_think(self) -> None:
-        if self._thinking is not None and not self._thinking.done():
-            self._thinking.cancel()
-        self._thinking = None
+        view = self.view
+        thinking = self._thinking is not None and not self._thinking.done()
+        key = None if view is None else (view.room, view.ply)
+        if thinking and self._thinking_on[0] is view and self._thinking_on[1] == key:
+            return  # already thinking on this very position
+        if self._my_turn() and self._moved is not None and self._moved == key:
+            return  # its move for this position is on its way
+        self._cancel_thinking()
         if self._my_turn():
-            assert self.view is not None
-            self._thinking = asyncio.ensure_future(self._think(self.view, self.view.ply))
+            assert view is not None
+            self._thinking_on = (view, key)
+            self._thinking = asyncio.ensure_future(self._think(view, view.ply))
 
     def reserve(self, limit: float) -> float:
         """Seconds kept back from a clock limit of ``limit`` seconds: a fixed part, a share of
@@ -662,13 +734,21 @@ class BotClient:
         latency = getattr(self.ws, "latency", 0.0) if self.ws is not None else 0.0
         if isinstance(latency, float) and latency > 0:  # the keepalive pings' last measure
             self.round_trip = min(latency, ROUND_TRIP_MAX)
-        seconds = self.budget(view)
+        cancel = self._cancel = threading.Event()
+
+        def decide() -> Decision:
+            seconds = self.budget(view)  # when the thread starts: a wait for it counts too
+            if self._decider_stops:
+                stoppable: Any = self.decider.decide
+                decision: Decision = stoppable(view.state, seconds, stop=cancel.is_set)
+                return decision
+            return self.decider.decide(view.state, seconds)
+
         loop = asyncio.get_running_loop()
         try:
-            decision = await loop.run_in_executor(
-                self._executor, self.decider.decide, view.state, seconds
-            )
+            decision = await loop.run_in_executor(self._executor, decide)
         except asyncio.CancelledError:
+            cancel.set()
             raise
         except Exception as exc:  # a broken engine: say so, do not hang
             if self.view is view and view.ply == ply and view.status == "playing":
@@ -681,6 +761,7 @@ class BotClient:
             return
         if decision.action == "move":
             self.summary.moves += 1
+            self._moved = (view.room, ply)
             await self.send(type="move", room=view.room, ply=ply, move=decision.move)
         else:
             await self.send(type=decision.action, room=view.room)

@@ -46,6 +46,9 @@ class Limits:
     depth: int = 64
     margin: int = 0
     """Root moves scoring within ``margin`` of the best are all candidates (picked at random)."""
+    stop: Callable[[], bool] | None = None
+    """Polled with the clock: once it returns true the search ends as if its time ran out (a
+    bot whose position changed while it was thinking frees its thinking thread at once)."""
 
 
 @dataclass
@@ -67,26 +70,34 @@ class SearchResult:
 
 
 class _Budget:
-    def __init__(self, clock: Clock, seconds: float | None, nodes: int | None) -> None:
+    def __init__(
+        self,
+        clock: Clock,
+        seconds: float | None,
+        nodes: int | None,
+        stop: Callable[[], bool] | None = None,
+    ) -> None:
         self.clock = clock
         self.start = clock()
         self.deadline = None if seconds is None else self.start + seconds
         self.max_nodes = nodes
+        self.stop = stop
         self.nodes = 0
 
     def tick(self) -> None:
         self.nodes += 1
         if self.max_nodes is not None and self.nodes > self.max_nodes:
             raise SearchTimeout
-        if (
-            self.deadline is not None
-            and self.nodes % CLOCK_CHECK_EVERY == 0
-            and self.clock() >= self.deadline
+        if self.nodes % CLOCK_CHECK_EVERY == 0 and (
+            (self.deadline is not None and self.clock() >= self.deadline)
+            or (self.stop is not None and self.stop())
         ):
             raise SearchTimeout
 
     def out_of_time(self) -> bool:
         if self.max_nodes is not None and self.nodes >= self.max_nodes:
+            return True
+        if self.stop is not None and self.stop():
             return True
         return self.deadline is not None and self.clock() >= self.deadline
 
@@ -127,7 +138,7 @@ class Searcher:
         The adapter is back in its starting position afterwards, even when the budget ran out.
         """
         self._adapter = adapter
-        self._budget = budget = _Budget(self.clock, limits.seconds, limits.nodes)
+        self._budget = budget = _Budget(self.clock, limits.seconds, limits.nodes, limits.stop)
         if len(self.tt) > TT_MAX_ENTRIES:
             self.tt.clear()
         for move in list(self.history):
@@ -166,6 +177,12 @@ class Searcher:
             seconds=self.clock() - budget.start,
             root_scores=scores,
         )
+
+    def forget(self) -> None:
+        """Drop the tables kept between searches (a game ended: give their memory back)."""
+        self.tt = {}
+        self.history = {}
+        self.killers = [[None, None] for _ in range(MAX_PLY + 1)]
 
     # ---- internals ---------------------------------------------------------------------------
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -76,12 +77,17 @@ class BotPlayer:
         return action
 
     def decide(
-        self, state: Any, seconds: float | None = None, nodes: int | None = None
+        self,
+        state: Any,
+        seconds: float | None = None,
+        nodes: int | None = None,
+        stop: Callable[[], bool] | None = None,
     ) -> Decision:
         """The bot's action in ``state`` (its side is ``state.turn``).
 
         ``seconds`` caps the level's thinking time (pass what the clock allows); ``nodes`` caps
-        the search by nodes instead of time (tests, benchmarks).
+        the search by nodes instead of time (tests, benchmarks); once ``stop()`` is true the
+        search ends at once (its answer is then of no use: the caller no longer wants it).
         """
         claim = self.claim_now(state, state.turn)
         if claim is not None:
@@ -89,7 +95,10 @@ class BotPlayer:
         budget = self.level.seconds if seconds is None else min(seconds, self.level.seconds)
         adapter = make_adapter(self.engine, state)
         limits = Limits(
-            seconds=None if nodes is not None else budget, nodes=nodes, margin=self.level.margin
+            seconds=None if nodes is not None else budget,
+            nodes=nodes,
+            margin=self.level.margin,
+            stop=stop,
         )
         result = self.searcher.search(adapter, limits)
         if result.notation is None:
@@ -119,6 +128,10 @@ class BotPlayer:
             raise ClaimRefused("the bot has no move but a stop that does not win")
         best = max(moves, key=lambda m: scores.get(m, -MATE_BOUND * 2))
         return adapter.notation(best)
+
+    def forget(self) -> None:
+        """Drop the search tables kept between moves (a game ended)."""
+        self.searcher.forget()
 
     def accepts_draw(self) -> bool:
         """Whether to accept a draw offer: only when the last search saw the bot clearly losing."""

@@ -699,3 +699,248 @@ async def test_an_offer_in_a_snapshot_is_answered_once() -> None:
     await bot.handle(snapshot)
     answers = [m for m in sent if m.get("type") == "answer"]
     assert answers == [{"type": "answer", "room": "K7QD", "kind": "undo", "accept": False}]
+
+
+# ---- thinking under the clock: one search per position, ended when no longer wanted -----------
+
+
+async def _until(condition: Any, what: str) -> None:
+    """Wait until ``condition()`` holds (polled: a guard against hangs, not a timing bet)."""
+    async with asyncio.timeout(GUARD):
+        while not condition():
+            await asyncio.sleep(0.01)
+    assert condition(), what
+
+
+async def test_a_repeated_snapshot_does_not_start_the_search_again() -> None:
+    """A bot gets its room's snapshot twice when it sits down (the seat's arrival, then the
+    reply to its join), and again after any join. Each one cancelled the thinking task and
+    queued a new search behind the old one, still running on the thinking thread: the move came
+    after both searches, and 32 level-8 bots on two cores lost 3 s-a-move games on time. Now
+    the search of a position runs once, whatever snapshots of it come meanwhile."""
+    import threading
+
+    from client.bot import BotClient, BotOptions
+    from engines.search import Decision
+
+    engine = get("chess")
+    calls: list[float | None] = []
+    started, release = threading.Event(), threading.Event()
+
+    class Blocking:
+        def decide(self, state: Any, seconds: float | None = None) -> Decision:
+            calls.append(seconds)
+            started.set()
+            release.wait(GUARD)
+            return Decision("move", engine.legal_moves(state)[0], 0, 0, 0, 0.0)
+
+        def accepts_draw(self) -> bool:
+            return False
+
+    async with running_server(host="127.0.0.1", port=0, db=":memory:") as server:
+        ann = await WireClient.connect(server.url, "ann")
+        room = await ann.request(type="create", game="chess", color="second",
+                                 clock={"per_move": 20})
+        code = room["room"]
+        bot = BotClient(BotOptions(server.url, "chess", 8, room=code, games=1),
+                        decider=Blocking())
+        handled: list[dict[str, Any]] = []
+        handle = bot.handle
+
+        async def recording(message: dict[str, Any]) -> None:
+            handled.append(message)
+            await handle(message)
+
+        bot.handle = recording  # type: ignore[method-assign]
+        playing = asyncio.ensure_future(bot.run())
+        try:
+            await asyncio.get_running_loop().run_in_executor(None, started.wait, GUARD)
+            await bot.send(type="join", room=code)  # one more snapshot of the same position
+            await _until(lambda: sum(m.get("type") == "room" for m in handled) >= 2, "snapshot")
+            release.set()
+            moved = await ann.expect("moved", timeout=GUARD, ply=0)
+            assert moved["by"] == "first"
+            await ann.request(type="resign", room=code)
+            summary = await asyncio.wait_for(playing, GUARD)
+            assert summary.moves == 1
+            assert len(calls) == 1, calls
+            assert not [m for m in handled if m.get("type") == "error"], handled
+        finally:
+            release.set()
+            playing.cancel()
+            await ann.close()
+
+
+async def test_a_snapshot_of_a_position_already_answered_sends_no_second_move() -> None:
+    """A snapshot that comes after the bot sent its move but before the ``moved`` (a seat's
+    arrival, a join) showed the same position: the bot moved again, the server answered
+    ``stale`` and the bot asked for yet another snapshot; three such refusals resign."""
+    from client.bot import BotClient, BotOptions
+    from engines.search import Decision
+
+    engine = get("hexgomoku")
+
+    class Instant:
+        def decide(self, state: Any, seconds: float | None = None) -> Decision:
+            return Decision("move", engine.legal_moves(state)[0], 0, 0, 0, 0.0)
+
+        def accepts_draw(self) -> bool:
+            return False
+
+    bot = BotClient(BotOptions("ws://127.0.0.1:1/", "hexgomoku", 1, room="K7QD"),
+                    decider=Instant())
+    sent: list[dict[str, Any]] = []
+
+    async def send(**fields: Any) -> None:
+        sent.append(fields)
+
+    bot.send = send  # type: ignore[method-assign]
+    snapshot: dict[str, Any] = {
+        "type": "room", "room": "K7QD", "game_id": "g1", "game": "hexgomoku", "variant": None,
+        "status": "playing", "you": "first", "start": None, "moves": [],
+        "seats": {"first": {"player": "p2", "name": "Bot L1", "connected": True, "bot": True},
+                  "second": {"player": "p1", "name": "ann", "connected": True, "bot": False}},
+        "clock": {"per_move": 20}, "clocks": None, "offers": [],
+    }
+    await bot.handle(snapshot)
+    assert bot._thinking is not None
+    await bot._thinking
+    await bot.handle(snapshot)
+    if bot._thinking is not None:
+        await bot._thinking
+    assert [m["type"] for m in sent] == ["move"], sent
+    # a refused move (stale) and the snapshot it asks for: the bot moves again
+    await bot.handle({"type": "error", "re": None, "code": "stale", "message": "stale"})
+    await bot.handle(snapshot)
+    if bot._thinking is not None:
+        await bot._thinking
+    assert [m["type"] for m in sent] == ["move", "join", "move"], sent
+    bot._executor.shutdown()
+
+
+async def test_a_game_that_ends_mid_search_frees_the_thinking_thread() -> None:
+    """The opponent aborts (or resigns) while the bot thinks: the search itself ends, so the
+    next game's search does not wait behind it, and the search tables kept between moves are
+    dropped while the bot waits for a rematch. The bot's search clock is
+    frozen (injected): without being told to stop, its search would never end."""
+    from client.bot import BotClient, BotOptions
+    from engines.search import BotPlayer
+
+    thawed = False
+
+    def frozen() -> float:
+        return 1e9 if thawed else 0.0
+
+    player = BotPlayer("chess", 8, clock=frozen)
+    async with running_server(host="127.0.0.1", port=0, db=":memory:") as server:
+        ann = await WireClient.connect(server.url, "ann")
+        room = await ann.request(type="create", game="chess", color="second")
+        code = room["room"]
+        bot = BotClient(BotOptions(server.url, "chess", 8, room=code), decider=player)
+        playing = asyncio.ensure_future(bot.run())
+        loop = asyncio.get_running_loop()
+        try:
+            await _until(lambda: bot._thinking is not None and player.searcher.tt, "searching")
+            over = await ann.request(type="abort", room=code)
+            assert over["type"] == "over", over
+            await _until(lambda: bot.view is not None and bot.view.status == "over", "over")
+            await asyncio.wait_for(loop.run_in_executor(bot._executor, lambda: None), 20)
+            assert player.searcher.tt == {}
+        finally:
+            thawed = True
+            playing.cancel()
+            await ann.close()
+
+
+async def test_a_launched_bot_runs_below_the_server_priority() -> None:
+    """Bots think on wall-clock budgets; at the server's own priority thirty of them on two
+    cores held the server's event loop (every room's moves, clocks and pings) up to 1.5 s."""
+    import os
+
+    from server.bot_launcher import NICENESS
+
+    async with running_server(host="127.0.0.1", port=0, db=":memory:") as server:
+        ann = await WireClient.connect(server.url, "ann")
+        room = await ann.request(type="create", game="hexgomoku", color="first")
+        process = await launch_bot(server.url, room["room"], "hexgomoku", None, 1)
+        try:
+            own = os.getpriority(os.PRIO_PROCESS, 0)
+            assert os.getpriority(os.PRIO_PROCESS, process.pid) == min(19, own + NICENESS)
+        finally:
+            await reap(process)
+            await ann.close()
+
+
+async def test_a_bot_process_that_dies_leaves_no_game_hanging() -> None:
+    """The bot's process is killed mid-game: its seat is shown away at once; in a timed game its
+    clock runs out and the human wins on time; in an untimed one the human's ``timeout`` claim
+    wins (``abandoned``) once the absence grace has passed (here 0.2 s, a server flag)."""
+    import dataclasses
+
+    from server.config import ServerConfig
+
+    config = dataclasses.replace(ServerConfig(), absence_grace_s=0.2)
+    async with running_server(host="127.0.0.1", port=0, db=":memory:", config=config) as server:
+        ann = await WireClient.connect(server.url, "ann")
+        try:
+            for clock in ({"per_move": 2}, None):
+                extra: dict[str, Any] = {"clock": clock} if clock else {}
+                room = await ann.request(type="create", game="hexgomoku", color="first",
+                                         opponent="bot:1", **extra)
+                code = room["room"]
+                await ann.request(type="move", room=code, ply=0, move="0,0")
+                await ann.expect("moved", timeout=GUARD, room=code, ply=1)
+                process = server._bots[-1]
+                process.kill()
+                await process.wait()
+                away = await ann.expect("presence", timeout=GUARD, room=code, connected=False)
+                assert away["seat"] == "second"
+                await ann.request(type="move", room=code, ply=2, move="1,0")
+                if clock:
+                    over = await ann.expect("over", timeout=GUARD, room=code)
+                else:
+                    async with asyncio.timeout(GUARD):
+                        while (over := await ann.request(type="timeout", room=code))[
+                            "type"
+                        ] != "over":
+                            await asyncio.sleep(0.1)
+                reason = "timeout" if clock else "abandoned"
+                assert (over["result"], over["reason"]) == ("first", reason), over
+        finally:
+            await ann.close()
+
+
+async def test_a_launched_bot_plays_on_after_a_clean_stop_and_a_reconnect(tmp_path: Any) -> None:
+    """The server stops cleanly (SIGTERM path) in a timed game against its own bot: the bot's
+    process ends with it, the restarted server starts a new one, and the human, reconnecting
+    with their token, plays on against it (the crash case is in tests/server/test_durable)."""
+    db = str(tmp_path / "hall.db")
+    async with running_server(host="127.0.0.1", port=0, db=db) as server:
+        port = server.port
+        ann = await WireClient.connect(server.url, "ann")
+        token = ann.welcome["token"]
+        room = await ann.request(type="create", game="hexgomoku", color="first",
+                                 opponent="bot:1", clock={"per_move": 20})
+        code = room["room"]
+        await ann.request(type="move", room=code, ply=0, move="0,0")
+        bot_move = (await ann.expect("moved", timeout=GUARD, ply=1))["move"]
+        first_bot = server._bots[-1]
+    await asyncio.wait_for(first_bot.wait(), GUARD)  # ended with its server (or stopped by it)
+    await ann.close()
+    async with running_server(host="127.0.0.1", port=port, db=db) as server:
+        ann = await WireClient.connect(server.url, "ann", token=token)
+        try:
+            assert ann.welcome["resumed"] == [code]
+            room = await ann.request(type="join", room=code)
+            assert room["moves"] == ["0,0", bot_move]
+            free = next(cell for cell in ("1,0", "2,0") if cell != bot_move)
+            assert (await ann.request(type="move", room=code, ply=2, move=free))["type"] == "moved"
+            reply = await ann.expect("moved", timeout=GUARD, ply=3)
+            assert reply["by"] == "second"
+            assert (await ann.request(type="offer", room=code, kind="draw"))["type"] == "ok"
+            answer = await ann.expect("answer", timeout=GUARD, kind="draw")  # answered at all
+            if not answer["accept"]:  # (accepted only when its search sees itself losing)
+                over = await ann.request(type="resign", room=code)
+                assert over["type"] == "over" and over["result"] == "second"
+        finally:
+            await ann.close()

@@ -141,6 +141,27 @@ def test_time_budget_is_kept_with_an_injected_clock() -> None:
     assert result.depth >= 1
 
 
+def test_a_search_ends_when_told_to_stop() -> None:
+    """``Limits.stop`` ends a search whose clock would never run out (frozen) within one clock
+    check of being set: a bot whose position changed frees its thinking thread at once, and
+    its tables can be dropped between games."""
+    engine = get("chess")
+    asked = 0
+
+    def stop() -> bool:
+        nonlocal asked
+        asked += 1
+        return asked > 3
+
+    player = BotPlayer("chess", 8, clock=lambda: 0.0)
+    decision = player.decide(engine.start(), seconds=10.0, stop=stop)
+    assert decision.nodes <= 4 * CLOCK_CHECK_EVERY + 1
+    assert decision.move in engine.legal_moves(engine.start())
+    assert player.searcher.tt
+    player.forget()
+    assert player.searcher.tt == {} and player.searcher.history == {}
+
+
 def test_node_budget_is_kept_and_answer_is_legal() -> None:
     """A node limit stops the search; the answer is legal even when no iteration finished."""
     engine = get("chess")
