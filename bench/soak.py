@@ -122,6 +122,10 @@ class SoakReport:
     clock_checked: int = 0
     clock_max_dev_ms: float = 0.0
     restart_moves: int = 0
+    restart_before_ms: float = 0.0
+    """Over the moves across a restart: the time their turns ran before the kill."""
+    restart_charged_before_ms: float = 0.0
+    """Of it, what the restarted server charged (up to its last stamp that it was alive)."""
     rejoined_ended: int = 0
     """Games that ended while a player was away, whose end it saw on joining the room again."""
     from_records: int = 0
@@ -151,7 +155,9 @@ class SoakReport:
             f"slow readers {self.slow_readers}, {self.seconds:.1f} s",
             f"clocks: {self.clock_checked} move charges checked, largest deviation "
             f"{self.clock_max_dev_ms:.1f} ms (limit {CLOCK_TOLERANCE_MS}); {self.restart_moves} "
-            f"moves right after a restart not charged the downtime",
+            f"moves across a restart charged neither the downtime nor less than the time "
+            f"since the server was back, and {self.restart_charged_before_ms / 1000:.1f} s of "
+            f"the {self.restart_before_ms / 1000:.1f} s their turns ran before the kill",
             f"games that ended while a player was away: {self.rejoined_ended} seen on joining "
             f"the room again, {self.from_records} from the record (the room had closed)",
             f"memory: baseline {self.baseline_mb:.1f} MB, after clients left + gc "
@@ -853,14 +859,26 @@ class Soak:
             start = previous[0]
             spans = [w for w in self.restart_windows if start <= w[1] <= sends[0]]
             if spans:
+                # the time before the kill counts (up to the server's last stamp that it was
+                # alive, about a second before), the downtime does not
                 self.report.restart_moves += 1
-                downtime_free = sends[0] - spans[-1][1]
-                if charged > (downtime_free * 1000 - lag_ms) + CLOCK_TOLERANCE_MS:
+                killed, back = spans[0][0], spans[-1][1]
+                since_back = (sends[0] - back) * 1000 - lag_ms
+                at_most = ((sends[0] - start) - sum(b - k for k, b in spans)) * 1000 - lag_ms
+                if charged > at_most + CLOCK_TOLERANCE_MS:
                     self.violation(
                         "restart_clock",
-                        f"{game_id} ply {ply}: charged {charged} ms after a restart, more than "
-                        f"the {downtime_free * 1000:.0f} ms since the server was back",
+                        f"{game_id} ply {ply}: charged {charged} ms across a restart, more than "
+                        f"the {at_most:.0f} ms the server was up",
                     )
+                elif charged < since_back - CLOCK_TOLERANCE_MS:
+                    self.violation(
+                        "restart_clock",
+                        f"{game_id} ply {ply}: charged {charged} ms across a restart, less than "
+                        f"the {since_back:.0f} ms since the server was back",
+                    )
+                self.report.restart_charged_before_ms += max(0, charged - max(0, since_back))
+                self.report.restart_before_ms += max(0, (killed - start) * 1000)
                 continue
             implied = (sends[0] - start) * 1000 - lag_ms
             deviation = abs(charged - implied)

@@ -58,7 +58,8 @@ from protocol import (
 from protocol.messages import MessageId
 from server.clock import TimeControl
 from server.config import ServerConfig
-from server.outputs import ConnId, LaunchBot, Outputs, SaveGame, SaveIdentity
+from server.liveness import Alive, Run, crash_charges
+from server.outputs import ConnId, LaunchBot, Outputs, SaveAlive, SaveGame, SaveIdentity
 from server.records import json_record
 from server.room import Room
 from server.sanitize import clean_name, clean_text, name_refusal
@@ -168,6 +169,8 @@ class Hall:
         self.config = config or ServerConfig()
         self.rng = rng or random.Random()
         self.wall_offset = time.time() - time.monotonic() if wall_offset is None else wall_offset
+        self.run = Run(secrets.token_hex(8), self.wall_offset)
+        """This server process, as its stored records of time name it (:mod:`server.liveness`)."""
         self.token_factory = token_factory or (lambda: secrets.token_urlsafe(24))
         self.sessions: dict[ConnId, Session] = {}
         self.identities: dict[str, Identity] = {}
@@ -191,6 +194,14 @@ class Hall:
         self._games: list[GameInfo] | None = None
 
     # ---- small helpers -----------------------------------------------------------------------
+
+    def any_game_on(self) -> bool:
+        """Whether some game is being played (a turn or an absence runs)."""
+        return any(room.status == "playing" for room in self.rooms.values())
+
+    def alive(self, now: float) -> SaveAlive:
+        """The stamp that this server is alive at ``now``."""
+        return SaveAlive(self.run.id, self.run.wall(now))
 
     def wall(self, now: float) -> str:
         """ISO 8601 UTC time of monotonic ``now`` (to the second: formatted once a second)."""
@@ -689,6 +700,7 @@ class Hall:
             now=now,
             private=private,
             variant_info=engine.variant_info(variant),
+            run=self.run,
         )
         self.rooms[code] = room
         self._lobby_changed()
@@ -1237,36 +1249,41 @@ class Hall:
         (the running turn's time so far, the absences) for the restart (:meth:`Room.paused`)."""
         writes = []
         for room in self.rooms.values():
-            paused = room.paused(stopped)
-            if paused is not None:
-                writes.append(SaveGame({**room.meta(), "paused": paused}))
+            room.kept_at_stop = room.paused(stopped)
+            if room.kept_at_stop is not None:
+                writes.append(SaveGame(room.meta()))
         return writes
 
     def restart_clocks(self, now: float) -> list[SaveGame]:
         """The server is back at ``now``: every restored game's turn (and every absent player's
-        grace) goes on from where it was when the server stopped, so the downtime and the time
-        spent restoring count for nobody and nothing used before is given back. After a crash
-        (nothing says when the server went down) the turn starts again with the clocks stored
-        with the last move. Returns the writes that replace what a stop kept, now applied, by
-        what of it a later crash must still find (:meth:`Room.resume`)."""
+        grace) goes on from where it was when the server stopped, or up to when it was last
+        known alive before a crash (:func:`server.liveness.crash_charges`), so the downtime
+        and the time spent restoring count for nobody and nothing used before is given back.
+        Returns every game on, stored again with its turn anchored in this run and without
+        what a stop kept, now applied (:meth:`Room.resume`): to be written before this run's
+        first stamp (:meth:`alive`)."""
         writes = []
         for room in self.rooms.values():
             if room.status != "playing":
                 continue
-            still = room.resume(now)
-            if still is not None:
-                writes.append(SaveGame({**room.meta(), "paused": still}))
+            room.resume(now)
+            writes.append(SaveGame(room.meta()))
             self._schedule(room)
         return writes
 
-    def restart_turns_of(self, game_ids: Collection[str], now: float) -> None:
+    def restart_turns_of(self, game_ids: Collection[str], now: float) -> list[SaveGame]:
         """The running turns of the games ``game_ids`` begin again at ``now`` (their players
-        were not shown the position before then)."""
+        were not shown the position before then); returns those games to store again (their
+        turns' new start, for a crash)."""
+        writes = []
         for room in self.rooms.values():
             clock = room.clock
             if room.game_id in game_ids and room.status == "playing" and clock.running:
                 clock.start_turn(clock.running, now)
+                room.anchor_turn(now)
+                writes.append(SaveGame(room.meta()))
                 self._schedule(room)
+        return writes
 
     @staticmethod
     def _stored_engine(engine: Engine, meta: dict[str, Any]) -> Engine:
@@ -1293,9 +1310,12 @@ class Hall:
         moves: list[dict[str, Any]],
         now: float,
         chat: list[dict[str, Any]] | None = None,
+        alive: Alive | None = None,
     ) -> Room:
         """Bring back an unfinished game from storage, with its kept ``chat`` lines (as
-        :meth:`Storage.unfinished_chat` gives them); the turn restarts at ``now``."""
+        :meth:`Storage.unfinished_chat` gives them), the server last stamped ``alive`` (as
+        :meth:`Storage.alive` gives it); the turn restarts at ``now``, with what was used of
+        it before the server went down (applied by :meth:`restart_clocks`)."""
         engine = self._stored_engine(self._engine(meta["game"]), meta)
         options = dict(meta.get("options") or {})
         state = engine.start(meta["variant"], meta["start"], self._engine_options(engine, options))
@@ -1315,6 +1335,7 @@ class Hall:
             now=now,
             private=bool(meta.get("private")),
             variant_info=meta.get("variant_info"),
+            run=self.run,
         )
         room.created = meta.get("created") or room.created
         room.bot_seat = meta.get("bot_seat")
@@ -1334,7 +1355,7 @@ class Hall:
             room.status = "playing"
             room.expires = None
             room.clock.start_turn(room.state.turn, now)
-            room.stopped_with = meta.get("paused")  # applied by restart_clocks
+            room.stopped_with = crash_charges(meta, moves, alive)  # applied by restart_clocks
             room.restore_offers(meta.get("offers"))
         self.rooms[room.code] = room
         self._schedule(room)

@@ -48,8 +48,9 @@ from server.config import ServerConfig
 from server.delivery import DeliveryOrder, Pending, first_sends_first
 from server.hall import Hall, hash_token
 from server.keepalive import Keepalive
+from server.liveness import Alive
 from server.metrics import Metrics
-from server.outputs import ConnId, LaunchBot, Outputs
+from server.outputs import ConnId, LaunchBot, Outputs, StorageOp
 from server.pushconn import PushConnection, counting_handshakes
 from server.records import export, formats
 from server.storage import AsyncStorage, StorageClosed, StorageFailing
@@ -245,6 +246,9 @@ class BoardhallServer:
             ``synchronous=NORMAL`` (survives a killed process; nothing waits for the disk).
         sync_on_thread: with ``durable``, sync on a thread of this process rather than in a
             helper process (where tests can hold the sync, tests/server/test_logsync.py).
+        alive_every: seconds between stamps that the server is alive (:mod:`server.liveness`:
+            what a restart after a crash charges the running turns up to); ``None`` stamps only
+            at the start (tests stamp with :meth:`stamp_alive`).
     """
 
     def __init__(
@@ -259,6 +263,7 @@ class BoardhallServer:
         durable: bool = True,
         ping_timeout: float | None = None,
         sync_on_thread: bool = False,
+        alive_every: float | None = 1.0,
     ) -> None:
         bots = importlib.util.find_spec("server.bot_launcher") is not None
         base = config or ServerConfig()
@@ -275,6 +280,9 @@ class BoardhallServer:
             else None
         )
         self._keepalive_timer: asyncio.TimerHandle | None = None
+        self.alive_every = alive_every
+        self._alive_timer: asyncio.TimerHandle | None = None
+        self._alive_writing = False
         self.hall = Hall(self.config)
         self.storage = AsyncStorage(
             db,
@@ -380,11 +388,13 @@ class BoardhallServer:
         await self.storage.open()
         loop = self._loop = asyncio.get_running_loop()
         now = loop.time()
+        stamp = await self.storage.run(self.storage.storage.alive)
+        alive = Alive(*stamp) if stamp is not None else None
         rows = await self.storage.run(self.storage.storage.unfinished)
         chat = await self.storage.run(self.storage.storage.unfinished_chat)
         for meta, moves in rows:
             try:
-                self.hall.restore(meta, moves, now, chat.get(meta["id"]))
+                self.hall.restore(meta, moves, now, chat.get(meta["id"]), alive)
             except Exception:
                 log.exception("could not restore game %s", meta.get("id"))
         if rows:
@@ -407,9 +417,13 @@ class BoardhallServer:
             raise
         except OSError as exc:
             raise CannotListen(exc.errno, exc.strerror) from exc
-        kept = self.hall.restart_clocks(loop.time())
-        if kept:
-            self.storage.write(list(kept), lambda _result, _error: None)
+        now = loop.time()
+        # every game on anchored in this run, then its first stamp (after them: see
+        # server.liveness), in the commit before any move of this run
+        kept: list[StorageOp] = [*self.hall.restart_clocks(now), self.hall.alive(now)]
+        self.storage.write(kept, lambda _result, _error: None)
+        if self.alive_every:
+            self._alive_timer = loop.call_later(self.alive_every, self._stamp_alive_again)
         self._arm()
         if self.keepalive is not None:
             self._keepalive_timer = loop.call_later(self.keepalive.tick, self._sweep_keepalive)
@@ -432,6 +446,8 @@ class BoardhallServer:
         self._timer = self._timer_at = None
         if self._keepalive_timer is not None:
             self._keepalive_timer.cancel()
+        if self._alive_timer is not None:
+            self._alive_timer.cancel()
         await self._until_sent(grace)
         if self._loop is not None:  # committed now: closing may take long (a silent client)
             pauses = self.hall.pauses(stopped)
@@ -720,10 +736,39 @@ class BoardhallServer:
     def _storage_health(self, healthy: bool) -> None:
         """While commits fail, moves are held unseen, so no clock may run out; once they go
         through, the turn after each held move begins again (its player could not see the
-        position before), and the timeouts due in the meantime fire."""
+        position before; stored for a crash, once the held writes are done), and the timeouts
+        due in the meantime fire."""
         if healthy:
-            self.hall.restart_turns_of(self.storage.held_games(), self.loop.time())
+            restarted = self.hall.restart_turns_of(self.storage.held_games(), self.loop.time())
+            if restarted:  # not inside the commit that is calling back
+                self.loop.call_soon(self._write_quietly, list[StorageOp](restarted))
         self._arm()
+
+    def _write_quietly(self, ops: list[StorageOp]) -> None:
+        if not self._stopping:
+            self.storage.write(ops, lambda _result, _error: None)
+
+    # ---- liveness ----------------------------------------------------------------------------
+
+    def stamp_alive(self, now: float | None = None) -> None:
+        """Stamp the database that the server is alive at ``now`` (its loop's time; default:
+        now), with the writes of this turn of the loop (never a write of its own before a
+        move, and no sync of its own). Skipped while the last stamp is not committed yet or
+        the storage fails (it would only be held with the rest)."""
+        if self._stopping or self._alive_writing or self.storage.failure is not None:
+            return
+        self._alive_writing = True
+        when = self.loop.time() if now is None else now
+        self.storage.write([self.hall.alive(when)], self._alive_written)
+
+    def _alive_written(self, _result: object, _error: BaseException | None) -> None:
+        self._alive_writing = False
+
+    def _stamp_alive_again(self) -> None:
+        assert self.alive_every
+        self._alive_timer = self.loop.call_later(self.alive_every, self._stamp_alive_again)
+        if self.hall.any_game_on():  # else nothing to charge: an idle server writes nothing
+            self.stamp_alive()
 
     # ---- keepalive ---------------------------------------------------------------------------
 

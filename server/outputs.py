@@ -68,7 +68,16 @@ class SaveChat:
     keep_from: int
 
 
-StorageOp = SaveIdentity | SaveGame | SaveMove | TruncateMoves | SaveChat
+@dataclass(frozen=True)
+class SaveAlive:
+    """Store that the server (its run ``run``) is alive at the run's wall time ``wall``
+    (:mod:`server.liveness`). A commit of stamps alone asks for no log sync of its own."""
+
+    run: str
+    wall: float
+
+
+StorageOp = SaveIdentity | SaveGame | SaveMove | TruncateMoves | SaveChat | SaveAlive
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ from protocol import (
 from protocol.messages import MessageId
 from server.clock import GameClock, LagPolicy, TimeControl
 from server.config import ServerConfig
+from server.liveness import Run
 from server.movelog import ClockHistory, MoveNote, MoveNotes
 from server.outputs import ConnId, Outputs, SaveChat, SaveGame, SaveMove, TruncateMoves
 from server.stateline import StateLine
@@ -106,6 +107,7 @@ class Room:
         now: float,
         private: bool = False,
         variant_info: dict[str, Any] | None = None,
+        run: Run | None = None,
     ) -> None:
         self.code = code
         self.game_id = game_id
@@ -132,13 +134,22 @@ class Room:
         )
         self.history = ClockHistory(self.clock.remaining, self.clock.has_moved)
         """The clocks at the start and after each move (what an undo restores)."""
+        self.run = run or Run("", 0.0)
+        """The server process this room lives in, whose times its stored records use."""
         self.stopped_with: dict[str, Any] | None = None
-        """What the server kept of the clocks when it stopped (:meth:`paused`), until
+        """What the server kept of the clocks when it stopped (:meth:`paused`), or what a
+        restart after a crash charges (:func:`server.liveness.crash_charges`), until
         :meth:`resume` applies it."""
+        self.kept_at_stop: dict[str, Any] | None = None
+        """What a stopping server keeps of the clocks (:meth:`paused`): stored with every
+        later :meth:`meta` (as ``paused``), so that a write the stop itself causes (a player
+        made to leave) does not lose it."""
         self.kept_turn: dict[str, Any] | None = None
-        """What :meth:`resume` applied that a crash before the next move must still find (the
-        turn's time used before the restart): stored with every later :meth:`meta` of this
-        ply, so that storing the game again for another reason (an offer) does not lose it."""
+        """When the running turn began, if not with the stored move of this ply (the game's
+        start, an undo, a swap, a restart: :meth:`anchor_turn`), as ``{ply, turn_ms, run,
+        since}``: it had used ``turn_ms`` at the run's wall time ``since``. A crash before the
+        next move must still find it, so it is stored with every :meth:`meta` of this ply (as
+        ``turn``; storing the game again for another reason, an offer, does not lose it)."""
         self.seats: dict[Side, Seat | None] = {"first": None, "second": None}
         self.spectators: set[ConnId] = set()
         self.status: Status = "waiting"
@@ -310,8 +321,32 @@ class Room:
             "offers": [
                 {"kind": kind, "by": by, "ply": len(self.moves)} for kind, by in self.offers.items()
             ],
-            **({"paused": kept} if (kept := self._kept_turn()) else {}),
+            **({"turn": kept} if (kept := self._kept_turn()) else {}),
+            **({"away": away} if (away := self._absences()) else {}),
+            **({"paused": self.kept_at_stop} if self.kept_at_stop is not None else {}),
         }
+
+    def anchor_turn(self, now: float, turn_ms: int = 0) -> None:
+        """The running turn began (or went on, having used ``turn_ms``) at ``now`` otherwise
+        than with a move: kept for a crash (:attr:`kept_turn`), with the next :meth:`meta`."""
+        self.kept_turn = {
+            "ply": len(self.moves),
+            "turn_ms": turn_ms,
+            "run": self.run.id,
+            "since": self.run.wall(now),
+        }
+
+    def _absences(self) -> dict[str, Any] | None:
+        """Since when (the run's wall time) each seated player away is away, while the game
+        is on: what a restart after a crash charges of the absences."""
+        if self.status != "playing":
+            return None
+        since = {
+            side: self.run.wall(seat.away_since)
+            for side, seat in self.seats.items()
+            if seat is not None and not seat.connected and seat.away_since is not None
+        }
+        return {"run": self.run.id, "since": since} if since else None
 
     def _kept_turn(self) -> dict[str, Any] | None:
         """:attr:`kept_turn` while it is still this turn's."""
@@ -386,6 +421,7 @@ class Room:
         self.status = "playing"
         self.expires = None
         self.clock.start_turn(self.state.turn, now)
+        self.anchor_turn(now)
         out.writes.append(SaveGame(self.meta()))
         log.info("game started", extra={"fields": self._log_fields()})
 
@@ -557,9 +593,12 @@ class Room:
         if side is not None:
             seat = self.seats[side]
             assert seat is not None
+            was_here = seat.connected
             seat.connected = False
             seat.arriving = False
             seat.away_since = now
+            if was_here and self.status == "playing":  # the absence survives a crash
+                out.writes.append(SaveGame(self.meta()))
             self._presence(out, seat=side)
             self._waiting_expiry(now)
         self._finished_expiry(now)
@@ -590,9 +629,12 @@ class Room:
         seat = self.seats[side]
         assert seat is not None
         news = not seat.arriving  # a bot arriving as expected was shown here already
+        was_away = not seat.connected
         seat.connected = True
         seat.arriving = False
         seat.away_since = None
+        if was_away and self.status == "playing":  # its stored absence is over
+            out.writes.append(SaveGame(self.meta()))
         self._waiting_expiry(now)
         self._finished_expiry(now)
         if news:
@@ -941,6 +983,7 @@ class Room:
             if self.bot_seat is not None:
                 self.bot_seat = other(self.bot_seat)
             self.clock.start_turn(self.state.turn, now)
+            self.anchor_turn(now)
             out.writes.append(SaveGame(self.meta()))
             self.snapshots(now, out)
         elif kind == "rematch":
@@ -974,6 +1017,7 @@ class Room:
         self.clock.remaining = dict(remaining)
         self.clock.has_moved = dict(has_moved)
         self.clock.start_turn(self.state.turn, now)
+        self.anchor_turn(now)
         out.writes.append(TruncateMoves(self.game_id, keep))
         out.writes.append(SaveGame(self.meta()))
         self.snapshots(now, out)
@@ -1047,16 +1091,14 @@ class Room:
         }
         return {"ply": len(self.moves), "turn_ms": turn_ms, "away_ms": away, "offer_wait_ms": waits}
 
-    def resume(self, now: float) -> dict[str, Any] | None:
+    def resume(self, now: float) -> None:
         """The server is back at ``now``, after being down for a while that is charged to
-        nobody: the running turn goes on with the time it had used when the server stopped
-        (:attr:`stopped_with`, when it is this turn's), a player away then is still away as
-        long, and a player who was here then is away only from ``now``. When something kept
-        was applied, returns what of it stays true should the server crash before it stops
-        again (the turn's time used before this restart; not the absences, which a player may
-        end), to be stored in its place."""
+        nobody: the running turn goes on with the time it had used when the server stopped or
+        crashed (:attr:`stopped_with`, when it is this turn's), a player away then is still
+        away as long, and a player who was here then is away only from ``now``. The turn is
+        anchored at ``now`` (:meth:`anchor_turn`) and the absences start again from the
+        restart: the caller stores the game (:meth:`meta`) before this run's first stamp."""
         kept, self.stopped_with = self.stopped_with or {}, None
-        applied = bool(kept)
         if kept.get("ply") != len(self.moves):
             kept = {}
         turn_ms = max(0, int(kept.get("turn_ms") or 0))
@@ -1070,10 +1112,7 @@ class Room:
         if isinstance(waits, dict):  # a clean stop kept what was left of each wait
             for side in SIDES:
                 self.offer_after[side] = now + max(0, int(waits.get(side) or 0)) / 1000
-        if not applied:
-            return None
-        self.kept_turn = {"ply": len(self.moves), "turn_ms": turn_ms, "away_ms": {}}
-        return self.kept_turn
+        self.anchor_turn(now, turn_ms)
 
     def replay(self, moves: list[dict[str, Any]]) -> None:
         """Rebuild the game from stored moves (crash recovery); raises EngineError if corrupt."""

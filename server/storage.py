@@ -24,7 +24,15 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from server.logsync import LogSyncer, Syncer, start_syncer
-from server.outputs import SaveChat, SaveGame, SaveIdentity, SaveMove, StorageOp, TruncateMoves
+from server.outputs import (
+    SaveAlive,
+    SaveChat,
+    SaveGame,
+    SaveIdentity,
+    SaveMove,
+    StorageOp,
+    TruncateMoves,
+)
 
 T = TypeVar("T")
 
@@ -71,9 +79,14 @@ CREATE TABLE IF NOT EXISTS chat (
     text TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS alive (
+    id INTEGER PRIMARY KEY CHECK (id = 0),
+    run TEXT NOT NULL,
+    wall REAL NOT NULL
+);
 """
 """Every table is created if missing when a database opens, so a database made before a table
-was added (``chat``) opens as it is and gets the new table empty."""
+was added (``chat``, ``alive``) opens as it is and gets the new table empty."""
 
 
 INSERT_MOVES = (
@@ -207,6 +220,8 @@ class Storage:
                         "DO UPDATE SET name = excluded.name",
                         (op.player, op.token_hash, op.name),
                     )
+                elif isinstance(op, SaveAlive):
+                    db.execute("INSERT OR REPLACE INTO alive VALUES (0, ?, ?)", (op.run, op.wall))
                 elif isinstance(op, SaveChat):
                     db.execute(
                         "INSERT OR REPLACE INTO chat VALUES (?, ?, ?, ?, ?, ?)",
@@ -238,6 +253,11 @@ class Storage:
             "SELECT player, token_hash, name FROM identities WHERE token_hash = ?", (token_hash,)
         ).fetchone()
         return (row[0], row[1], row[2]) if row else None
+
+    def alive(self) -> tuple[str, float] | None:
+        """``(run, wall)`` of the last stamp that the server was alive, if any."""
+        row = self.db.execute("SELECT run, wall FROM alive WHERE id = 0").fetchone()
+        return (str(row[0]), float(row[1])) if row else None
 
     def unfinished(self) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
         """Every waiting or playing game with its moves, oldest first."""
@@ -606,6 +626,11 @@ class AsyncStorage:
         if self._syncer is None:
             self._call_back(thens, errors)
             return
+        if _stamps_only(ops, thens):
+            # committed is all a stamp needs: a killed process leaves it in the log, and it is
+            # never ahead of an earlier write; the next commit's sync makes it durable too
+            _call_all(thens, errors)
+            return
         self._commits += 1
         self._syncing.append(_Batch(self._commits, ops, sizes, thens, errors))
         self._syncer.request(self._commits)
@@ -788,6 +813,16 @@ def _call_all(thens: list[Done], errors: dict[int, BaseException]) -> None:
             then(None, errors.get(index))
         except Exception:  # the others must still hear of their writes
             log.exception("a storage write's callback failed")
+
+
+def _stamps_only(ops: list[StorageOp], thens: list[Done]) -> bool:
+    """Whether a commit holds only stamps (one op each): O(1) for a batch of moves."""
+    return (
+        bool(ops)
+        and type(ops[0]) is SaveAlive
+        and len(ops) == len(thens)
+        and all(type(op) is SaveAlive for op in ops)
+    )
 
 
 def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:

@@ -30,3 +30,24 @@ async def play(ann: WireClient, bob: WireClient, code: str, moves: list[str]) ->
         wire = ann if ply % 2 == 0 else bob
         reply = await wire.request(type="move", room=code, ply=ply, move=move)
         assert reply["type"] == "moved", reply
+
+
+async def claim_when_absence_ends(
+    server: Any, token: str, code: str, away_s: int, grace_s: int
+) -> dict[str, Any]:
+    """ann (``token``) back on a restarted ``server``: her claim that bob, away ``away_s`` of a
+    ``grace_s`` grace, has abandoned is refused until the grace is over, then wins. Returns the
+    ``over`` that answered the claim once the rest of the grace has passed."""
+    ann = await WireClient.connect(server.url, "ann", token=token)
+    try:
+        early = await ann.request(type="timeout", room=code)
+        assert (early["type"], early["code"]) == ("error", "not_allowed"), early
+        assert f"away {away_s} s" in early["message"], early
+        seat = server.hall.rooms[code].seats["second"]
+        assert seat is not None and seat.away_since is not None
+        seat.away_since -= grace_s - away_s  # the rest of the grace, passed
+        over: dict[str, Any] = await ann.request(type="timeout", room=code)
+    finally:
+        await ann.close()
+    assert (over["type"], over["result"], over["reason"]) == ("over", "first", "abandoned"), over
+    return over

@@ -29,7 +29,7 @@ from server.net import BoardhallServer, running_server
 from server.testing import ServerProcess, WireClient
 from tests.server.raw_ws import raw_websocket
 from tests.server.storage_tools import until
-from tests.server.tables import play, seated_pair
+from tests.server.tables import claim_when_absence_ends, play, seated_pair
 from tests.server.test_durable_views import Gate  # os.fdatasync behind a gate
 
 
@@ -175,18 +175,7 @@ async def test_an_absence_before_a_clean_restart_still_counts_after_it(tmp_path:
     the restart ann may claim after the 10 s that are left, not after a whole new minute."""
     code, token, _ = await _away_at_the_stop(tmp_path, 50)
     async with serving(tmp_path, config=ServerConfig(absence_grace_s=60)) as server:
-        ann = await WireClient.connect(server.url, "ann", token=token)
-        try:
-            early = await ann.request(type="timeout", room=code)
-            assert (early["type"], early["code"]) == ("error", "not_allowed"), early
-            assert "away 50 s" in early["message"], early
-            seat = server.hall.rooms[code].seats["second"]
-            assert seat is not None and seat.away_since is not None
-            seat.away_since -= 10  # 10 s later
-            over = await ann.request(type="timeout", room=code)
-        finally:
-            await ann.close()
-    assert (over["type"], over["result"], over["reason"]) == ("over", "first", "abandoned")
+        await claim_when_absence_ends(server, token, code, away_s=50, grace_s=60)
 
 
 async def _away_at_the_stop(tmp_path: Path, seconds: float) -> tuple[str, str, str]:
