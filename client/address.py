@@ -35,7 +35,8 @@ def to_url(address: str, port: int | None = None) -> str:
     if not text:
         raise BadAddress("type the server's address (for example 192.168.1.20 or host:8765)")
     if "://" not in text:
-        host, port_text = _split(text, text)
+        bare = text[:-1] if text.endswith("/") else text  # host:port/ pasted from a URL
+        host, port_text = _split(bare, text)
         return f"ws://{_bracket(host)}:{_port(port_text) if port_text else port or DEFAULT_PORT}/"
     scheme, rest = text.split("://", 1)
     scheme = scheme.lower()

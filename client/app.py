@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import pygame
 
-from client.config import Config
+from client.config import Claim, Config
 from client.net import NO_RECONNECT_CODES, Connection, NetEvent, Patience
 from client.scenes.base import Scene
 from client.ui import draw, theme
@@ -44,6 +44,9 @@ identity from each other for ever."""
 RENEWED = "The server did not know your saved identity; you have a new one."
 RENEWED_FOR_S = 20.0
 """How long :data:`RENEWED` stays up once the new identity is welcomed."""
+SECOND_WINDOW = ("Another Boardhall window uses your saved identity on this server: this one "
+                 "plays as a second player.")
+"""The notice when a second window on the same config file connects to the same server."""
 
 
 def limit_window(size: tuple[int, int]) -> None:
@@ -61,7 +64,8 @@ class App:
     """Owns the window, the scene stack and the server connection(s).
 
     Args:
-        config: the loaded config file (saved when the server gives us a token).
+        config: the loaded config file (saved when the server gives us a token); none: an
+            in-memory one.
         headless: draw only on an offscreen surface (screenshots, tests, benchmarks).
         clock: monotonic seconds; tests inject their own.
         window_size: initial window size.
@@ -76,7 +80,7 @@ class App:
     ) -> None:
         pygame.display.init()
         pygame.font.init()
-        self.config = config or Config()
+        self.config = config or Config(persist=False)
         self.headless = headless
         self.clock = clock
         self.surface = pygame.Surface(theme.LOGICAL_SIZE)
@@ -129,6 +133,13 @@ class App:
         self._ping_stamp: int | None = None
         self.ssl_context: Any = None
         """``ssl.SSLContext`` for ``wss://`` servers with a private certificate authority."""
+        self.claim: Claim | None = None
+        """The saved identity this window uses on the connected server (held while connected,
+        so another window on the same config file takes another one)."""
+        self._told_second = False
+        self._keep_claim: Claim | None = None
+        """Set by a refused token: the next :meth:`connect` renews that same identity slot."""
+        self._told_unsaved = False
 
     # ---- scene stack --------------------------------------------------------------------------
 
@@ -183,9 +194,20 @@ class App:
         self.greeted = False
         self.closed_code = None
         self.net_status = "connecting"
-        self.connection = Connection(url, name, self.config.token_for(url),
+        token = None
+        kept, self._keep_claim = self._keep_claim, None
+        if not self._local(url):
+            # a local game's server is gone after this run: nothing of it is saved or resumed
+            self.claim = kept or self.config.claim(url, name)
+            if self.claim.token_key is not None:
+                token = self.config.tokens.get(self.claim.token_key)
+        self.connection = Connection(url, name, token,
                                      ssl=ssl or self.ssl_context, patience=self.patience)
         self.connection.start()
+
+    def _local(self, url: str) -> bool:
+        """Whether ``url`` is this program's own embedded server."""
+        return self.local_server is not None and url == self.local_server.url
 
     def record_fetch(self, game_id: str) -> RecordFetch:
         """Start reading game ``game_id``'s record from the connected server, as this player (so
@@ -193,7 +215,8 @@ class App:
         from client.scenes.replay import RecordFetch
 
         context = self.connection.ssl if self.connection is not None else self.ssl_context
-        return RecordFetch(self.url, game_id, self.config.token_for(self.url), context)
+        token = self.connection.token if self.connection is not None else None
+        return RecordFetch(self.url, game_id, token, context)
 
     def disconnect(self) -> None:
         """Close every connection."""
@@ -203,6 +226,9 @@ class App:
         self.connection = None
         self.seat_connections = {}
         self.net_status = "offline"
+        if self.claim is not None:  # another window may use this identity now
+            self.claim.release()
+            self.claim = None
 
     def next_id(self) -> int:
         """A fresh request id."""
@@ -303,17 +329,7 @@ class App:
                 self._renewed = False
                 self.notice = RENEWED
                 self._flash = (RENEWED, self.clock() + RENEWED_FOR_S)
-            token = message.get("token")
-            name = message.get("name")
-            if self.local_server is None:  # a local game's server is gone after this run
-                if isinstance(token, str) and self.url:
-                    self.config.tokens[self.url] = token
-                if isinstance(name, str):
-                    self.config.name = name
-                if self.address:
-                    self.config.server = self.address
-                with contextlib.suppress(OSError):
-                    self.config.save()
+            self._remember(message)
         elif kind == "pong":
             sent = message.get("t")
             if sent == self._ping_stamp and isinstance(sent, int) and not isinstance(sent, bool):
@@ -322,9 +338,10 @@ class App:
             # The server forgot our identity (a new database), on the first connection or on a
             # reconnect after a restart: start afresh as a new one.
             if self.connection is not None and self.connection.token:
-                self.config.tokens.pop(self.url, None)
-                with contextlib.suppress(OSError):
+                if self.claim is not None:
+                    self.config.forget(self.claim)
                     self.config.save()
+                self._keep_claim, self.claim = self.claim, None  # not released: renewed
                 name = self.connection.name
                 self.connect(self.url, name, self.address)
                 self._renewed = True
@@ -345,6 +362,32 @@ class App:
                 scene.on_message(message)
             except Exception as exc:  # a message the scene could not digest must not kill us
                 self.notice = f"Ignored a message the client could not read ({kind}): {exc}"
+
+    def _remember(self, welcome: dict[str, Any]) -> None:
+        """Save the welcomed identity (its token under this window's claim), the name and the
+        server; say once when it cannot be saved, or when it is not the main saved one."""
+        token, name = welcome.get("token"), welcome.get("name")
+        if self.claim is None:
+            if not self.url or self._local(self.url):
+                return  # a local game's server is gone after this run
+            self.claim = self.config.claim(self.url, name if isinstance(name, str) else "")
+        claim = self.claim
+        if isinstance(token, str) and isinstance(name, str):
+            self.config.remember(claim, token, name)
+        if isinstance(name, str):
+            self.config.name = name
+        if self.address:
+            self.config.server = self.address
+        said = ""
+        if not self.config.save() and not self._told_unsaved:
+            self._told_unsaved = True
+            said = self.config.problem
+        elif claim.others_busy and not self._told_second and not self.notice:
+            self._told_second = True
+            said = SECOND_WINDOW
+        if said:
+            self.notice = said
+            self._flash = (said, self.clock() + RENEWED_FOR_S)
 
     # ---- frames -------------------------------------------------------------------------------
 

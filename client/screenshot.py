@@ -16,7 +16,7 @@ from client.ui import theme
 def make_app() -> App:
     """A headless app with an in-memory config (nothing is written)."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    return App(Config(path=Path(os.devnull)), headless=True, clock=lambda: 0.0)
+    return App(Config(persist=False), headless=True, clock=lambda: 0.0)
 
 
 def build_scene(app: App, scene: str, game: str, variant: str | None, position: str | None,

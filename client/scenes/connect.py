@@ -155,6 +155,11 @@ class ConnectScene(Scene):
             self.show(text, theme.BAD)
             self.app.disconnect()
 
+    @property
+    def settings_note(self) -> str:
+        """What is wrong with the config file (damaged, cannot be saved), or ""."""
+        return self.app.config.problem
+
     def message_rect(self) -> pygame.Rect:
         """Where the message (a failure's reason) goes: under the buttons, inside the card."""
         top = self.connect_button.rect.bottom + 16
@@ -181,3 +186,8 @@ class ConnectScene(Scene):
             draw.paragraph(surface, self.message, self.message_rect(), 16, self.message_color)
         draw.text(surface, "Tab: next field   Enter: connect   F2: play offline   Esc: quit",
                   (w // 2, self.card.bottom + 18), 14, theme.FAINT, "midtop")
+        if self.settings_note:
+            note = pygame.Rect(0, self.card.bottom + 44, self.card.width + 160,
+                               theme.LOGICAL_SIZE[1] - self.card.bottom - 50)
+            note.centerx = w // 2
+            draw.paragraph(surface, self.settings_note, note, 14, theme.WARN)

@@ -21,6 +21,16 @@ def test_addresses(typed: str, url: str) -> None:
     assert to_url(typed) == url
 
 
+@pytest.mark.parametrize(("typed", "url"), [
+    ("localhost:8765/", "ws://localhost:8765/"),
+    ("example.org/", "ws://example.org:8765/"),
+    ("[::1]:9000/", "ws://[::1]:9000/"),
+])
+def test_a_trailing_slash_without_a_scheme_is_the_same_server(typed: str, url: str) -> None:
+    """``host:port/`` (pasted from a URL) is not a bad port number."""
+    assert to_url(typed) == url
+
+
 def test_port_argument_applies_only_without_a_port() -> None:
     """--port fills a missing port and never overrides a typed one."""
     assert to_url("h", 9001) == "ws://h:9001/"

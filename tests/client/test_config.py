@@ -62,7 +62,8 @@ def test_a_missing_file_is_not_taken_for_a_damaged_one(tmp_path: Path) -> None:
     config = Config.load(tmp_path / "config.json")
     assert not config.unreadable
     config.save()
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["config.json"]
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(".")) == [
+        "config.json"]
 
 
 def test_env_overrides_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -330,7 +330,9 @@ def test_a_refused_saved_token_is_said_once_welcomed_and_the_line_goes(
 
 def test_another_window_with_the_same_identity_takes_over_without_a_fight(
         tmp_path: Path, embedded: EmbeddedServer) -> None:
-    """A second window opens with the same saved token: the first one is closed with 4001,
+    """A client with a copy of the same config file (another computer, or BOARDHALL_CONFIG
+    naming a copy: two windows on one config file take two identities instead, see
+    test_config_audit) connects with the same saved token: the first one is closed with 4001,
     says that another window took over, and does not reconnect (which would close the other
     one in turn, and so on). Esc takes it to the connect scene with that line."""
     alice = connect_app(tmp_path, "Alice", embedded.url)
@@ -338,8 +340,10 @@ def test_another_window_with_the_same_identity_takes_over_without_a_fight(
     alice.send({"type": "create", "game": "hexgomoku", "color": "first"})
     pump([alice], lambda: bool(alice.find(RoomScene)))
     events = record_events(alice)
-    again = connect_app(tmp_path, "Alice", embedded.url,
-                        config=Config.load(tmp_path / "Alice.json"))
+    copy = tmp_path / "elsewhere" / "Alice.json"
+    copy.parent.mkdir()
+    copy.write_bytes((tmp_path / "Alice.json").read_bytes())
+    again = connect_app(tmp_path, "Alice", embedded.url, config=Config.load(copy))
     try:
         pump([alice, again], lambda: alice.net_status == "offline"
              and bool(again.find(RoomScene)) and room_of(again).model.you == "first")

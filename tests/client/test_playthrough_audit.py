@@ -410,7 +410,8 @@ def test_number_chess_game(tmp_path: Path, server: EmbeddedServer) -> None:
     left = "0,7 3,10 3,6 3,8 3,4 2,5 2,7 2,9 1,8 1,6"  # first's pieces on their target camp
     second = "14,7 11,4 11,8 11,6 11,10 12,9 12,7 7,8 8,9 9,10"  # 0-6 on theirs: 91
     position = f"first;60;{left};{second}"
-    alice, bob = two_players(tmp_path, server, "shuqi", position=position)
+    # new players (their own config files): Alice and Bob above would resume their game
+    alice, bob = two_players(tmp_path / "again", server, "shuqi", position=position)
     apps = [alice, bob]
     key(alice, pygame.K_t, "t")
     assert "stop" in room_of(alice).message.lower() and not sent(alice, "stop")
@@ -445,7 +446,8 @@ def test_hexgomoku_exact5_and_the_winning_five(tmp_path: Path, server: EmbeddedS
     for app in apps:
         app.disconnect()
 
-    alice, bob = two_players(tmp_path, server, "hexgomoku")
+    # new players (their own config files): Alice and Bob above would resume their game
+    alice, bob = two_players(tmp_path / "again", server, "hexgomoku")
     apps = [alice, bob]
     black = ["0,0", "1,-1", "2,-2", "3,-3", "4,-4"]
     white = ["0,1", "1,1", "2,1", "3,1"]
