@@ -45,7 +45,7 @@ RENEWED = "The server did not know your saved identity; you have a new one."
 RENEWED_FOR_S = 20.0
 """How long :data:`RENEWED` stays up once the new identity is welcomed."""
 SECOND_WINDOW = ("Another Boardhall window uses your saved identity on this server: this one "
-                 "plays as a second player.")
+                 "plays as another player.")
 """The notice when a second window on the same config file connects to the same server."""
 
 
