@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import queue
 import time
 from collections.abc import Callable, Iterator
@@ -14,14 +15,21 @@ import pygame
 from client.app import App
 from client.config import Config
 from client.local import EmbeddedServer
+from client.net import NetEvent
 from client.scenes.connect import ConnectScene
 from client.scenes.lobby import LobbyScene
 from client.scenes.room import RoomScene
+from tests.client.netproxy import Proxy
 
 
-def open_app(tmp_path: Path, name: str, url: str) -> App:
-    """A headless app that connects to ``url`` as ``name`` through its connect scene."""
-    app = App(Config(path=tmp_path / f"{name}.json"), headless=True)
+def open_app(tmp_path: Path, name: str, url: str, *, config: Config | None = None,
+             **patience: Any) -> App:
+    """A headless app that connects to ``url`` as ``name`` through its connect scene (its own
+    config file in ``tmp_path`` unless ``config`` is given; ``patience`` replaces fields of its
+    :class:`client.net.Patience`)."""
+    app = App(config or Config(path=tmp_path / f"{name}.json"), headless=True)
+    if patience:
+        app.patience = dataclasses.replace(app.patience, **patience)
     scene = ConnectScene(app, url, name)
     app.push(scene)
     scene.submit()
@@ -175,3 +183,57 @@ def next_game(finished: dict[str, Any], room: str, you: str | None,
     snapshot["seats"] = ({"first": seats["second"], "second": seats["first"]} if swapped
                          else dict(seats))
     return snapshot
+
+
+# ---- watching the connection ----------------------------------------------------------------
+
+
+def record_events(app: App) -> list[NetEvent]:
+    """Every connection event ``app`` handles from now on, in order."""
+    seen: list[NetEvent] = []
+    handle = app.dispatch_net
+
+    def recording(event: NetEvent) -> None:
+        seen.append(event)
+        handle(event)
+
+    app.dispatch_net = recording  # type: ignore[method-assign]
+    return seen
+
+
+def kinds(events: list[NetEvent]) -> list[str]:
+    """The events' kinds, messages by their type."""
+    return [str(e.data.get("type")) if e.kind == "message" else e.kind for e in events]
+
+
+@contextlib.contextmanager
+def proxied(server: EmbeddedServer) -> Iterator[Proxy]:
+    """A proxy in front of ``server``."""
+    proxy = Proxy(server.server.port).start()
+    try:
+        yield proxy
+    finally:
+        proxy.stop()
+
+
+@contextlib.contextmanager
+def table(tmp_path: Path, alice_url: str, bob_url: str) -> Iterator[tuple[App, App]]:
+    """Alice (first) and Bob (second) at a hexgomoku table with a 5+3 clock, after Alice's
+    first move 0,0."""
+    alice = open_app(tmp_path, "Alice", alice_url)
+    bob = open_app(tmp_path, "Bob", bob_url)
+    apps = [alice, bob]
+    try:
+        pump(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
+        alice.send({"type": "create", "game": "hexgomoku", "color": "first",
+                    "clock": {"initial": 300, "increment": 3}})
+        pump(apps, lambda: bool(alice.find(RoomScene)))
+        bob.send({"type": "join", "room": room_of(alice).model.room})
+        pump(apps, lambda: bool(bob.find(RoomScene)))
+        click(alice, px(room_of(alice), "0,0"))
+        pump(apps, lambda: len(room_of(bob).model.moves) == 1)
+        assert room_of(bob).model.clocks.get("running") == "second"
+        yield alice, bob
+    finally:
+        for app in (alice, bob):
+            app.disconnect()

@@ -9,7 +9,6 @@ demand, so nothing here waits on a timer of its own."""
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json
 import socket
 import ssl
@@ -32,78 +31,26 @@ from client.scenes.connect import ConnectScene
 from client.scenes.lobby import LobbyScene
 from client.scenes.room import RoomScene
 from client.ui import draw, theme
-from tests.client.helpers import click, first_move_at_a_table, pump, px, room_of
-from tests.client.netproxy import Proxy
+from tests.client.helpers import (
+    click,
+    first_move_at_a_table,
+    kinds,
+    open_app,
+    proxied,
+    pump,
+    px,
+    record_events,
+    room_of,
+    table,
+)
 
 QUICK: dict[str, Any] = {"reconnect_for": 1.0, "welcome_timeout": 2.0}
 """Connection settings that make a test's failures come quickly (the defaults are minutes)."""
 
 
-def connect_app(tmp_path: Path, name: str, url: str, *, config: Config | None = None,
-                **options: Any) -> App:
-    """A headless app that connects to ``url`` as ``name`` through its connect scene."""
-    app = App(config or Config(path=tmp_path / f"{name}.json"), headless=True)
-    app.patience = dataclasses.replace(app.patience, **options)
-    scene = ConnectScene(app, url, name)
-    app.push(scene)
-    scene.submit()
-    return app
-
-
-def record_events(app: App) -> list[NetEvent]:
-    """Every connection event ``app`` handles from now on, in order."""
-    seen: list[NetEvent] = []
-    handle = app.dispatch_net
-
-    def recording(event: NetEvent) -> None:
-        seen.append(event)
-        handle(event)
-
-    app.dispatch_net = recording  # type: ignore[method-assign]
-    return seen
-
-
-def kinds(events: list[NetEvent]) -> list[str]:
-    """The events' kinds, messages by their type."""
-    return [str(e.data.get("type")) if e.kind == "message" else e.kind for e in events]
-
-
 def wait_for_failure(app: App, scene: ConnectScene, timeout: float = 15.0) -> None:
     """Pump ``app`` until its connect scene stops trying."""
     pump([app], lambda: not scene.busy, timeout=timeout)
-
-
-@contextlib.contextmanager
-def proxied(server: EmbeddedServer) -> Iterator[Proxy]:
-    """A proxy in front of ``server``."""
-    proxy = Proxy(server.server.port).start()
-    try:
-        yield proxy
-    finally:
-        proxy.stop()
-
-
-@contextlib.contextmanager
-def table(tmp_path: Path, alice_url: str, bob_url: str) -> Iterator[tuple[App, App]]:
-    """Alice (first) and Bob (second) at a hexgomoku table with a 5+3 clock, after Alice's
-    first move 0,0."""
-    alice = connect_app(tmp_path, "Alice", alice_url)
-    bob = connect_app(tmp_path, "Bob", bob_url)
-    apps = [alice, bob]
-    try:
-        pump(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
-        alice.send({"type": "create", "game": "hexgomoku", "color": "first",
-                    "clock": {"initial": 300, "increment": 3}})
-        pump(apps, lambda: bool(alice.find(RoomScene)))
-        bob.send({"type": "join", "room": room_of(alice).model.room})
-        pump(apps, lambda: bool(bob.find(RoomScene)))
-        click(alice, px(room_of(alice), "0,0"))
-        pump(apps, lambda: len(room_of(bob).model.moves) == 1)
-        assert room_of(bob).model.clocks.get("running") == "second"
-        yield alice, bob
-    finally:
-        for app in (alice, bob):
-            app.disconnect()
 
 
 def server_aborts(server: EmbeddedServer, app: App) -> None:
@@ -198,8 +145,8 @@ def test_a_silent_link_is_noticed_and_reconnected(tmp_path: Path,
     """The link goes silent (no reset, no close: a dead Wi-Fi): the client's keep-alive notices
     it within its ping timeout, and it reconnects by itself to the same seat."""
     with proxied(embedded) as proxy:
-        alice = connect_app(tmp_path, "Alice", embedded.url)
-        bob = connect_app(tmp_path, "Bob", proxy.url(), ping_interval=0.3, ping_timeout=1.0)
+        alice = open_app(tmp_path, "Alice", embedded.url)
+        bob = open_app(tmp_path, "Bob", proxy.url(), ping_interval=0.3, ping_timeout=1.0)
         try:
             first_move_at_a_table(alice, bob)
             apps = [alice, bob]
@@ -245,7 +192,7 @@ def test_a_server_gone_for_good_is_given_up_and_esc_goes_back_with_the_reason(
     with the attempt and the wait said), then gives up and says so; Esc leaves the room for
     the connect scene with the reason, ready to connect again."""
     server = EmbeddedServer().start()
-    alice = connect_app(tmp_path, "Alice", server.url, **QUICK)
+    alice = open_app(tmp_path, "Alice", server.url, **QUICK)
     try:
         pump([alice], lambda: isinstance(alice.top, LobbyScene))
         alice.send({"type": "create", "game": "hexgomoku", "color": "first"})
@@ -282,7 +229,7 @@ def test_a_server_that_forgot_us_gives_a_new_identity_not_a_dead_session(
     every action answered "say hello first"."""
     first = EmbeddedServer().start()
     port = first.server.port
-    alice = connect_app(tmp_path, "Alice", first.url)
+    alice = open_app(tmp_path, "Alice", first.url)
     pump([alice], lambda: isinstance(alice.top, LobbyScene))
     old = alice.player_id
     alice.send({"type": "create", "game": "hexgomoku", "color": "first"})
@@ -335,7 +282,7 @@ def test_another_window_with_the_same_identity_takes_over_without_a_fight(
     test_config_audit) connects with the same saved token: the first one is closed with 4001,
     says that another window took over, and does not reconnect (which would close the other
     one in turn, and so on). Esc takes it to the connect scene with that line."""
-    alice = connect_app(tmp_path, "Alice", embedded.url)
+    alice = open_app(tmp_path, "Alice", embedded.url)
     pump([alice], lambda: isinstance(alice.top, LobbyScene))
     alice.send({"type": "create", "game": "hexgomoku", "color": "first"})
     pump([alice], lambda: bool(alice.find(RoomScene)))
@@ -343,7 +290,7 @@ def test_another_window_with_the_same_identity_takes_over_without_a_fight(
     copy = tmp_path / "elsewhere" / "Alice.json"
     copy.parent.mkdir()
     copy.write_bytes((tmp_path / "Alice.json").read_bytes())
-    again = connect_app(tmp_path, "Alice", embedded.url, config=Config.load(copy))
+    again = open_app(tmp_path, "Alice", embedded.url, config=Config.load(copy))
     try:
         pump([alice, again], lambda: alice.net_status == "offline"
              and bool(again.find(RoomScene)) and room_of(again).model.you == "first")
@@ -394,7 +341,7 @@ def test_a_websocket_server_that_is_not_boardhall_is_named_without_hanging(
     """An echo server answers the WebSocket handshake but never says welcome: the connect
     scene says so within the welcome timeout instead of "Connecting…" for ever."""
     with websocket_server(echo) as port:
-        app = connect_app(tmp_path, "Alice", f"127.0.0.1:{port}", **QUICK)
+        app = open_app(tmp_path, "Alice", f"127.0.0.1:{port}", **QUICK)
         scene = app.top
         assert isinstance(scene, ConnectScene)
         wait_for_failure(app, scene)
@@ -414,7 +361,7 @@ def test_a_server_speaking_another_protocol_version_is_named(tmp_path: Path) -> 
                                     "message": "this server speaks protocol 2"}))
 
     with websocket_server(future) as port:
-        app = connect_app(tmp_path, "Alice", f"127.0.0.1:{port}", **QUICK)
+        app = open_app(tmp_path, "Alice", f"127.0.0.1:{port}", **QUICK)
         scene = app.top
         assert isinstance(scene, ConnectScene)
         wait_for_failure(app, scene)
@@ -441,7 +388,7 @@ def test_ws_to_a_secure_server_suggests_wss(tmp_path: Path,
     secure = EmbeddedServer(ssl_context=tls[0]).start()
     port = secure.server.port
     try:
-        app = connect_app(tmp_path, "Alice", f"ws://127.0.0.1:{port}", **QUICK)
+        app = open_app(tmp_path, "Alice", f"ws://127.0.0.1:{port}", **QUICK)
         scene = app.top
         assert isinstance(scene, ConnectScene)
         wait_for_failure(app, scene)
@@ -455,7 +402,7 @@ def test_ws_to_a_secure_server_suggests_wss(tmp_path: Path,
 def test_wss_to_a_plain_server_suggests_ws(tmp_path: Path, embedded: EmbeddedServer) -> None:
     """wss:// to a ws:// server: one line that says the server may not use TLS and to type
     ws:// (it used to end "Cannot reach …: " with nothing after the colon)."""
-    app = connect_app(tmp_path, "Alice", f"wss://127.0.0.1:{embedded.server.port}", **QUICK)
+    app = open_app(tmp_path, "Alice", f"wss://127.0.0.1:{embedded.server.port}", **QUICK)
     scene = app.top
     assert isinstance(scene, ConnectScene)
     wait_for_failure(app, scene)
@@ -471,7 +418,7 @@ def test_an_address_nobody_answers_is_given_up_in_bounded_time(tmp_path: Path) -
         silent.bind(("127.0.0.1", 0))
         silent.listen(4)
         port = silent.getsockname()[1]
-        app = connect_app(tmp_path, "Alice", f"127.0.0.1:{port}", open_timeout=0.5)
+        app = open_app(tmp_path, "Alice", f"127.0.0.1:{port}", open_timeout=0.5)
         scene = app.top
         assert isinstance(scene, ConnectScene)
         wait_for_failure(app, scene)
@@ -507,7 +454,7 @@ def test_create_room_double_clicked_on_a_slow_server_opens_one_room(
     """Create room pressed twice while the server is slow to answer makes one room, not two
     (the second would open on top, the first left waiting for nobody)."""
     with proxied(embedded) as proxy:
-        alice = connect_app(tmp_path, "Alice", proxy.url())
+        alice = open_app(tmp_path, "Alice", proxy.url())
         try:
             pump([alice], lambda: isinstance(alice.top, LobbyScene))
             lobby = alice.top

@@ -21,9 +21,8 @@ from client.net import NetEvent
 from client.scenes.result import ResultPanel
 from client.scenes.room import RoomScene
 from tests.client.conftest import UI, shoot
-from tests.client.helpers import key, pump, room_of, type_text
+from tests.client.helpers import key, kinds, proxied, pump, record_events, room_of, table, type_text
 from tests.client.netproxy import Proxy
-from tests.client.test_network_audit import kinds, proxied, record_events, table
 
 LOST = Path("/tmp/lost")
 
