@@ -5,11 +5,13 @@
 matchmaking and plays game after game; the server matches only seeks of the same clock, so the bot
 seeks ``--clock`` (``5+3``, ``20s/move`` or ``untimed``), by default its game's first quick-game
 preset, the one a human in the lobby meets with the first quick-game button. With ``--room`` it
-sits in that room and plays there under the room's clock, accepting rematches. It
-declines undo offers, accepts a draw only when its own search sees it clearly losing, and in
-number chess calls ``stop`` and ``report`` when they win. In an untimed game whose opponent has
-gone, it claims the game once the server's absence grace has run out. A seeking bot takes a
-rematch offer instead of its new seek (and declines one while it plays another game).
+sits in that room and plays there under the room's clock, accepting rematches (a bot the server
+started ends once the server lets it go: its room closed, or its human left it after the end). It
+declines undo offers, accepts a draw only when a fixed search of the position, the same at every
+level, sees it clearly losing, and in number chess calls ``stop`` and ``report`` when they win. In
+an untimed game whose opponent has gone, it claims the game once the server's absence grace has
+run out. A seeking bot takes a rematch offer instead of its new seek (and declines one while it
+plays another game).
 
 When the connection drops, the bot reconnects with its token for up to five minutes and resumes
 its seat (a bot the server started for its room ends instead: the server, started again, starts
@@ -53,7 +55,8 @@ TOKEN_VARIABLE = "BOARDHALL_BOT_TOKEN"
 BOT_CLIENT = "bot boardhall"
 """``hello.client``: the server marks identities whose client starts with ``bot`` as bots."""
 IDLE_EXIT_SECONDS = 600.0
-"""In a room, after a game ends, leave when no rematch comes within this time."""
+"""In a room, after a game ends, leave when no rematch comes within this time (a bot the server
+started is let go sooner: when no room needs it)."""
 MAX_REFUSALS = 3
 """Refused moves in one position before the bot resigns instead of looping."""
 RECONNECT_FOR = 300.0
@@ -86,8 +89,9 @@ class Decider(Protocol):
         """The action in ``state`` within ``seconds``."""
         ...
 
-    def accepts_draw(self) -> bool:
-        """Whether to accept a draw offer now."""
+    def accepts_draw(self, state: Any, side: str) -> bool:
+        """Whether the bot playing ``side`` accepts a draw offered in ``state`` (a sound
+        judgement: never a randomised score)."""
         ...
 
 
@@ -263,7 +267,10 @@ class BotClient:
                     "(4001), so the other connection plays its seat"
                 )
             if self.launched:
-                log.info("the server that started this bot is gone (%s): the bot ends", reason)
+                if ws is not None and ws.close_code == 1000:  # no room needs it any more
+                    log.info("the server let this bot go (%s): the bot ends", reason)
+                else:
+                    log.info("the server that started this bot is gone (%s): the bot ends", reason)
                 return
             now = time.monotonic()
             if self._welcomed:
@@ -563,7 +570,13 @@ class BotClient:
         if view is not None and room == view.room:  # a snapshot then lists it no more
             self._answered_offers.add((view.room, str(kind), view.ply))
         if kind == "draw":
-            accept = self.decider.accepts_draw()
+            accept = (
+                view is not None
+                and room == view.room
+                and view.status == "playing"
+                and view.you in ("first", "second")
+                and self.decider.accepts_draw(view.state, str(view.you))
+            )
         elif kind == "rematch":
             accept = not (
                 self.options.games and len(self.summary.results) >= self.options.games
@@ -593,11 +606,15 @@ class BotClient:
         if (
             view is not None
             and self.options.room
+            and not self.launched
             and view.status == "over"
             and message.get("connected") is False
             and message.get("seat") not in (None, view.you)
         ):
-            self._done.set()  # the opponent left after the game: nobody to play
+            # the opponent left after the game: nobody to play. A bot the server started
+            # stays: its human may come back for a rematch, and the server closes its
+            # connection once no room needs it (the room closed, or its human left it).
+            self._done.set()
 
     async def _on_error(self, message: dict[str, Any]) -> None:
         code = str(message.get("code"))

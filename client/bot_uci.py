@@ -46,8 +46,9 @@ class UciDecider:
             self.last_score = score.pov(board.turn).score(mate_score=100_000) or 0
         return Decision("move", result.move.uci(), self.last_score, 0, 0, budget)
 
-    def accepts_draw(self) -> bool:
-        """Accept a draw only when the engine sees itself clearly losing."""
+    def accepts_draw(self, state: Any = None, side: str | None = None) -> bool:
+        """Accept a draw only when the engine's last search (its best move: no random choice)
+        saw it clearly losing."""
         return self.last_score < DRAW_ACCEPT_BELOW
 
     def close(self) -> None:

@@ -1213,6 +1213,31 @@ class Hall:
             self._close(room, out)
         else:
             self._schedule(room)
+        self._let_bot_go(room, out)
+
+    def _let_bot_go(self, room: Room, out: Outputs) -> None:
+        """Close the connection of the bot the server started for ``room`` (1000) once no room
+        needs it, so its process ends (a launched bot never reconnects): ``room`` closed, or its
+        human left it after the end, and the bot sits in no other room that is on or whose
+        human may still ask for a rematch. A finished room whose human dropped keeps its bot
+        until the room closes (``finished_room_return_s``). Before, the bot waited 600 s for a
+        rematch nobody could offer: 32 finished chess bots held about 7 GB."""
+        side = room.bot_seat
+        seat = room.seats[side] if side is not None else None
+        if seat is None or not (room.closed or room.status == "over"):
+            return
+        identity = self.identities.get(seat.player)
+        if identity is None or not identity.server_bot or identity.conn is None:
+            return
+        for code in self.player_rooms.get(seat.player, ()):
+            kept = self.rooms.get(code)
+            if kept is not None and not kept.closed and kept.wants_bot():
+                return
+        session = self.sessions.get(identity.conn)
+        if session is None or session.closing:
+            return
+        session.closing = True
+        out.closes.append((identity.conn, 1000, "no game left for this bot"))
 
     def _forget_if_idle(self, player: str) -> None:
         """Drop an identity that is neither connected nor seated (storage keeps it)."""

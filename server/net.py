@@ -458,12 +458,8 @@ class BoardhallServer:
                 self._spawn(ws.close(CloseCode.GOING_AWAY, "the server is stopping"))
             self._server.close()
             await self._server.wait_closed()
-        for process in self._bots:
-            if process.returncode is None:
-                with contextlib.suppress(ProcessLookupError):
-                    process.terminate()
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(process.wait(), 5)
+        # all at once (each leaves the list once it has exited)
+        await asyncio.gather(*(_end_bot(process) for process in list(self._bots)))
         await self.storage.close()
         self._parser.shutdown(wait=False, cancel_futures=True)
 
@@ -692,12 +688,19 @@ class BoardhallServer:
             process = await launch_bot(
                 self.url, bot.room, bot.game, bot.variant, bot.level, bot.token or None
             )
-            self._bots.append(process)
         except Exception:
             log.exception("could not start a bot for room %s", bot.room)
             self._emit(self.hall.bot_missing(bot.room, self.loop.time()))
             return
-        await process.wait()  # a bot that never connected is no longer shown as here
+        self._bots.append(process)  # until it has exited: a long-running server keeps no more
+        try:
+            if self._stopping:  # started while the server stopped: stop has passed it by
+                await _end_bot(process)
+                return
+            await process.wait()  # a bot that never connected is no longer shown as here
+        finally:
+            with contextlib.suppress(ValueError):
+                self._bots.remove(process)
         if self._server is not None and self._server.is_serving():
             self._emit(self.hall.bot_missing(bot.room, self.loop.time()))
 
@@ -1036,6 +1039,17 @@ class BoardhallServer:
         if info is None:
             raise _HttpError(HTTPStatus.NOT_FOUND, f"no custom variant {variant!r}")
         return _json(HTTPStatus.OK, info)
+
+
+async def _end_bot(process: asyncio.subprocess.Process, grace: float = 5.0) -> None:
+    """End a bot process: SIGTERM, then SIGKILL if it has not exited within ``grace`` s."""
+    for end in (process.terminate, process.kill):
+        if process.returncode is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            end()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(process.wait(), grace)
 
 
 def _first_address(host: str) -> str:

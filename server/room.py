@@ -621,6 +621,14 @@ class Room:
         if self.expires <= now:
             self.closed = True
 
+    def wants_bot(self) -> bool:
+        """Whether this room still needs its server-started bot: a game is on (or about to
+        be), or it is over and a human player has not left it (they may ask for a rematch)."""
+        if self.status != "over":
+            return True
+        humans = {s.player for s in self.seats.values() if s is not None and not s.bot}
+        return bool(humans - self.done_with)
+
     def returned(self, player: str, now: float, out: Outputs) -> Side | None:
         """``player`` is back: mark the seat connected and tell the others."""
         side = self.seat_of(player)

@@ -67,6 +67,8 @@ class SearchResult:
     root_scores: dict[Hashable, int] = field(default_factory=dict)
     """Root moves of the last completed iteration and their scores (lower bounds for the
     moves below the margin window)."""
+    best_scores: list[int] = field(default_factory=list)
+    """The best score of each completed iteration, depth 1 first (no random choice in them)."""
 
 
 class _Budget:
@@ -153,12 +155,14 @@ class Searcher:
         best_score = -INFINITY
         completed = 0
         scores: dict[Hashable, int] = {}
+        best_scores: list[int] = []
         for depth in range(1, max(1, limits.depth) + 1):
             try:
                 score, move, iteration_scores = self._root(root_moves, depth, limits.margin)
             except SearchTimeout:
                 break
             completed, best_score, best_move, scores = depth, score, move, iteration_scores
+            best_scores.append(score)
             root_moves.sort(key=lambda m: iteration_scores.get(m, -INFINITY), reverse=True)
             root_moves.remove(best_move)
             root_moves.insert(0, best_move)
@@ -176,6 +180,7 @@ class Searcher:
             nodes=budget.nodes,
             seconds=self.clock() - budget.start,
             root_scores=scores,
+            best_scores=best_scores,
         )
 
     def forget(self) -> None:

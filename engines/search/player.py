@@ -25,7 +25,11 @@ EVALUATIONS: dict[str, str] = {
 """Game id -> module with ``make_adapter(engine, state)`` (and optionally ``claim_now``)."""
 
 DRAW_ACCEPT_BELOW = -150
-"""A bot accepts a draw offer when its last score is below this (clearly losing)."""
+"""A bot accepts a draw offer when its judgement of the position is below this (clearly
+losing)."""
+JUDGE_NODES = 5_000
+"""Nodes of the search that judges a draw offer (:meth:`BotPlayer.accepts_draw`): a fixed budget
+and no random choice, so every level judges a position alike (at most about 0.2 s in chess)."""
 
 Action = Literal["move", "stop", "report"]
 
@@ -133,6 +137,23 @@ class BotPlayer:
         """Drop the search tables kept between moves (a game ended)."""
         self.searcher.forget()
 
-    def accepts_draw(self) -> bool:
-        """Whether to accept a draw offer: only when the last search saw the bot clearly losing."""
-        return self.last_score < DRAW_ACCEPT_BELOW
+    def accepts_draw(self, state: Any, side: str) -> bool:
+        """Whether the bot playing ``side`` accepts a draw offered in ``state``: only when a
+        search of :data:`JUDGE_NODES` nodes with fresh tables and no random choice sees it
+        clearly losing at both of its last two depths (an evaluation that swings with whose
+        move ends the line, as in hexgomoku, is not taken at its word). The same position gets
+        the same answer at every level: lower levels play weaker, they do not judge worse.
+        (The score of the level's own last move is no judgement: at levels 1-2 it is that of a
+        randomly chosen move, up to 1.5 pawns below the best, and a level-1 hexgomoku bot
+        accepted a draw after four stones.)"""
+        if self.engine.outcome(state) is not None:
+            return False
+        judge = Searcher(clock=self.searcher.clock, rng=random.Random(0))
+        result = judge.search(make_adapter(self.engine, state), Limits(nodes=JUDGE_NODES))
+        scores = result.best_scores[-2:]
+        if scores and abs(scores[-1]) >= MATE_BOUND:
+            scores = scores[-1:]  # a mate seen is judgement enough
+        elif len(scores) < 2:
+            return False  # too little searched to judge
+        mine = [score if state.turn == side else -score for score in scores]
+        return max(mine) < DRAW_ACCEPT_BELOW

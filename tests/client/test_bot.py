@@ -628,7 +628,7 @@ async def test_the_first_move_of_a_per_move_game_is_thought_within_the_limit() -
             asked.append(seconds)
             return Decision("move", engine.legal_moves(state)[0], 0, 0, 0, 0.0)
 
-        def accepts_draw(self) -> bool:
+        def accepts_draw(self, state: Any, side: str) -> bool:
             return False
 
     async with running_server(host="127.0.0.1", port=0, db=":memory:") as server:
@@ -701,6 +701,53 @@ async def test_an_offer_in_a_snapshot_is_answered_once() -> None:
     assert answers == [{"type": "answer", "room": "K7QD", "kind": "undo", "accept": False}]
 
 
+async def test_a_draw_offer_is_judged_on_the_position_it_is_made_in() -> None:
+    """The bot's decider judges a draw offer on the room's current position and the bot's side
+    (it read the score of its own last move: at level 1 a randomly chosen one, so a level-1
+    hexgomoku bot accepted a draw after four stones); an offer after the end is declined."""
+    from client.bot import BotClient, BotOptions
+    from engines.search import Decision
+
+    engine = get("hexgomoku")
+    judged: list[tuple[str, str]] = []
+
+    class Judging:
+        def decide(self, state: Any, seconds: float | None = None) -> Decision:
+            return Decision("move", engine.legal_moves(state)[0], 0, 0, 0, 0.0)
+
+        def accepts_draw(self, state: Any, side: str) -> bool:
+            judged.append((engine.position(state), side))
+            return True
+
+    bot = BotClient(BotOptions("ws://127.0.0.1:1/", "hexgomoku", 1, room="K7QD"),
+                    decider=Judging())
+    sent: list[dict[str, Any]] = []
+
+    async def send(**fields: Any) -> None:
+        sent.append(fields)
+
+    bot.send = send  # type: ignore[method-assign]
+    snapshot = {
+        "type": "room", "room": "K7QD", "game_id": "g1", "game": "hexgomoku", "variant": None,
+        "status": "playing", "you": "second", "start": None, "moves": ["0,0", "1,0", "2,0"],
+        "seats": {"first": {"player": "p1", "name": "ann", "connected": True, "bot": False},
+                  "second": {"player": "p2", "name": "Bot L1", "connected": True, "bot": True}},
+        "clock": None, "clocks": None, "offers": [],
+    }
+    await bot.handle(snapshot)
+    await bot.handle({"type": "offer", "room": "K7QD", "kind": "draw", "by": "first"})
+    assert bot.view is not None
+    assert judged == [(engine.position(bot.view.state), "second")]
+    assert sent[-1] == {"type": "answer", "room": "K7QD", "kind": "draw", "accept": True}
+    await bot.handle({"type": "over", "room": "K7QD", "game_id": "g1", "result": "first",
+                      "reason": "resign"})
+    await bot.handle({"type": "offer", "room": "K7QD", "kind": "draw", "by": "first"})
+    assert sent[-1] == {"type": "answer", "room": "K7QD", "kind": "draw", "accept": False}
+    assert len(judged) == 1
+    bot._stop_tasks()
+    bot._executor.shutdown()
+
+
 # ---- thinking under the clock: one search per position, ended when no longer wanted -----------
 
 
@@ -734,7 +781,7 @@ async def test_a_repeated_snapshot_does_not_start_the_search_again() -> None:
             release.wait(GUARD)
             return Decision("move", engine.legal_moves(state)[0], 0, 0, 0, 0.0)
 
-        def accepts_draw(self) -> bool:
+        def accepts_draw(self, state: Any, side: str) -> bool:
             return False
 
     async with running_server(host="127.0.0.1", port=0, db=":memory:") as server:
@@ -784,7 +831,7 @@ async def test_a_snapshot_of_a_position_already_answered_sends_no_second_move() 
         def decide(self, state: Any, seconds: float | None = None) -> Decision:
             return Decision("move", engine.legal_moves(state)[0], 0, 0, 0, 0.0)
 
-        def accepts_draw(self) -> bool:
+        def accepts_draw(self, state: Any, side: str) -> bool:
             return False
 
     bot = BotClient(BotOptions("ws://127.0.0.1:1/", "hexgomoku", 1, room="K7QD"),

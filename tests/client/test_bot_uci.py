@@ -56,7 +56,7 @@ def test_uci_decider_plays_the_engines_move(tiny_engine: str) -> None:
     try:
         decision = decider.decide(state, seconds=0.05)
         assert decision.move == sorted(engine.legal_moves(state))[-1]
-        assert decider.accepts_draw() is True
+        assert decider.accepts_draw(state, "second") is True
     finally:
         decider.close()
 

@@ -230,3 +230,71 @@ async def test_a_bot_that_cannot_be_started_is_shown_away(monkeypatch: pytest.Mo
         gone = await ann.expect("presence", room=room["room"], seat="second")
         assert gone["connected"] is False
         await ann.close()
+
+
+# ---- a server bot is let go once no room needs it (its process ends) ---------------------------
+
+
+def _human_bot_room(d: HallDriver) -> tuple[int, str, int, str]:
+    """Ann (first, her token kept) against a connected server bot: ``(ann, token, bot, room)``."""
+    ann = d.open()
+    token = d.request(ann, type="hello", name="ann", protocol=1)["token"]
+    room = d.request(ann, type="create", game="hexgomoku", color="first", opponent="bot:1")
+    bot = d.player("Bot L1", client="bot/1", token=d.bots[-1].token)
+    assert d.request(bot, type="join", room=room["room"])["you"] == "second"
+    return ann, token, bot, room["room"]
+
+
+def test_a_server_bot_is_let_go_when_its_human_leaves_the_finished_room() -> None:
+    """The human leaves the finished room (a spectator keeps it open): the bot's connection is
+    closed (1000), so its process ends instead of waiting 600 s for a rematch (32 finished
+    chess bots held about 7 GB)."""
+    d = HallDriver()
+    ann, _, bot, code = _human_bot_room(d)
+    carol = d.player("carol")
+    assert d.request(carol, type="join", room=code, role="spectator")["type"] == "room"
+    d.request(ann, type="resign", room=code)
+    assert bot not in d.closed
+    assert d.request(ann, type="leave", room=code)["type"] == "ok"
+    assert code in d.hall.rooms  # still watched
+    assert d.closed.get(bot) == 1000
+
+
+def test_a_server_bot_stays_while_its_human_may_come_back_and_goes_with_the_room() -> None:
+    """The human drops after the end: the bot stays for the room's own keep time, so a human
+    who comes back still gets a rematch; leaving the old room then keeps the bot (it plays the
+    rematch); once the rematch's room closes (the human gone, not back in time) it is let go."""
+    d = HallDriver()
+    ann, token, bot, code = _human_bot_room(d)
+    d.request(ann, type="resign", room=code)
+    d.drop(ann)
+    d.advance(d.hall.config.finished_room_return_s / 2)
+    assert bot not in d.closed and code in d.hall.rooms
+    ann = d.open()
+    d.request(ann, type="hello", name="ann", protocol=1, token=token)
+    d.request(ann, type="join", room=code)
+    assert d.request(ann, type="offer", room=code, kind="rematch")["type"] == "ok"
+    d.request(bot, type="answer", room=code, kind="rematch", accept=True)
+    new = d.last(ann, "room")["room"]
+    assert new != code
+    assert d.request(ann, type="leave", room=code)["type"] == "ok"
+    assert bot not in d.closed
+    d.request(ann, type="resign", room=new)
+    d.drop(ann)
+    assert bot not in d.closed
+    d.advance(d.hall.config.finished_room_return_s + 1)
+    assert new not in d.hall.rooms
+    assert d.closed.get(bot) == 1000
+
+
+def test_a_bot_someone_runs_in_a_room_is_never_closed_by_the_server() -> None:
+    """Only bots the server started are let go: a bot a user runs (``--room``) decides itself."""
+    d = HallDriver()
+    ann = d.player("ann")
+    code = d.request(ann, type="create", game="hexgomoku", color="first")["room"]
+    bot = d.player("Bot L1", client="bot boardhall")
+    d.request(bot, type="join", room=code)
+    d.request(ann, type="resign", room=code)
+    d.request(ann, type="leave", room=code)
+    assert code not in d.hall.rooms
+    assert bot not in d.closed

@@ -3,7 +3,7 @@ and an evaluation of material, piece-square tables and mobility (centipawns)."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 
 import chess
 
@@ -172,6 +172,29 @@ def _mop_up(score: int, kings: dict[chess.Color, int]) -> int:
     return bonus if winner == chess.WHITE else -bonus
 
 
+LEGAL_CACHE_POSITIONS = 100_000
+"""Positions whose legal moves one search keeps (cleared when full)."""
+_MOVES: dict[int, chess.Move] = {}
+"""One shared :class:`chess.Move` per (from, to, promotion): the legal-move cache and the
+transposition table hold references to these, not a fresh object per generated move (at about
+200 bytes each, those kept a level-8 bot at 230 MB after its first move, never given back)."""
+
+
+def _shared(moves: Iterator[chess.Move]) -> list[chess.Move]:
+    """``moves`` as the shared :data:`_MOVES` objects (equal moves, in the same order)."""
+    shared = _MOVES
+    found = []
+    for move in moves:
+        key = (
+            move.from_square | move.to_square << 6 | (move.promotion or 0) << 12
+        ) | (move.drop or 0) << 15
+        one = shared.get(key)
+        if one is None:
+            one = shared.setdefault(key, move)
+        found.append(one)
+    return found
+
+
 class ChessAdapter:
     """A mutable chess position for the searcher; moves are :class:`chess.Move` objects."""
 
@@ -190,9 +213,9 @@ class ChessAdapter:
         key = self.keys[-1]
         found = self._legal.get(key)
         if found is None:
-            if len(self._legal) > 100_000:
+            if len(self._legal) > LEGAL_CACHE_POSITIONS:
                 self._legal.clear()
-            found = self._legal[key] = list(self.board.generate_legal_moves())
+            found = self._legal[key] = _shared(self.board.generate_legal_moves())
         return found
 
     def moves(self) -> list[Hashable]:
