@@ -14,14 +14,17 @@ COPY engines ./engines
 COPY server ./server
 COPY client ./client
 RUN pip install ".[speed]" \
-    && useradd --system --home /data --shell /usr/sbin/nologin boardhall \
+    && useradd --system --uid 10001 --home /data --shell /usr/sbin/nologin boardhall \
     && mkdir -p /data && chown boardhall /data
 
 USER boardhall
 VOLUME ["/data"]
 EXPOSE 8765
 
-HEALTHCHECK --interval=15s --timeout=5s --start-period=10s --retries=3 \
+# a clean stop (SIGTERM) takes up to about 20 s: give it 30 (docker run --stop-timeout 30;
+# docker-compose.yml sets stop_grace_period)
+STOPSIGNAL SIGTERM
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
     CMD python -c "import urllib.request,sys; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8765/healthz', timeout=4).status == 200 else 1)"
 
 ENTRYPOINT ["boardhall-server"]

@@ -185,14 +185,20 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
     )
 
 
-async def until_stopped() -> None:
-    """Return on SIGINT or SIGTERM (where the loop supports signal handlers)."""
-    stop = asyncio.Event()
+async def until_stopped() -> str:
+    """Return the name of the signal, SIGINT or SIGTERM, once one comes (where the loop
+    supports signal handlers)."""
+    stop: asyncio.Future[str] = asyncio.get_running_loop().create_future()
     loop = asyncio.get_running_loop()
+
+    def got(name: str) -> None:
+        if not stop.done():
+            stop.set_result(name)
+
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
-            loop.add_signal_handler(sig, stop.set)
-    await stop.wait()
+            loop.add_signal_handler(sig, got, sig.name)
+    return await stop
 
 
 async def run(args: argparse.Namespace) -> None:
@@ -231,8 +237,8 @@ async def run(args: argparse.Namespace) -> None:
         f"db {args.db}, loop {loop_name()})",
         flush=True,
     )
-    await until_stopped()
-    log.info("stopping")
+    name = await until_stopped()
+    log.info("stopping", extra={"fields": {"signal": name}})
     collector.cancel()
     await server.stop()
 

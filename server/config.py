@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 from dataclasses import dataclass
 
 from protocol import limits
@@ -52,3 +53,12 @@ class ServerConfig:
     """Unfinished games against the computer at once (each bot is a process)."""
     server_name: str = "boardhall/0.1"
     """Sent in ``welcome.server``."""
+
+
+def server_version() -> str:
+    """The installed ``boardhall`` distribution's version (``unknown`` when it is not installed,
+    say run from a bare checkout)."""
+    try:
+        return importlib.metadata.version("boardhall")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"

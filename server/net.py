@@ -44,12 +44,13 @@ from protocol import (
     encode,
     limits,
 )
-from server.config import ServerConfig
+from server.config import ServerConfig, server_version
 from server.delivery import DeliveryOrder, Pending, first_sends_first
 from server.hall import Hall, hash_token
 from server.keepalive import Keepalive
 from server.liveness import Alive
-from server.metrics import Metrics
+from server.logs import Summary
+from server.metrics import REFUSED, Metrics
 from server.outputs import ConnId, LaunchBot, Outputs, StorageOp
 from server.pushconn import PushConnection, counting_handshakes
 from server.records import export, formats
@@ -191,6 +192,19 @@ def _route(parts: list[str]) -> tuple[str, str] | None:
     return None
 
 
+_REFUSED_WHY = {
+    "handshake_limit": "refused a connection: too many unfinished handshakes from one address "
+    "(--connections-per-address)",
+    "tls_on_plain_port": "refused a TLS handshake on this plain ws:// port (a wss:// client? "
+    "serve wss:// with --tls-cert and --tls-key, or connect with ws://)",
+    "bad_request": "refused a connection that sent no complete HTTP request (garbage, or too "
+    "slow)",
+    "closed_1007": "closed a connection that sent text that is not UTF-8 (1007)",
+    "closed_1008": "closed a connection for a flood or too many connections (1008)",
+    "closed_1009": "closed a connection that sent a message too big (1009)",
+}
+"""What the log says of each reason for refusing or closing a connection."""
+
 _LOBBY = "#lobby"
 """The delivery key of the lobby list (room codes and connection numbers never look like it)."""
 
@@ -291,7 +305,15 @@ class BoardhallServer:
             on_health=self._storage_health,
             sync_on_thread=sync_on_thread,
         )
-        self.metrics = Metrics()
+        self.started = time.time()
+        self.metrics = Metrics(server_version(), self.started)
+        self.storage.observe_commit = self.metrics.commit.observe
+        self.db = db
+        self.durable = durable
+        self.restored = 0
+        """Unfinished games brought back at the start."""
+        self.refusals = Summary(logging.getLogger("boardhall.net"))
+        """Refused and misbehaving connections, told without flooding the log."""
         self.connections: dict[ConnId, ServerConnection] = {}
         self._ids = itertools.count(1)
         self._order: DeliveryOrder[_Payload] = DeliveryOrder(self._deliver)
@@ -308,7 +330,6 @@ class BoardhallServer:
         self.handshakes: dict[str, int] = {}
         """Unfinished opening handshakes by peer address (each at most the per-address limit)."""
         """Set by :meth:`stop`: no frame is handled and no timer fires any more."""
-        self.started = time.time()
         self.variants = variants
 
     # ---- lifecycle ---------------------------------------------------------------------------
@@ -395,10 +416,14 @@ class BoardhallServer:
         for meta, moves in rows:
             try:
                 self.hall.restore(meta, moves, now, chat.get(meta["id"]), alive)
+                self.restored += 1
             except Exception:
                 log.exception("could not restore game %s", meta.get("id"))
         if rows:
-            log.info("restored games", extra={"fields": {"games": len(rows)}})
+            log.info(
+                "restored games",
+                extra={"fields": {"games": self.restored, "failed": len(rows) - self.restored}},
+            )
         try:
             self._server = await serve(
                 self._handler,
@@ -409,7 +434,7 @@ class BoardhallServer:
                 ping_timeout=None,
                 compression=None,
                 create_connection=counting_handshakes(
-                    self.handshakes, self.config.connections_per_address
+                    self.handshakes, self.config.connections_per_address, self._refused
                 ),
                 **self._listen_on(),
             )
@@ -429,7 +454,23 @@ class BoardhallServer:
             self._keepalive_timer = loop.call_later(self.keepalive.tick, self._sweep_keepalive)
         for bot in self.hall.bot_launches():
             self._spawn(self._launch_bot(bot))
-        log.info("listening", extra={"fields": {"url": self.url, "bound": self.bound}})
+        log.info("listening", extra={"fields": self.describe()})
+
+    def describe(self) -> dict[str, Any]:
+        """What an operator needs to know of this running server (the "listening" line)."""
+        db = self.db if str(self.db) == ":memory:" else str(Path(self.db).resolve())
+        return {
+            "version": server_version(),
+            "url": self.url,
+            "bound": self.bound,
+            "tls": self.ssl_context is not None,
+            "db": db,
+            "sync": "full" if self.durable else "normal",
+            "loop": "uvloop" if type(self.loop).__module__.startswith("uvloop") else "asyncio",
+            "games_restored": self.restored,
+            "rooms": len(self.hall.rooms),
+            "bot_games_limit": self.config.bot_games if self.config.bots_available else 0,
+        }
 
     async def stop(self, grace: float = 10.0) -> None:
         """Stop handling messages and timers, let what was accepted before reach its players,
@@ -440,7 +481,10 @@ class BoardhallServer:
         if self._stopping:
             return
         stopped = self._loop.time() if self._loop is not None else 0.0
+        began = time.monotonic()
         self._stopping = True
+        connections = len(self.connections)
+        unfinished = sum(1 for room in self.hall.rooms.values() if room.status == "playing")
         if self._timer is not None:
             self._timer.cancel()
         self._timer = self._timer_at = None
@@ -460,8 +504,21 @@ class BoardhallServer:
             await self._server.wait_closed()
         # all at once (each leaves the list once it has exited)
         await asyncio.gather(*(_end_bot(process) for process in list(self._bots)))
+        unsent = self.storage.held
         await self.storage.close()
         self._parser.shutdown(wait=False, cancel_futures=True)
+        self.refusals.flush()
+        log.info(
+            "stopped",
+            extra={
+                "fields": {
+                    "seconds": round(time.monotonic() - began, 2),
+                    "connections_closed": connections,
+                    "games_kept": unfinished,
+                    "writes_lost": unsent if self.storage.failure is not None else 0,
+                }
+            },
+        )
 
     async def _until_sent(self, grace: float) -> None:
         """Wait (at most ``grace`` seconds) until no output waits for its write any more."""
@@ -512,6 +569,11 @@ class BoardhallServer:
                 await asyncio.shield(inbox.task)
         finally:
             log.debug("disconnected", extra={"fields": {"conn": conn, "code": ws.close_code}})
+            sent = ws.protocol.close_sent
+            if sent is not None and not ws.protocol.close_rcvd_then_sent:
+                reason = f"closed_{int(sent.code)}"
+                if reason in REFUSED:  # the server closed it for what the client did
+                    self._refused(reason, str(address), sent.reason)
             self.connections.pop(conn, None)
             if self.keepalive is not None:
                 self.keepalive.remove(conn)
@@ -779,6 +841,7 @@ class BoardhallServer:
         assert self.keepalive is not None
         loop = asyncio.get_running_loop()
         now = loop.time()
+        self.refusals.tick()
         for conn in self.keepalive.silent(now):
             ws = self.connections.get(conn)
             if ws is not None:
@@ -870,12 +933,25 @@ class BoardhallServer:
             healthy = health["status"] == "ok"
             return _json(HTTPStatus.OK if healthy else HTTPStatus.SERVICE_UNAVAILABLE, health)
         if route == "metrics":
+            by_state: dict[str, int] = {}
+            bot_games = 0
+            for room in self.hall.rooms.values():
+                by_state[room.status] = by_state.get(room.status, 0) + 1
+                if room.bot_level and room.status != "over":
+                    bot_games += 1
+            config = self.config
             body = self.metrics.render(
                 len(self.connections),
                 self.rooms_by_game(),
                 len(self.hall.seeks),
                 self.storage.held,
                 self.storage.failures_total,
+                games=engines.available(),
+                rooms_by_state=by_state,
+                bot_games=bot_games,
+                bot_games_limit=config.bot_games if config.bots_available else 0,
+                storage_failing=self.storage.failure is not None,
+                stopping=self._stopping,
             )
             return _response(HTTPStatus.OK, body, "text/plain; version=0.0.4; charset=utf-8")
         if route == "games/":
@@ -886,8 +962,9 @@ class BoardhallServer:
         return self._http_variant(arg)
 
     def health(self) -> dict[str, Any]:
-        """The ``/healthz`` body: ``status`` is ``ok``, or ``storage_failing`` while commits fail
-        (moves are then held, not sent, until the database takes them)."""
+        """The ``/healthz`` body: ``status`` is ``ok``; ``storage_failing`` while commits fail
+        (moves are then held, not sent, until the database takes them); ``stopping`` once a
+        stop has begun (no message is handled any more: a load balancer should send nobody)."""
         body: dict[str, Any] = {"status": "ok"}
         storage = self.storage
         if storage.failure is not None:
@@ -897,6 +974,8 @@ class BoardhallServer:
                 "held_writes": storage.held,
                 "failing_s": round(time.monotonic() - (storage.failing_since or 0.0), 1),
             }
+        if self._stopping:
+            body = {**body, "status": "stopping"}
         return body | {
             "server": self.config.server_name,
             "connections": len(self.connections),
@@ -904,6 +983,15 @@ class BoardhallServer:
             "uptime_s": int(time.time() - self.started),
             "games": engines.available(),
         }
+
+    def _refused(self, reason: str, address: str, detail: str = "") -> None:
+        """A connection refused or closed for ``reason`` (one of :data:`REFUSED`): counted, and
+        told in the log at a bounded rate (a port scan only counted: the Internet is full of
+        them)."""
+        self.metrics.refused[reason] += 1
+        if reason != "no_request":
+            message = _REFUSED_WHY.get(reason, reason)
+            self.refusals.event(reason, address, message, **({"reason": detail} if detail else {}))
 
     def rooms_by_game(self) -> dict[str, int]:
         """Open rooms per game."""

@@ -34,6 +34,9 @@ log = logging.getLogger("boardhall.net")
 
 Consumer = Callable[[Data], None]
 
+Refused = Callable[[str, str], None]
+"""Told ``(reason, address)`` of a refused socket."""
+
 MAX_FRAGMENTS = 4096
 """The most frames one message may come in; more closes the connection with 1009."""
 
@@ -57,6 +60,9 @@ class PushConnection(ServerConnection):
     :func:`counting_handshakes`); None counts nothing."""
     handshakes_per_address: ClassVar[int] = 0
     """The most unfinished handshakes one address may have (0: no limit)."""
+    on_refused: ClassVar[tuple[Refused, ...]] = ()
+    """Each told ``(reason, address)`` of a socket refused over the limit (``handshake_limit``) or
+    that ended without a request (``tls_on_plain_port``, ``bad_request``, ``no_request``)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -72,6 +78,8 @@ class PushConnection(ServerConnection):
         self._after_head = b""
         """Bytes that came after the request's head before the handshake ended: frames of a
         client that did not wait for the 101, or a plain request's body or next request."""
+        self._first_bytes = b""
+        """The first bytes received (what a socket that sent no request sent instead)."""
 
     def data_received(self, data: bytes) -> None:
         """Hand ``websockets`` the request's head alone, and only once it is whole, without the
@@ -80,6 +88,8 @@ class PushConnection(ServerConnection):
         request were parsed as WebSocket frames: the request went unanswered and
         ``websockets`` logged an error for it."""
         if self._request_head is not None:
+            if not self._first_bytes:
+                self._first_bytes = data[:3]
             head = self._request_head + data
             end = head.find(b"\r\n\r\n")
             if end < 0 and len(head) <= MAX_REQUEST_HEAD and _may_be_a_request(head):
@@ -109,7 +119,9 @@ class PushConnection(ServerConnection):
         address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
         count = counts.get(address, 0)
         if self.handshakes_per_address and count >= self.handshakes_per_address:
-            log.info("too many unfinished handshakes", extra={"fields": {"address": address}})
+            # told by on_refused at a bounded rate: one line per socket filled the log
+            for tell in self.on_refused:
+                tell("handshake_limit", address)
             if isinstance(transport, asyncio.Transport):
                 transport.abort()
             else:
@@ -131,10 +143,14 @@ class PushConnection(ServerConnection):
     async def handshake(self, *args: Any, **kwargs: Any) -> None:
         """The opening handshake; then the bytes held after the request's head, if it opened
         a WebSocket connection (a plain HTTP answer closes the connection: they are dropped)."""
+        address = self._handshaking
         try:
             await super().handshake(*args, **kwargs)
         finally:
             self._handshake_over()
+            if self.request is None and address is not None:
+                for tell in self.on_refused:
+                    tell(_no_request_reason(self._first_bytes), address)
         held, self._after_head = self._after_head, b""
         if held and self.protocol.state is OPEN:
             super().data_received(held)
@@ -246,6 +262,16 @@ def _may_be_a_request(head: bytes) -> bool:
     return not whole or _REQUEST_LINE.fullmatch(first) is not None
 
 
+def _no_request_reason(first: bytes) -> str:
+    """Why a socket sent no request, by its first bytes: a TLS record (a handshake, 0x16, of
+    version 3.x) is a ``wss://`` client on the plain port; nothing at all, a port scan."""
+    if not first:
+        return "no_request"
+    if first[:1] == b"\x16" and first[1:2] in (b"", b"\x03"):
+        return "tls_on_plain_port"
+    return "bad_request"
+
+
 def _without_body_headers(head: bytes) -> bytes:
     """A request's head without its ``Content-Length`` and ``Transfer-Encoding`` lines (the
     body they announce is not read: no path takes one)."""
@@ -254,12 +280,16 @@ def _without_body_headers(head: bytes) -> bytes:
     return b"\r\n".join(kept)
 
 
-def counting_handshakes(counts: dict[str, int], per_address: int) -> type[PushConnection]:
+def counting_handshakes(
+    counts: dict[str, int], per_address: int, refused: Refused | None = None
+) -> type[PushConnection]:
     """A :class:`PushConnection` class for one server: its connections count their unfinished
-    handshakes in ``counts``, at most ``per_address`` for one address."""
+    handshakes in ``counts``, at most ``per_address`` for one address; ``refused`` hears of the
+    sockets refused or that sent no request (see :attr:`PushConnection.on_refused`)."""
 
     class CountingConnection(PushConnection):
         handshakes = counts
         handshakes_per_address = per_address
+        on_refused = (refused,) if refused is not None else ()
 
     return CountingConnection

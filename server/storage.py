@@ -479,6 +479,10 @@ class AsyncStorage:
         self.failing_since: float | None = None
         """``time.monotonic()`` of the first failed commit of the current spell."""
         self.failures_total = 0
+        self.observe_commit: Callable[[float], None] | None = None
+        """Told the seconds from the start of each commit until its writes are durable (for
+        ``/metrics``; not for a commit of liveness stamps alone)."""
+        self._commit_started = 0.0
         self._retry_in = retry_first
         self._retry: asyncio.TimerHandle | None = None
         self._syncer: Syncer | None = None
@@ -584,6 +588,7 @@ class AsyncStorage:
         again later. Whether none is left."""
         if not self._turn_thens:
             return True
+        self._commit_started = time.perf_counter()
         try:
             if self._log_suspect:  # no commit may follow a part of the log that failed
                 self.writer.restart_log()
@@ -625,6 +630,8 @@ class AsyncStorage:
         errors = dict(refused)
         if self._syncer is None:
             self._call_back(thens, errors)
+            if self.observe_commit is not None and not _stamps_only(ops, thens):
+                self.observe_commit(time.perf_counter() - self._commit_started)
             return
         if _stamps_only(ops, thens):
             # committed is all a stamp needs: a killed process leaves it in the log, and it is
@@ -632,7 +639,9 @@ class AsyncStorage:
             _call_all(thens, errors)
             return
         self._commits += 1
-        self._syncing.append(_Batch(self._commits, ops, sizes, thens, errors))
+        self._syncing.append(
+            _Batch(self._commits, ops, sizes, thens, errors, self._commit_started)
+        )
         self._syncer.request(self._commits)
 
     def _unqueue(self, count: int) -> tuple[list[StorageOp], list[int], list[Done]]:
@@ -666,6 +675,8 @@ class AsyncStorage:
                 batch = self._syncing.popleft()
                 _call_all(batch.thens, batch.refused)
                 durable += 1
+                if self.observe_commit is not None:
+                    self.observe_commit(time.perf_counter() - batch.started)
             if durable and self._after_commit is not None:  # once for all the sync covered
                 self._after_commit()
             if self._unsynced_seen is not None and number >= self._unsynced_seen[0]:
@@ -786,6 +797,8 @@ class _Batch:
     sizes: list[int]
     thens: list[Done]
     refused: dict[int, BaseException]
+    started: float = 0.0
+    """``time.perf_counter()`` when the commit began (for ``/metrics``)."""
 
 
 class WriteRefused(Exception):

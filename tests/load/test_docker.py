@@ -148,3 +148,46 @@ def test_the_healthcheck_command_passes_against_a_real_server(tmp_path: Path) ->
         server.stop()
     down = subprocess.run([sys.executable, "-c", live], timeout=30, capture_output=True, text=True)
     assert down.returncode != 0, shlex.quote(live)
+
+
+def _seconds(text: str) -> float:
+    """A Compose/Docker duration (``30s``, ``1m30s``, ``500ms``) in seconds."""
+    units = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 0.001}
+    parts = re.findall(r"(\d+(?:\.\d+)?)(ms|h|m|s)", text)
+    assert parts and "".join(a + b for a, b in parts) == text, text
+    return sum(float(n) * units[u] for n, u in parts)
+
+
+STOP_TAKES_S = 10 + 5 + 5
+"""The longest clean stop (server/net.py BoardhallServer.stop): 10 s for held writes while the
+disk fails, 5 s for each bot process to end, and the last commits and checkpoint."""
+
+
+@needs_tool
+def test_compose_gives_the_server_time_for_a_clean_stop() -> None:
+    """``docker compose down`` sends SIGTERM and SIGKILLs after ``stop_grace_period`` (10 s by
+    default): shorter than the server's longest clean stop, a SIGKILL would cut it (the games'
+    running turns then come back as after a crash). ``init`` reaps the bot processes."""
+    service = next(iter(_schema(COMPOSE)["data"]["services"].values()))
+    assert _seconds(str(service["stop_grace_period"])) >= STOP_TAKES_S + 10
+    assert service.get("stop_signal", "SIGTERM") == "SIGTERM"
+    assert service["init"] is True
+    check = service["healthcheck"]
+    assert 5 <= _seconds(check["interval"]) <= 60
+    assert _seconds(check["timeout"]) < _seconds(check["interval"])
+    assert _seconds(check["start_period"]) >= 30  # restoring many games takes a while
+
+
+def test_dockerfile_runs_as_a_fixed_non_root_user() -> None:
+    """The server runs as a user of its own with a fixed uid (so a bind-mounted /data can be
+    given to it: ``chown 10001 DIR``), owning /data, and stops on SIGTERM."""
+    text = DOCKERFILE.read_text()
+    user = re.search(r"^USER\s+(\S+)", text, re.M)
+    assert user is not None and user.group(1) not in ("root", "0")
+    assert re.search(r"useradd[^\n]*--uid 10001", text)
+    assert re.search(r"chown[^\n]*/data", text)
+    assert re.search(r"^STOPSIGNAL\s+SIGTERM\b", text, re.M)
+    health = re.search(r"^HEALTHCHECK(?:[^\n]*\\\n)*[^\n]*", text, re.M)
+    assert health is not None
+    start = re.search(r"--start-period=(\S+)", health.group(0))
+    assert start is not None and _seconds(start.group(1)) >= 30
