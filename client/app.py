@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import enum
 import gc
 import itertools
 import time
@@ -47,6 +48,26 @@ RENEWED_FOR_S = 20.0
 SECOND_WINDOW = ("Another Boardhall window uses your saved identity on this server: this one "
                  "plays as another player.")
 """The notice when a second window on the same config file connects to the same server."""
+
+
+class Severity(enum.Enum):
+    """How much a notice asks of the user (it sets the notice's colours)."""
+
+    INFO = "info"
+    """News: nothing is wrong (a second window plays as another player, a new identity)."""
+    WARNING = "warning"
+    """The connection is lost and being retried."""
+    ERROR = "error"
+    """A problem: the connection given up or taken over, settings not saved, a message the
+    client could not read."""
+
+
+NOTICE_COLORS: dict[Severity, tuple[theme.Color, theme.Color]] = {
+    Severity.INFO: (theme.PANEL_HI, theme.ACCENT_DIM),
+    Severity.WARNING: (theme.WARN_BG, theme.WARN),
+    Severity.ERROR: (theme.BAD_BG, theme.BAD),
+}
+"""(fill, border) of a notice of each severity: news calm, problems in warning colours."""
 
 
 def limit_window(size: tuple[int, int]) -> None:
@@ -113,7 +134,9 @@ class App:
         or ``offline``."""
         self.closed_code: int | None = None
         """The close code of the last connection that ended (4001: another window took over)."""
-        self.notice = ""
+        self._notice = ""
+        self.notice_severity = Severity.ERROR
+        """How the current :attr:`notice` is drawn (see :meth:`tell`)."""
         self._flash: tuple[str, float] | None = None
         """A notice that goes by itself, and when."""
         self._renewed = False
@@ -304,16 +327,16 @@ class App:
             self.greeted = False
         elif event.kind == "reconnecting":
             self.net_status = "reconnecting"
-            self.notice = event.text
+            self.tell(event.text, Severity.WARNING)
         elif event.kind == "failed":
             self.net_status = "offline"
-            self.notice = event.text
+            self.tell(event.text, Severity.ERROR)
         elif event.kind == "closed":
             self.net_status = "offline"
             self.greeted = False
             self.closed_code = event.code
             if event.code in NO_RECONNECT_CODES:
-                self.notice = TAKEN_OVER
+                self.tell(TAKEN_OVER, Severity.ERROR)
         for scene in list(self.stack):
             scene.on_net(event)
 
@@ -327,7 +350,7 @@ class App:
             self.notice = ""
             if self._renewed:  # said now: the welcome would wipe it if said before
                 self._renewed = False
-                self.notice = RENEWED
+                self.tell(RENEWED, Severity.INFO)
                 self._flash = (RENEWED, self.clock() + RENEWED_FOR_S)
             self._remember(message)
         elif kind == "pong":
@@ -361,7 +384,8 @@ class App:
             try:
                 scene.on_message(message)
             except Exception as exc:  # a message the scene could not digest must not kill us
-                self.notice = f"Ignored a message the client could not read ({kind}): {exc}"
+                self.tell(f"Ignored a message the client could not read ({kind}): {exc}",
+                          Severity.ERROR)
 
     def _remember(self, welcome: dict[str, Any]) -> None:
         """Save the welcomed identity (its token under this window's claim), the name and the
@@ -378,16 +402,32 @@ class App:
             self.config.name = name
         if self.address:
             self.config.server = self.address
-        said = ""
+        said, severity = "", Severity.INFO
         if not self.config.save() and not self._told_unsaved:
             self._told_unsaved = True
-            said = self.config.problem
+            said, severity = self.config.problem, Severity.ERROR
         elif claim.others_busy and not self._told_second and not self.notice:
             self._told_second = True
             said = SECOND_WINDOW
         if said:
-            self.notice = said
+            self.tell(said, severity)
             self._flash = (said, self.clock() + RENEWED_FOR_S)
+
+    @property
+    def notice(self) -> str:
+        """The line shown over the bottom of the top scene ("": none)."""
+        return self._notice
+
+    @notice.setter
+    def notice(self, text: str) -> None:
+        """Text set without a severity is a problem: an unclassified notice never looks like
+        harmless news (use :meth:`tell` to say which it is)."""
+        self.tell(text, Severity.ERROR)
+
+    def tell(self, text: str, severity: Severity) -> None:
+        """Show ``text`` as the notice, drawn as ``severity`` asks."""
+        self._notice = text
+        self.notice_severity = severity
 
     # ---- frames -------------------------------------------------------------------------------
 
@@ -523,9 +563,16 @@ class App:
     def _draw_notice(self, surface: pygame.Surface) -> None:
         scenes = self.visible_scenes()
         rect = scenes[0].notice_rect() if scenes else Scene(self).notice_rect()
-        color = theme.WARN if self.net_status == "reconnecting" else theme.BAD
-        draw.panel(surface, rect, (52, 40, 30) if color == theme.WARN else (58, 32, 34), color)
-        draw.text(surface, self.notice, rect.center, 15, theme.TEXT, "center", rect.width - 24)
+        fill, border = NOTICE_COLORS[self.notice_severity]
+        lines = _notice_lines(self.notice, rect.width - 24, self.viewport()[0])
+        if len(lines) > 1:  # grows upwards, clear of what lies under it
+            rect = rect.inflate(0, NOTICE_LINE_STEP * (len(lines) - 1))
+            rect.bottom -= NOTICE_LINE_STEP * (len(lines) - 1) // 2
+        draw.panel(surface, rect, fill, border)
+        top = rect.centery - NOTICE_LINE_STEP * (len(lines) - 1) // 2
+        for row, line in enumerate(lines):
+            draw.text(surface, line, (rect.centerx, top + row * NOTICE_LINE_STEP), 15,
+                      theme.TEXT, "center", rect.width - 24)
 
     def settle(self, collect: bool = True) -> None:
         """Freeze the objects alive now (engines, fonts, scenes, and in local play the embedded
@@ -549,3 +596,22 @@ class App:
                 self.local_server.stop()
         # Only the window closes: fonts stay valid for anything else in this process.
         pygame.display.quit()
+
+
+NOTICE_LINE_STEP = 20
+"""Logical pixels between the lines of a notice too long for one."""
+
+
+def _notice_lines(text: str, width: int, scale: float) -> list[str]:
+    """``text`` in at most two lines of ``width`` logical pixels as the window shows them (a
+    small window's text takes relatively more room); the second is cut if it must be."""
+    if draw.text_extent(text, 15, scale) <= width:
+        return [text]
+    words = text.split(" ")
+    first = words[0]
+    for count in range(1, len(words)):
+        trial = " ".join(words[: count + 1])
+        if draw.text_extent(trial, 15, scale) > width:
+            return [" ".join(words[:count]), " ".join(words[count:])]
+        first = trial
+    return [first]

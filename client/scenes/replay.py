@@ -421,7 +421,7 @@ class ReplayScene(Scene):
             800, 148, 464, 476)
         if self.error:  # beside the board, never over its pieces
             box.height -= ERROR_RECT.height + 8
-            draw.panel(surface, ERROR_RECT, (58, 32, 34), theme.BAD)
+            draw.panel(surface, ERROR_RECT, theme.BAD_BG, theme.BAD)
             draw.paragraph(surface, self.error, ERROR_RECT.inflate(-20, -14), 15, theme.BAD)
         draw.panel(surface, box, theme.INPUT_BG)
         rows = (box.height - 12) // 22

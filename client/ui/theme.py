@@ -24,6 +24,10 @@ ACCENT_DIM: Color = (52, 92, 140)
 GOOD: Color = (104, 190, 130)
 WARN: Color = (226, 182, 92)
 BAD: Color = (226, 104, 100)
+WARN_BG: Color = (52, 40, 30)
+"""Behind a warning (a lost connection being retried), with a :data:`WARN` border."""
+BAD_BG: Color = (58, 32, 34)
+"""Behind a problem (an error, a connection given up), with a :data:`BAD` border."""
 INPUT_BG: Color = (20, 23, 28)
 OVERLAY: tuple[int, int, int, int] = (10, 12, 16, 170)
 

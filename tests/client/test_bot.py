@@ -12,9 +12,7 @@ import pytest
 from engines import get
 from server.bot_launcher import bot_command, launch_bot
 from server.testing import WireClient, running_server
-
-GUARD = 60.0
-"""Upper bound on any wait (a guard against hangs, not a timing assumption)."""
+from tests.client.bot_tools import GUARD, finish, play_out, reap, start_bot
 
 STOP_WINS_FOR_SECOND = (
     "second;101;"
@@ -22,38 +20,6 @@ STOP_WINS_FOR_SECOND = (
     "14,7 11,4 11,8 11,6 11,10 12,9 12,7 12,5 13,6 13,8"
 )
 """Second has all ten pieces on its best points (285), first 284: stopping wins for second."""
-
-
-async def play_out(wire: WireClient, room: dict[str, Any], picker: str = "first") -> dict[str, Any]:
-    """Play legal moves for the scripted side until ``over``; return the ``over`` message.
-
-    Every move the other side makes is checked against the engine before it is applied.
-    """
-    engine = get(room["game"])
-    state = engine.start(room["variant"], position=room["start"], options=room["options"] or None)
-    for move in room["moves"]:
-        state = engine.play(state, move)
-    me = room["you"]
-    ply = len(room["moves"])
-    while True:
-        if state.turn == me and engine.outcome(state) is None:
-            moves = engine.legal_moves(state)
-            move = moves[0] if picker == "first" else moves[-1]
-            reply = await wire.request(type="move", room=room["room"], ply=ply, move=move)
-            if reply["type"] == "over":
-                return reply
-            assert reply["type"] == "moved", reply
-            state = engine.play(state, move)
-            ply += 1
-            continue
-        message = await wire.expect(None, timeout=GUARD)
-        if message["type"] == "over":
-            return message
-        if message["type"] == "moved":
-            assert message["ply"] == ply
-            assert message["move"] in engine.legal_moves(state), message
-            state = engine.play(state, message["move"])
-            ply += 1
 
 
 def test_bot_import_has_no_pygame() -> None:
@@ -188,37 +154,6 @@ def test_bot_learns_a_custom_variant_from_the_room() -> None:
 
 
 # ---- what a user of ``boardhall bot`` runs into (audit) ------------------------------------------
-
-
-async def start_bot(url: str, *args: str, **env: str) -> asyncio.subprocess.Process:
-    """``python -m client.bot URL ARGS`` as a user runs it (SIGINT not ignored)."""
-    import os
-    import signal
-
-    return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "client.bot", url, *args,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-        env={**os.environ, **env},
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-
-
-async def reap(process: asyncio.subprocess.Process) -> None:
-    """Kill the bot if it still runs (its test failed before the bot exited)."""
-    if process.returncode is None:
-        process.kill()
-        await process.wait()
-
-
-async def finish(process: asyncio.subprocess.Process, timeout: float = GUARD) -> tuple[str, str]:
-    """Wait for the bot to exit (killing it if it hangs); returns its stdout and stderr."""
-    try:
-        out, err = await asyncio.wait_for(process.communicate(), timeout)
-    except TimeoutError:
-        process.kill()
-        out, err = await process.communicate()
-        raise AssertionError(f"the bot did not exit: {err.decode()[-2000:]}") from None
-    return out.decode(), err.decode()
 
 
 async def seat_for_bot(

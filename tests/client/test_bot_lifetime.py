@@ -13,9 +13,7 @@ from typing import Any
 
 from server.config import ServerConfig
 from server.testing import WireClient, running_server
-
-GUARD = 60.0
-"""Upper bound on any wait (a guard against hangs, not a timing assumption)."""
+from tests.client.bot_tools import GUARD
 
 
 async def _until(condition: Any, what: str) -> None:

@@ -10,6 +10,7 @@ import pytest
 from client.bot import BotOptions, make_decider
 from client.bot_uci import UciDecider
 from engines import get
+from tests.client.bot_tools import GUARD, finish, play_out, reap, start_bot
 
 TINY_UCI = """\
 import sys
@@ -94,7 +95,6 @@ async def test_uci_bot_plays_a_whole_game_on_a_server(tiny_engine: str) -> None:
     import asyncio
 
     from server.testing import WireClient, running_server
-    from tests.client.test_bot import GUARD, finish, play_out, reap, start_bot
 
     async with running_server(host="127.0.0.1", port=0, db=":memory:") as server:
         process = await start_bot(
@@ -121,7 +121,6 @@ def test_uci_engine_that_dies_mid_game_ends_the_bot_with_a_reason(tmp_path: Path
     import asyncio
 
     from server.testing import WireClient, running_server
-    from tests.client.test_bot import GUARD, finish, reap, start_bot
 
     script = tmp_path / "dying_uci.py"
     go = 'elif words[0] == "go":'

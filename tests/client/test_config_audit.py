@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from client.app import App
+from client.app import App, Severity
 from client.config import MAX_BYTES, Config, server_key
 from client.local import EmbeddedServer
 from client.scenes.connect import ConnectScene
@@ -77,6 +77,7 @@ def test_two_windows_on_one_config_file_are_two_players_and_both_are_kept(
         assert saved.token_for(server.url) == alice_token, "the first window's token is kept"
         assert bob.welcome["token"] in saved.tokens.values(), "the second's is kept too"
         assert "Another Boardhall window" in bob.notice
+        assert bob.notice_severity is Severity.INFO, "news, not drawn as a problem"
         shoot(bob, tmp_path, "config-second-window")
         for app in apps:
             app.disconnect()
@@ -233,6 +234,7 @@ def test_a_config_that_cannot_be_saved_is_said_and_the_client_still_works(
     app = window(path, embedded.url, "Alice")
     pump([app], lambda: isinstance(app.top, LobbyScene))
     assert "Could not save your settings" in app.notice and str(path) in app.notice
+    assert app.notice_severity is Severity.ERROR
     shoot(app, tmp_path, f"config-unsaved-{case}")
     app.send({"type": "create", "game": "hexgomoku", "color": "first"})
     pump([app], lambda: bool(app.find(RoomScene)))
