@@ -3,8 +3,12 @@ stop or kill it."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
+from server.net import BoardhallServer, running_server
 from server.testing import WireClient
 from tests.server.http_tools import Where, port_of
 
@@ -51,3 +55,20 @@ async def claim_when_absence_ends(
         await ann.close()
     assert (over["type"], over["result"], over["reason"]) == ("over", "first", "abandoned"), over
     return over
+
+
+@contextlib.asynccontextmanager
+async def serving(where: Path, **kwargs: Any) -> AsyncIterator[BoardhallServer]:
+    """A real in-process server on 127.0.0.1:0 on the database ``where`` (a file, or a folder
+    that holds ``hall.db``), with no pings unless asked (lag 0); leaving the block stops it
+    cleanly (what SIGTERM does)."""
+    db = where / "hall.db" if where.is_dir() else where
+    kwargs.setdefault("ping_interval", None)
+    async with running_server(host="127.0.0.1", port=0, db=str(db), **kwargs) as server:
+        yield server
+
+
+async def close_all(*wires: WireClient) -> None:
+    """Close each of ``wires``."""
+    for wire in wires:
+        await wire.close()

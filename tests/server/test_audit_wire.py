@@ -10,22 +10,12 @@ import contextlib
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 from server.config import ServerConfig
-from server.net import BoardhallServer, running_server
+from server.net import BoardhallServer
 from server.testing import ServerProcess, WireClient
 from tests.server.http_tools import http_get
-
-
-@contextlib.asynccontextmanager
-async def serving(tmp_path: Path, **kwargs: Any) -> AsyncIterator[BoardhallServer]:
-    """A real server on 127.0.0.1:0 with its database in ``tmp_path`` and no pings (lag 0)."""
-    kwargs.setdefault("ping_interval", None)
-    async with running_server(
-        host="127.0.0.1", port=0, db=str(tmp_path / "hall.db"), **kwargs
-    ) as server:
-        yield server
+from tests.server.tables import serving
 
 
 @contextlib.asynccontextmanager

@@ -5,28 +5,18 @@ the spectators' lines and those to everyone."""
 
 from __future__ import annotations
 
-import contextlib
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from server.config import ServerConfig
-from server.net import BoardhallServer, running_server
 from server.room import CHAT_HISTORY_LINES
 from server.testing import ServerProcess, WireClient
+from tests.server.tables import serving
 
 Factory = Callable[..., Awaitable[WireClient]]
-
-
-@contextlib.asynccontextmanager
-async def serving(db: Path, **kwargs: Any) -> AsyncIterator[BoardhallServer]:
-    """A real in-process server on 127.0.0.1:0 with its database at ``db`` and no pings."""
-    kwargs.setdefault("ping_interval", None)
-    async with running_server(host="127.0.0.1", port=0, db=str(db), **kwargs) as server:
-        yield server
 
 
 async def settled(wire: WireClient) -> None:

@@ -18,31 +18,17 @@ import os
 import signal
 import sqlite3
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from server.config import ServerConfig
-from server.net import BoardhallServer, running_server
 from server.testing import ServerProcess, WireClient
 from tests.server.raw_ws import raw_websocket
 from tests.server.storage_tools import until
-from tests.server.tables import claim_when_absence_ends, play, seated_pair
+from tests.server.tables import claim_when_absence_ends, play, seated_pair, serving
 from tests.server.test_durable_views import Gate  # os.fdatasync behind a gate
-
-
-@contextlib.asynccontextmanager
-async def serving(tmp_path: Path, **kwargs: Any) -> AsyncIterator[BoardhallServer]:
-    """A real server on 127.0.0.1:0 with its database in ``tmp_path`` and no pings (lag 0);
-    leaving the block stops it cleanly (what SIGTERM does)."""
-    kwargs.setdefault("ping_interval", None)
-    async with running_server(
-        host="127.0.0.1", port=0, db=str(tmp_path / "hall.db"), **kwargs
-    ) as server:
-        yield server
-
 
 CLOCK_FORMS = {
     "per_move": {"per_move": 60},

@@ -30,21 +30,21 @@ import pytest
 from server.config import ServerConfig
 from server.hall import Hall
 from server.liveness import Alive
-from server.net import BoardhallServer, running_server
+from server.net import BoardhallServer
 from server.outputs import SaveAlive, SaveGame, SaveMove, TruncateMoves
 from server.storage import Storage
 from server.testing import HallDriver, ServerProcess, WireClient
+from tests.server import tables
 from tests.server.storage_tools import until
 from tests.server.tables import claim_when_absence_ends, play, seated_pair
 
 
 @contextlib.asynccontextmanager
 async def serving(db: Path, **kwargs: Any) -> AsyncIterator[BoardhallServer]:
-    """A real server on 127.0.0.1:0 on the database ``db``, with no pings and no stamps of its
-    own (the tests stamp it alive when they say); leaving the block stops it cleanly."""
-    kwargs.setdefault("ping_interval", None)
+    """:func:`tests.server.tables.serving` with no stamps of its own (the tests stamp it alive
+    when they say)."""
     kwargs.setdefault("alive_every", None)
-    async with running_server(host="127.0.0.1", port=0, db=str(db), **kwargs) as server:
+    async with tables.serving(db, **kwargs) as server:
         yield server
 
 

@@ -9,34 +9,17 @@ WebSocket clients; time is injected by moving the room's times back, never by sl
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from server.net import BoardhallServer, running_server
 from server.testing import ServerProcess, WireClient
-from tests.server.tables import play, seated_pair
-
-
-@contextlib.asynccontextmanager
-async def serving(tmp_path: Path) -> AsyncIterator[BoardhallServer]:
-    """A real server on 127.0.0.1:0 with its database in ``tmp_path``; leaving the block stops
-    it cleanly (what SIGTERM does)."""
-    async with running_server(
-        host="127.0.0.1", port=0, db=str(tmp_path / "hall.db"), ping_interval=None
-    ) as server:
-        yield server
-
-
-async def _close(*wires: WireClient) -> None:
-    for wire in wires:
-        await wire.close()
+from tests.server.tables import close_all, play, seated_pair, serving
 
 
 async def _back(url: str, tokens: tuple[str, str], code: str) -> tuple[WireClient, WireClient]:
@@ -61,7 +44,7 @@ async def _killed_after(
         await then(ann, bob, code)
         tokens = ann.welcome["token"], bob.welcome["token"]
         await process.kill()
-        await _close(ann, bob)
+        await close_all(ann, bob)
     finally:
         await process.kill()
     return code, tokens
@@ -78,7 +61,7 @@ async def test_a_draw_offer_pending_at_a_clean_stop_can_be_accepted_after_it(
         assert (await ann.request(type="offer", room=code, kind="draw"))["type"] == "ok"
         assert (await bob.expect("offer", room=code))["kind"] == "draw"
         tokens = ann.welcome["token"], bob.welcome["token"]
-        await _close(ann, bob)
+        await close_all(ann, bob)
     async with serving(tmp_path) as server:
         ann, bob = await _back(server.url, tokens, code)
         try:
@@ -91,7 +74,7 @@ async def test_a_draw_offer_pending_at_a_clean_stop_can_be_accepted_after_it(
             over = await ann.expect("over", room=code)
             assert (over["result"], over["reason"]) == ("draw", "agreement")
         finally:
-            await _close(ann, bob)
+            await close_all(ann, bob)
 
 
 @pytest.mark.slow
@@ -112,7 +95,7 @@ async def test_an_undo_offer_pending_at_a_crash_can_be_accepted_after_it(tmp_pat
             back = await bob.expect("room", room=code, moves=["0,0"])
             assert back["turn"] == "second" and back["offers"] == []
         finally:
-            await _close(ann, bob)
+            await close_all(ann, bob)
 
 
 @pytest.mark.slow
@@ -131,7 +114,7 @@ async def test_an_offer_a_move_cancelled_stays_cancelled_after_a_crash(tmp_path:
             refused = await bob.request(type="answer", room=code, kind="draw", accept=True)
             assert refused["code"] == "not_allowed", refused
         finally:
-            await _close(ann, bob)
+            await close_all(ann, bob)
 
 
 async def test_a_swap_offer_survives_a_restart_and_swaps_the_seats(tmp_path: Path) -> None:
@@ -141,7 +124,7 @@ async def test_a_swap_offer_survives_a_restart_and_swaps_the_seats(tmp_path: Pat
         ann, bob, code = await seated_pair(server.url)
         assert (await bob.request(type="offer", room=code, kind="swap"))["type"] == "ok"
         tokens = ann.welcome["token"], bob.welcome["token"]
-        await _close(ann, bob)
+        await close_all(ann, bob)
     async with serving(tmp_path) as server:
         ann, bob = await _back(server.url, tokens, code)
         try:
@@ -153,7 +136,7 @@ async def test_a_swap_offer_survives_a_restart_and_swaps_the_seats(tmp_path: Pat
             assert (await ann.expect("room", room=code, offers=[]))["you"] == "second"
             assert (await bob.expect("room", room=code, offers=[]))["you"] == "first"
         finally:
-            await _close(ann, bob)
+            await close_all(ann, bob)
 
 
 def _wait_in(reply: dict[str, Any]) -> int:
@@ -173,14 +156,14 @@ async def test_a_refused_players_wait_goes_on_after_a_clean_restart(tmp_path: Pa
         assert _wait_in(await ann.request(type="offer", room=code, kind="draw")) == 10
         server.hall.rooms[code].offer_after["first"] -= 8  # 8 s have passed
         tokens = ann.welcome["token"], bob.welcome["token"]
-        await _close(ann, bob)
+        await close_all(ann, bob)
     async with serving(tmp_path) as server:
         ann, bob = await _back(server.url, tokens, code)
         try:
             assert _wait_in(await ann.request(type="offer", room=code, kind="draw")) <= 2
             assert _wait_in(await ann.request(type="offer", room=code, kind="draw")) >= 1
         finally:
-            await _close(ann, bob)
+            await close_all(ann, bob)
 
 
 @pytest.mark.slow
@@ -196,7 +179,7 @@ async def test_a_turn_kept_at_a_stop_survives_an_offer_and_a_later_crash(tmp_pat
         before = room.view(None, server.loop.time()).clocks
         assert before is not None and before.move is not None
         tokens = ann.welcome["token"], bob.welcome["token"]
-        await _close(ann, bob)
+        await close_all(ann, bob)
     process = await ServerProcess.start(str(tmp_path / "hall.db"))
     try:
         ann, bob = await _back(process.url, tokens, code)
@@ -205,7 +188,7 @@ async def test_a_turn_kept_at_a_stop_survives_an_offer_and_a_later_crash(tmp_pat
         answer = await bob.request(type="answer", room=code, kind="draw", accept=False)
         assert answer["type"] == "ok", answer
         await process.kill()
-        await _close(ann, bob)
+        await close_all(ann, bob)
     finally:
         await process.kill()
     async with serving(tmp_path) as server:
@@ -229,7 +212,7 @@ async def test_stored_offers_that_do_not_fit_the_game_are_dropped_at_restore(
         await play(ann, bob, code, ["0,0"])
         game_id = server.hall.rooms[code].game_id
         tokens = ann.welcome["token"], bob.welcome["token"]
-        await _close(ann, bob)
+        await close_all(ann, bob)
     db = sqlite3.connect(tmp_path / "hall.db")
     try:
         (text,) = db.execute("SELECT meta FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -253,4 +236,4 @@ async def test_stored_offers_that_do_not_fit_the_game_are_dropped_at_restore(
             snap = await bob.expect("room", room=code)
             assert snap["offers"] == [{"kind": "undo", "by": "first"}], snap
         finally:
-            await _close(ann, bob)
+            await close_all(ann, bob)

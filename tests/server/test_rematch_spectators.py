@@ -3,23 +3,13 @@ watches the new one (as if it had sent ``join`` as a spectator for it), up to th
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 from server.config import ServerConfig
-from server.net import BoardhallServer, running_server
+from server.net import BoardhallServer
 from server.testing import HallDriver, WireClient
-
-
-@contextlib.asynccontextmanager
-async def serving(db: Path, **kwargs: Any) -> AsyncIterator[BoardhallServer]:
-    """A real in-process server on 127.0.0.1:0 with its database at ``db`` and no pings."""
-    kwargs.setdefault("ping_interval", None)
-    async with running_server(host="127.0.0.1", port=0, db=str(db), **kwargs) as server:
-        yield server
+from tests.server.tables import serving
 
 
 async def _finished_game_watched(
