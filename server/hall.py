@@ -8,6 +8,7 @@ current monotonic time; each returns :class:`Outputs`. :meth:`Hall.next_wake` sa
 
 from __future__ import annotations
 
+import calendar
 import hashlib
 import heapq
 import logging
@@ -171,6 +172,9 @@ class Hall:
         self.wall_offset = time.time() - time.monotonic() if wall_offset is None else wall_offset
         self.run = Run(secrets.token_hex(8), self.wall_offset)
         """This server process, as its stored records of time name it (:mod:`server.liveness`)."""
+        self.stopping = False
+        """The server is stopping (:meth:`pauses`): a finished room that closes because the stop
+        dropped its players is not stored as closed, so the restart brings it back."""
         self.token_factory = token_factory or (lambda: secrets.token_urlsafe(24))
         self.sessions: dict[ConnId, Session] = {}
         self.identities: dict[str, Identity] = {}
@@ -210,6 +214,19 @@ class Hall:
             self._wall_second = second
             self._wall_text = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(second))
         return self._wall_text
+
+    @staticmethod
+    def wall_seconds(text: object) -> float | None:
+        """The wall time (seconds since the epoch) of a time :meth:`wall` wrote, if it reads."""
+        try:
+            return float(calendar.timegm(time.strptime(str(text), "%Y-%m-%dT%H:%M:%SZ")))
+        except (TypeError, ValueError, OverflowError):
+            return None
+
+    def finished_since(self, now: float) -> str:
+        """The earliest end (as :meth:`wall` writes it) of a game whose finished room may still
+        be open at ``now``: what a restart loads (:meth:`Storage.finished_since`)."""
+        return self.wall(now - self.config.finished_room_ttl_s)
 
     def _new_id(self, length: int, taken: Callable[[str], bool] = lambda _: False) -> str:
         while True:
@@ -1173,6 +1190,7 @@ class Hall:
             old.private,
         )
         old.rematch_room = room.code
+        out.writes.append(SaveGame(old.meta()))  # its offer answered, after a restart too
         if old.bot_seat is not None:  # the bot keeps its seat across a restart in the new room too
             room.bot_seat, room.bot_level = other(old.bot_seat), old.bot_level
         for side in SIDES:
@@ -1254,6 +1272,8 @@ class Hall:
             meta = room.meta()
             meta["status"] = "closed"  # never started: not restored after a restart
             out.writes.append(SaveGame(meta))
+        elif room.status == "over" and not self.stopping:  # not restored after a restart
+            out.writes.append(SaveGame(room.meta()))
         log.info("room closed", extra={"fields": {"room": room.code, "status": room.status}})
         self.rooms.pop(room.code, None)
         self._pushed.pop(room.code, None)
@@ -1272,6 +1292,7 @@ class Hall:
     def pauses(self, stopped: float) -> list[SaveGame]:
         """The server is stopping, since ``stopped``: what every game on keeps of its clocks
         (the running turn's time so far, the absences) for the restart (:meth:`Room.paused`)."""
+        self.stopping = True
         writes = []
         for room in self.rooms.values():
             room.kept_at_stop = room.paused(stopped)
@@ -1340,7 +1361,9 @@ class Hall:
         """Bring back an unfinished game from storage, with its kept ``chat`` lines (as
         :meth:`Storage.unfinished_chat` gives them), the server last stamped ``alive`` (as
         :meth:`Storage.alive` gives it); the turn restarts at ``now``, with what was used of
-        it before the server went down (applied by :meth:`restart_clocks`)."""
+        it before the server went down (applied by :meth:`restart_clocks`). A finished game's
+        room comes back open with its result and a pending rematch offer, closing by the
+        same rules as before, its keep time counted from the end (:meth:`Room.restore_end`)."""
         engine = self._stored_engine(self._engine(meta["game"]), meta)
         options = dict(meta.get("options") or {})
         state = engine.start(meta["variant"], meta["start"], self._engine_options(engine, options))
@@ -1382,6 +1405,16 @@ class Hall:
             room.clock.start_turn(room.state.turn, now)
             room.stopped_with = crash_charges(meta, moves, alive)  # applied by restart_clocks
             room.restore_offers(meta.get("offers"))
+        elif meta.get("status") == "over":
+            ended = self.wall_seconds(meta.get("ended"))
+            if ended is None:
+                raise ValueError(f"finished game {meta['id']} has no time it ended")
+            # the keep time counts from the end on the wall clock, the downtime included
+            room.restore_end(meta, now - max(0.0, now + self.wall_offset - ended), now)
+            room.restore_offers(meta.get("offers"))
+            if room.closed:
+                self._close(room, Outputs(key=room.code))
+                return room
         self.rooms[room.code] = room
         self._schedule(room)
         return room

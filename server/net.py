@@ -312,6 +312,8 @@ class BoardhallServer:
         self.durable = durable
         self.restored = 0
         """Unfinished games brought back at the start."""
+        self.reopened = 0
+        """Finished rooms brought back open at the start (for their rematch and chat)."""
         self.refusals = Summary(logging.getLogger("boardhall.net"))
         """Refused and misbehaving connections, told without flooding the log."""
         self.connections: dict[ConnId, ServerConnection] = {}
@@ -400,8 +402,8 @@ class BoardhallServer:
         return {"sock": sock}
 
     async def start(self) -> None:
-        """Open storage, bring back unfinished games, and listen (:class:`CannotListen` when
-        the host and port cannot be bound)."""
+        """Open storage, bring back unfinished games and finished rooms still open, and listen
+        (:class:`CannotListen` when the host and port cannot be bound)."""
         if self.variants is not None:
             loaded = engines.get("custom").load_directory(self.variants)  # type: ignore[attr-defined]
             log.info("variants loaded", extra={"fields": {"variants": loaded}})
@@ -412,17 +414,35 @@ class BoardhallServer:
         stamp = await self.storage.run(self.storage.storage.alive)
         alive = Alive(*stamp) if stamp is not None else None
         rows = await self.storage.run(self.storage.storage.unfinished)
-        chat = await self.storage.run(self.storage.storage.unfinished_chat)
-        for meta, moves in rows:
+        # finished rooms still open (their rematch and chat): only games ended within the
+        # keep time, found in an index (Storage.finished_since)
+        since = self.hall.finished_since(now)
+        finished = await self.storage.run(partial(self.storage.storage.finished_since, since))
+        chat = await self.storage.run(
+            partial(self.storage.storage.unfinished_chat, [meta["id"] for meta, _ in finished])
+        )
+        failed = 0
+        for meta, moves in finished + rows:
             try:
-                self.hall.restore(meta, moves, now, chat.get(meta["id"]), alive)
-                self.restored += 1
+                room = self.hall.restore(meta, moves, now, chat.get(meta["id"]), alive)
             except Exception:
                 log.exception("could not restore game %s", meta.get("id"))
-        if rows:
+                failed += 1
+                continue
+            if room.status != "over":
+                self.restored += 1
+            elif not room.closed:
+                self.reopened += 1
+        if rows or finished:
             log.info(
                 "restored games",
-                extra={"fields": {"games": self.restored, "failed": len(rows) - self.restored}},
+                extra={
+                    "fields": {
+                        "games": self.restored,
+                        "finished_rooms": self.reopened,
+                        "failed": failed,
+                    }
+                },
             )
         try:
             self._server = await serve(
@@ -468,6 +488,7 @@ class BoardhallServer:
             "sync": "full" if self.durable else "normal",
             "loop": "uvloop" if type(self.loop).__module__.startswith("uvloop") else "asyncio",
             "games_restored": self.restored,
+            "finished_rooms_restored": self.reopened,
             "rooms": len(self.hall.rooms),
             "bot_games_limit": self.config.bot_games if self.config.bots_available else 0,
         }

@@ -324,6 +324,16 @@ class Room:
             **({"turn": kept} if (kept := self._kept_turn()) else {}),
             **({"away": away} if (away := self._absences()) else {}),
             **({"paused": self.kept_at_stop} if self.kept_at_stop is not None else {}),
+            **(self._after_end() if self.status == "over" else {}),
+        }
+
+    def _after_end(self) -> dict[str, Any]:
+        """What a restart needs of a finished room (:meth:`Hall.restore`): the seated players
+        who left it, its rematch, and whether it closed before its keep time was over."""
+        return {
+            "left": sorted(self.done_with),
+            "rematch_room": self.rematch_room,
+            "closed": self.closed,
         }
 
     def anchor_turn(self, now: float, turn_ms: int = 0) -> None:
@@ -473,6 +483,9 @@ class Room:
         if side is not None:
             self.spectators.discard(conn)
             self.done_with.discard(player)
+            seat = self.seats[side]
+            if seat is not None and not seat.connected:  # back in a room a hello does not
+                self.returned(player, now, out)  # resume (a finished one): here again
             self._finished_expiry(now)
             self.reply_snapshot(conn, side, now, out, re)
             return
@@ -557,6 +570,8 @@ class Room:
                 self.done_with.add(player)
                 self._rematch_left(side, now, out)
             self._finished_expiry(now)
+            if self.status == "over" and not self.closed:  # (closing stores it too)
+                out.writes.append(SaveGame(self.meta()))  # who left, and the offer gone
             return
         if conn not in self.spectators:
             raise _refuse(ErrorCode.NOT_ALLOWED, f"you are not in room {self.code}")
@@ -1142,24 +1157,62 @@ class Room:
         """Take back the offers pending when the game was last stored (crash recovery, after
         :meth:`replay`): ``[{kind, by, ply}]``. One made at an earlier ply than the stored moves
         reach was cancelled by a move; one that does not read, or no longer fits the game, is
-        dropped."""
-        if self.status != "playing" or not isinstance(stored, list):
+        dropped. A finished room takes back only a rematch offer, while its players are both
+        still in the room and it has no rematch yet."""
+        if self.status not in ("playing", "over") or not isinstance(stored, list):
             return
+        kinds = ("draw", "swap", "undo") if self.status == "playing" else ("rematch",)
         for entry in stored:
             if not isinstance(entry, dict) or entry.get("ply") != len(self.moves):
                 continue
             kind: OfferKind
             by: Side
             match entry.get("kind"), entry.get("by"):
-                case ("draw" | "swap" | "undo") as kind, ("first" | "second") as by:
+                case ("draw" | "swap" | "undo" | "rematch") as kind, (
+                    "first" | "second"
+                ) as by if kind in kinds:
                     pass
                 case _:
                     continue
+            if kind == "rematch" and (self.rematch_room is not None or not self._both_stay()):
+                continue
             if kind in self.offers or (kind == "swap" and self.moves):
                 continue
             if kind == "undo" and self.notes.last_by(by) is None:
                 continue
             self.offers[kind] = by
+
+    def _both_stay(self) -> bool:
+        """Both seats are taken by players who have not left the room."""
+        return all(
+            seat is not None and seat.player not in self.done_with for seat in self.seats.values()
+        )
+
+    def restore_end(self, meta: dict[str, Any], ended_at: float, now: float) -> None:
+        """Take back the end of a finished game (restart, after :meth:`replay` and the seats):
+        its outcome as stored in ``meta``, the game having ended at ``ended_at`` (this run's
+        clock: the downtime counts). Nobody is here yet: the room stays open for its players'
+        return ``finished_room_return_s`` from ``now``, within its keep time; once someone is
+        back it closes as any finished room does (:meth:`_finished_expiry`)."""
+        scores = meta.get("scores")
+        result = meta.get("result")
+        self.status = "over"
+        self.outcome = Outcome(
+            result if result in SIDES else None,
+            str(meta.get("reason") or "aborted"),
+            dict(scores) if isinstance(scores, dict) else None,
+            tuple(meta.get("highlight") or ()),
+        )
+        self.ended = meta.get("ended")
+        self.ended_at = ended_at
+        self.states.settle()
+        self.done_with = {str(player) for player in meta.get("left") or ()}
+        self.rematch_room = meta.get("rematch_room")
+        self.expires = min(
+            ended_at + self.config.finished_room_ttl_s, now + self.config.finished_room_return_s
+        )
+        if self.expires <= now:
+            self.closed = True
 
     def restore_chat(self, rows: Iterable[dict[str, Any]]) -> None:
         """Take back the stored chat lines (crash recovery), given in the order they were said:

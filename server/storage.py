@@ -57,6 +57,7 @@ CREATE TABLE IF NOT EXISTS games (
     meta TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS games_status ON games(status);
+CREATE INDEX IF NOT EXISTS games_ended ON games(status, ended);
 CREATE INDEX IF NOT EXISTS games_first ON games(first_player, created);
 CREATE INDEX IF NOT EXISTS games_second ON games(second_player, created);
 CREATE TABLE IF NOT EXISTS moves (
@@ -86,7 +87,8 @@ CREATE TABLE IF NOT EXISTS alive (
 );
 """
 """Every table is created if missing when a database opens, so a database made before a table
-was added (``chat``, ``alive``) opens as it is and gets the new table empty."""
+was added (``chat``, ``alive``) opens as it is and gets the new table empty; so is every index
+(``games_ended``, built from the games already there when an older database first opens)."""
 
 
 INSERT_MOVES = (
@@ -266,14 +268,37 @@ class Storage:
         ).fetchall()
         return [(meta, self.moves(meta["id"])) for meta in (json.loads(r[0]) for r in rows)]
 
-    def unfinished_chat(self) -> dict[str, list[dict[str, Any]]]:
-        """The kept chat lines of every waiting or playing game by game id, each game's in the
-        order they were said: ``{seq, sender, role, audience, text}``."""
+    FINISHED_SINCE = (
+        "SELECT meta FROM games WHERE status = 'over' AND ended >= ? ORDER BY ended"
+    )
+    """Games that ended at or after a time (``ended`` is ISO 8601 UTC to the second, so it
+    sorts as text): searched in the ``games_ended`` index, not a scan of every game."""
+
+    def finished_since(self, since: str) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+        """Every game that ended at or after ``since`` (as :meth:`Hall.wall` writes times) and
+        whose room had not closed (everyone left it), with its moves, oldest end first: the
+        finished rooms a restart brings back."""
+        rows = self.db.execute(self.FINISHED_SINCE, (since,)).fetchall()
+        metas = [meta for meta in (json.loads(r[0]) for r in rows) if not meta.get("closed")]
+        return [(meta, self.moves(meta["id"])) for meta in metas]
+
+    def unfinished_chat(
+        self, finished: Iterable[str] = ()
+    ) -> dict[str, list[dict[str, Any]]]:
+        """The kept chat lines of every waiting or playing game, and of the games ``finished``
+        (ids), by game id, each game's in the order they were said:
+        ``{seq, sender, role, audience, text}``."""
         rows = self.db.execute(
             "SELECT c.game_id, c.seq, c.sender, c.role, c.audience, c.text FROM chat AS c "
             "JOIN games AS g ON g.id = c.game_id WHERE g.status IN ('waiting', 'playing') "
             "ORDER BY c.game_id, c.seq"
         ).fetchall()
+        for game_id in finished:
+            rows += self.db.execute(
+                "SELECT game_id, seq, sender, role, audience, text FROM chat "
+                "WHERE game_id = ? ORDER BY seq",
+                (game_id,),
+            ).fetchall()
         found: dict[str, list[dict[str, Any]]] = {}
         for r in rows:
             found.setdefault(r["game_id"], []).append(

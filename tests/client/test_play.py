@@ -4,6 +4,7 @@ input handlers (synthetic mouse events on the room scene); then a dropped connec
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -406,14 +407,14 @@ def test_clients_ride_out_a_server_restart(tmp_path: Path) -> None:
             pump(apps, lambda: room_of(alice).model.moves == ["0,0", "0,1"], timeout=15)
 
 
-def test_a_game_that_ended_unseen_across_a_restart_shows_its_end(tmp_path: Path) -> None:
-    """Bob resigns; Alice never gets the ``over`` (dropped here before she reads it) and the server
-    restarts, which does not bring finished rooms back. Alice's client comes back to
-    ``unknown_room``, reads the game's record over HTTP and shows the result."""
+def _ended_unseen_across_a_restart(tmp_path: Path, room_closed: bool) -> tuple[App, ResultPanel]:
+    """Bob resigns; Alice never gets the ``over`` (dropped here before she reads it) and the
+    server restarts (with ``room_closed``, the game's end is pushed back past the room's keep
+    time in the database, so the restart does not bring the finished room back). Returns Alice's
+    app once it shows the end, and its result panel (the server is stopped at the end)."""
     db = tmp_path / "games.sqlite"
     with two_players_on_a_server(tmp_path, db) as (first, alice, bob):
         port = first.server.port
-        apps = [alice, bob]
         first_move_at_a_table(alice, bob)
         pump([alice], lambda: len(room_of(alice).model.moves) == 1)
 
@@ -424,6 +425,10 @@ def test_a_game_that_ended_unseen_across_a_restart_shows_its_end(tmp_path: Path)
         while not {"over", "room"} <= set(lost):  # the end's messages, lost with the connection
             lost.append(str(alice.connection.inbox.get(timeout=10).data.get("type")))
         first.stop()
+        if room_closed:
+            with sqlite3.connect(db) as stored:
+                stored.execute("UPDATE games SET ended = '2000-01-01T00:00:00Z'")
+            stored.close()
         second = EmbeddedServer(db=db, port=port).start()
         try:
             pump([alice], lambda: room_of(alice).model.status == "over", timeout=30)
@@ -432,15 +437,33 @@ def test_a_game_that_ended_unseen_across_a_restart_shows_its_end(tmp_path: Path)
             assert scene.model.moves == ["0,0"]
             panel = alice.find(ResultPanel)[-1]
             assert isinstance(panel, ResultPanel)
-            assert not panel.buttons[0].enabled  # no rematch in a room the server has closed
-            assert "ended while you were away" in scene.message
-            shoot(alice, tmp_path, "room_ended_while_away")
+            shoot(alice, tmp_path, f"room_ended_while_away{'_closed' if room_closed else ''}")
             details = [t.split(" · ")[0] for t in room_panel_texts(alice).splitlines()]
-            assert "online" not in details and "away" not in details  # no stale presence
+            if room_closed:
+                assert "ended while you were away" in scene.message
+                assert "online" not in details and "away" not in details  # no stale presence
+            return alice, panel
         finally:
-            for app in apps:
-                app.disconnect()
+            alice.disconnect()
+            bob.disconnect()
             second.stop()
+
+
+def test_a_game_that_ended_unseen_across_a_restart_shows_its_end(tmp_path: Path) -> None:
+    """The finished room is not back after the restart (its keep time is over): Alice's client
+    comes back to ``unknown_room``, reads the game's record over HTTP and shows the result, with
+    no rematch in a room the server has closed."""
+    _, panel = _ended_unseen_across_a_restart(tmp_path, room_closed=True)
+    assert not panel.buttons[0].enabled
+
+
+def test_a_finished_room_back_after_a_restart_offers_a_rematch(tmp_path: Path) -> None:
+    """The restart brings the finished room back (within its keep time): Alice sees the end
+    she missed, and may offer a rematch."""
+    alice, panel = _ended_unseen_across_a_restart(tmp_path, room_closed=False)
+    assert panel.buttons[0].enabled
+    seats = room_of(alice).model.seats
+    assert (seats.get("first") or {}).get("connected"), seats  # she is back, not away
 
 
 def test_a_record_that_cannot_be_fetched_says_where_and_why() -> None:
