@@ -17,7 +17,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from server import gcpolicy
+from server import gcpolicy, lan
 from server.config import ServerConfig
 from server.flags import bounded, port_number, whole
 from server.logs import setup_logging
@@ -237,6 +237,11 @@ async def run(args: argparse.Namespace) -> None:
         f"db {args.db}, loop {loop_name()})",
         flush=True,
     )
+    wildcard = lan.is_wildcard(server.host)
+    found = lan.lan_addresses(ipv6=server.host.strip() in ("", "::")) if wildcard else []
+    scheme = "wss" if context else "ws"
+    hint = lan.connect_hint(server.host, server.port, scheme, found, lan.in_container())
+    print(hint, flush=True)
     name = await until_stopped()
     log.info("stopping", extra={"fields": {"signal": name}})
     collector.cancel()

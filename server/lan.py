@@ -1,0 +1,172 @@
+"""Which addresses other machines can reach this server at, to tell the operator at start.
+
+A server bound to every address (``0.0.0.0``, ``::``) prints ``ws://127.0.0.1:PORT``, which is
+useless to the friend across the room: they need this machine's network address. No call of the
+standard library lists a machine's addresses on every system, so :func:`lan_addresses` asks
+the few places that answer without sending anything (the source address the system would use for
+a route outside, the host name's addresses, and on Linux the kernel's own tables) and keeps those
+another machine could use.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import itertools
+import os
+import socket
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+MAX_SHOWN = 4
+"""At most this many addresses are named (a host with many bridges would fill the terminal)."""
+
+_WILDCARDS = {"", "0.0.0.0", "::", "*"}
+
+_PROBES = (("192.0.2.1", socket.AF_INET), ("2001:db8::1", socket.AF_INET6))
+"""Documentation addresses (RFC 5737, RFC 3849): connecting a UDP socket to one sends nothing,
+it only makes the system choose the source address of its default route."""
+
+
+def is_wildcard(host: str) -> bool:
+    """Whether ``--host`` binds every address of the machine (of one family or both)."""
+    return host.strip() in _WILDCARDS
+
+
+def reachable(addresses: Iterable[str], ipv6: bool = True) -> list[str]:
+    """``addresses`` another machine could connect to, in their order without repeats: no
+    loopback, link-local (they need an interface name), multicast or unspecified ones; IPv6 only
+    when ``ipv6`` (the server listens on IPv6 too)."""
+    kept: list[str] = []
+    for text in addresses:
+        try:
+            address = ipaddress.ip_address(text.split("%", 1)[0])
+        except ValueError:
+            continue
+        if (
+            address.is_loopback
+            or address.is_link_local
+            or address.is_multicast
+            or address.is_unspecified
+            or (address.version == 6 and not ipv6)
+        ):
+            continue
+        if str(address) not in kept:
+            kept.append(str(address))
+    return kept
+
+
+def lan_addresses(ipv6: bool = True) -> list[str]:
+    """This machine's addresses that others could reach, the default route's first, IPv4
+    before IPv6, at most :data:`MAX_SHOWN`; empty when none can be told (no network)."""
+    found = _route_sources() + _host_name_addresses() + _linux_ipv4() + _linux_ipv6()
+    kept = reachable(found, ipv6)
+    kept.sort(key=lambda a: ipaddress.ip_address(a).version)  # stable: route's first per family
+    return kept[:MAX_SHOWN]
+
+
+CONTAINER_VARIABLE = "BOARDHALL_IN_CONTAINER"
+"""Set to ``1`` by the project's Dockerfile: the server's own addresses are the container's,
+which players outside cannot use (``/.dockerenv`` is not a sign: sandboxes have it too)."""
+
+
+def in_container(environ: Mapping[str, str] = os.environ) -> bool:
+    """Whether this server runs in the project's container image."""
+    return environ.get(CONTAINER_VARIABLE, "") == "1"
+
+
+def connect_hint(
+    host: str, port: int, scheme: str, addresses: list[str], container: bool = False
+) -> str:
+    """The start line that says how players on other machines connect, for a server bound to
+    ``host`` (``addresses``: :func:`lan_addresses`, used only when it binds every address;
+    ``container``: in a container, whose addresses only the host reaches)."""
+    if container and is_wildcard(host):
+        return (
+            f"in a container: players connect to {scheme}:// and the host machine's address, "
+            f"with the port published for {port}"
+        )
+    if not is_wildcard(host):
+        try:
+            if ipaddress.ip_address(listen_text(host)).is_loopback:
+                return (
+                    f"only this machine can connect (--host {host}); --host 0.0.0.0 lets "
+                    "players on other machines in"
+                )
+        except ValueError:
+            pass
+        return f"players connect to {scheme}://{_bracketed(listen_text(host))}:{port}"
+    if not addresses:
+        return "players on other machines connect to this machine's network address (none found)"
+    urls = ", ".join(f"{scheme}://{_bracketed(a)}:{port}" for a in addresses)
+    return f"players on other machines connect to {urls}"
+
+
+def listen_text(host: str) -> str:
+    """``host`` without spaces, brackets or an IPv6 ``%interface``."""
+    text = host.strip()
+    if text.startswith("[") and text.endswith("]"):
+        text = text[1:-1]
+    return text.split("%", 1)[0]
+
+
+def _bracketed(address: str) -> str:
+    return f"[{address}]" if ":" in address else address
+
+
+def _route_sources() -> list[str]:
+    found: list[str] = []
+    for target, family in _PROBES:
+        with contextlib.suppress(OSError), socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.connect((target, 9))
+            found.append(str(probe.getsockname()[0]))
+    return found
+
+
+def _host_name_addresses() -> list[str]:
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, type=socket.SOCK_STREAM)
+    except OSError:
+        return []
+    return [str(info[4][0]) for info in infos]
+
+
+def _linux_ipv4(path: Path = Path("/proc/net/fib_trie")) -> list[str]:
+    """Local IPv4 addresses from the kernel's routing trie (``/32 host LOCAL`` entries)."""
+    try:
+        lines = path.read_text().splitlines()
+    except OSError:
+        return []
+    return parse_fib_trie(lines)
+
+
+def parse_fib_trie(lines: list[str]) -> list[str]:
+    """The addresses that ``/proc/net/fib_trie`` marks ``/32 host LOCAL``."""
+    found: list[str] = []
+    for previous, line in itertools.pairwise(lines):
+        if "/32 host LOCAL" in line:
+            candidate = previous.strip().removeprefix("|-- ").removeprefix("+-- ").strip()
+            with contextlib.suppress(ValueError):
+                found.append(str(ipaddress.IPv4Address(candidate)))
+    return found
+
+
+def _linux_ipv6(path: Path = Path("/proc/net/if_inet6")) -> list[str]:
+    try:
+        lines = path.read_text().splitlines()
+    except OSError:
+        return []
+    return parse_if_inet6(lines)
+
+
+def parse_if_inet6(lines: list[str]) -> list[str]:
+    """Global-scope addresses of ``/proc/net/if_inet6`` (32 hex digits, then index, prefix
+    length, scope, flags, interface)."""
+    found: list[str] = []
+    for line in lines:
+        fields = line.split()
+        if len(fields) < 6 or len(fields[0]) != 32 or fields[3] != "00":
+            continue
+        with contextlib.suppress(ValueError):
+            found.append(str(ipaddress.IPv6Address(int(fields[0], 16))))
+    return found
