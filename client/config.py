@@ -1,4 +1,5 @@
-"""The client's config file: last server, name, and the secret tokens of our identities per server.
+"""The client's config file: last server, name, the premove setting, and the secret tokens of our
+identities per server.
 
 The file is ``~/.config/boardhall/config.json`` (``$XDG_CONFIG_HOME`` respected), or the path in
 ``BOARDHALL_CONFIG``. It holds secrets, so it is written with mode 0600, atomically (a temporary
@@ -187,6 +188,8 @@ class Config:
     """Server key (``KEY`` or ``KEY#N``, see :func:`slot_key`) -> an identity token there."""
     names: dict[str, str] = field(default_factory=dict)
     """The same keys -> the name that identity had when last welcomed."""
+    premoves: bool = True
+    """Whether moves may be entered during the opponent's turn (the room's Premoves toggle)."""
     path: Path | None = None
     persist: bool = True
     """False: an in-memory config (screenshots): nothing is read, written or locked."""
@@ -234,10 +237,11 @@ class Config:
     def _set(self, content: dict[str, Any]) -> None:
         self.server, self.name = content["server"], content["name"]
         self.tokens, self.names = dict(content["tokens"]), dict(content["names"])
+        self.premoves = content["premoves"]
 
     def _content(self) -> dict[str, Any]:
         return {"server": self.server, "name": self.name, "tokens": dict(self.tokens),
-                "names": dict(self.names)}
+                "names": dict(self.names), "premoves": self.premoves}
 
     def token_for(self, url: str, slot: int = 0) -> str | None:
         """The saved token of identity ``slot`` for the server at ``url``."""
@@ -397,6 +401,7 @@ def _parse(data: dict[str, Any]) -> dict[str, Any]:
         "tokens": _strings(data.get("tokens")),
         "names": {k: v for k, v in ((k, _clean(v, NAME_CHARS))
                                     for k, v in _strings(data.get("names")).items()) if v},
+        "premoves": data.get("premoves") is not False,  # on unless switched off (not a bool: on)
     }
 
 

@@ -105,6 +105,8 @@ class Pick:
     kind: PickKind
     moves: list[str] = field(default_factory=list)
     message: str = ""
+    shapes: list[MoveShape] = field(default_factory=list)
+    """For ``send`` and ``choose``: the shapes of ``moves`` (the points the user entered)."""
 
 
 class MovePicker:
@@ -170,7 +172,7 @@ class MovePicker:
         if self.placement:
             for s in self.shapes:
                 if s.target == point:
-                    return Pick("send", [s.text])
+                    return Pick("send", [s.text], shapes=[s])
             return Pick("illegal", message=f"{point} is not a legal point to play.")
         if self.selected is None or (point == self.selected and not self.partial):
             return self._select(point)
@@ -227,11 +229,11 @@ class MovePicker:
             self.clear()
             if self.game == "shuqi" and only.suffix:
                 return Pick("expression", [only.text])
-            return Pick("send", [only.text])
+            return Pick("send", [only.text], shapes=[only])
         suffixes = {s.suffix for s in ends}
         if len(suffixes) == len(ends):
             self.clear()
-            return Pick("choose", [s.text for s in ends])
+            return Pick("choose", [s.text for s in ends], shapes=list(ends))
         # Same end square reached by different paths: the user must click the landing squares.
         return None
 

@@ -29,6 +29,9 @@ class Marks:
     """Points of the last move (from, to, and any intermediate landing squares)."""
     highlight: tuple[str, ...] = ()
     """Points to emphasise (a winning five, a checked king)."""
+    premove: tuple[str, ...] = ()
+    """The premove entered during the opponent's turn: its origin then every landing point
+    (a placement: just the point), drawn in :data:`client.boards.common.PREMOVE`."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     """Game-specific flags (``coordinates``: bool, ``numbers``: bool, ...)."""
 

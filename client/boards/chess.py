@@ -407,6 +407,7 @@ class ChessView(SquareBoardView):
                 common.ring(surface, TARGET_MARK, centre, sq * 0.5, sq * 0.08)
             else:
                 common.disc(surface, TARGET_MARK, centre, sq * 0.15)
+        self.premove_arrow(surface, marks)
         if drag is not None and drag[0] in pieces:
             common.blit_centered(surface, piece_sprite(pieces[drag[0]], sq), drag[1])
 

@@ -37,6 +37,10 @@ HIGHLIGHT = (236, 196, 48)
 SELECT = (64, 140, 210)
 TARGET = (40, 110, 70)
 CHECK = (220, 40, 30)
+PREMOVE = (150, 84, 196)
+"""A premove's squares and arrow: violet, unlike every other mark."""
+PREMOVE_TINT = (150, 84, 196, 130)
+PREMOVE_ARROW = (126, 58, 178, 190)
 
 BLACK_STONE = ((18, 18, 20), (96, 96, 104))
 """Rim and highlight colours of a black stone."""
@@ -153,6 +157,35 @@ def thick_line(
     pygame.draw.aalines(surface, color, True, quad)
     disc(surface, color, a, width / 2)
     disc(surface, color, b, width / 2)
+
+
+def arrow(surface: pygame.Surface, color: Sequence[int], points: Sequence[Point],
+          width: float) -> None:
+    """A translucent arrow along ``points`` (a path through landing squares), its head on the
+    last point. ``color`` may carry alpha: the arrow is drawn on its own layer, so the pieces
+    under it stay visible."""
+    if len(points) < 2:
+        return
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    pad = width * 2 + 4
+    left, top = min(xs) - pad, min(ys) - pad
+    layer = pygame.Surface((round(max(xs) - left + pad), round(max(ys) - top + pad)),
+                           pygame.SRCALPHA)
+    local = [(x - left, y - top) for x, y in points]
+    solid = rgba(color, 255)
+    (ax, ay), (bx, by) = local[-2], local[-1]
+    length = math.hypot(bx - ax, by - ay) or 1.0
+    ux, uy = (bx - ax) / length, (by - ay) / length
+    head = min(width * 2.4, length * 0.6)
+    neck = (bx - ux * head, by - uy * head)
+    for a, b in zip([*local[:-2], local[-2]], [*local[1:-1], neck], strict=True):
+        thick_line(layer, solid, a, b, width)
+    half = width * 1.3
+    pygame.draw.polygon(layer, solid, [(bx, by), (neck[0] - uy * half, neck[1] + ux * half),
+                                       (neck[0] + uy * half, neck[1] - ux * half)])
+    alpha = color[3] if len(color) == 4 else 255
+    layer.fill((255, 255, 255, alpha), special_flags=pygame.BLEND_RGBA_MULT)
+    surface.blit(layer, (round(left), round(top)))
 
 
 def fat_polygon(

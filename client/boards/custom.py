@@ -240,6 +240,8 @@ class CustomView(BoardView):
         surface.blit(self._background[1], self.rect.topleft)
         for point in marks.last_move:
             self._tint(surface, point, (*common.LAST_MOVE, 90))
+        for point in marks.premove:
+            self._tint(surface, point, common.PREMOVE_TINT)
         hover = marks.extra.get("hover")
         if isinstance(hover, str) and hover:
             self._tint(surface, hover, (255, 255, 255, 60))
@@ -272,6 +274,10 @@ class CustomView(BoardView):
                 pygame.draw.rect(
                     surface, common.SELECT, self._cell_rect(sr, sc), max(2, round(cell * 0.07))
                 )
+        if all(self._safe(p) for p in marks.premove):
+            common.arrow(surface, common.PREMOVE_ARROW,
+                         [self._centre(*self._square(p)) for p in marks.premove],
+                         max(3.0, cell * 0.12))
 
     def _paint_background(self, coordinates: bool) -> pygame.Surface:
         """Table, frame, squares, grid lines and coordinates (cached: they change on layout)."""

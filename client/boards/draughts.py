@@ -204,6 +204,7 @@ class DraughtsView(SquareBoardView):
                 )
         for name in marks.targets:
             common.disc(surface, TARGET_MARK, self.pixel_of(name), sq * 0.16)
+        self.premove_arrow(surface, marks)
         if drag is not None and drag[0].isdigit() and int(drag[0]) in pieces:
             common.blit_centered(surface, piece_sprite(pieces[int(drag[0])], radius), drag[1])
 

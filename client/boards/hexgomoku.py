@@ -6,7 +6,8 @@ equilateral triangles with flat top and bottom edges. Flipping turns the board h
 
 ``Marks.extra`` flags: ``coordinates`` (bool, default false) writes each row's ``r`` beyond its
 left end and each ``q`` beyond the lower end of its line; ``hover`` (a point) shows a faint stone
-of the side to move there.
+of the side to move there, or of ``mover`` (a seat) when given (a premove during the opponent's
+turn). ``Marks.premove`` shows that side's stone, faint and ringed, on the premove's point.
 """
 
 from __future__ import annotations
@@ -158,9 +159,18 @@ class HexGomokuView(LatticeView):
                 common.disc(surface, common.LAST_MOVE, self._xy(q, r), max(2, s * 0.13))
         for point in marks.targets:
             common.disc(surface, (*common.TARGET, 150), self._xy(*parse_point(point)), s * 0.12)
+        mover = marks.extra.get("mover", turn)  # during the opponent's turn: a premove's stone
+        for point in marks.premove:
+            if parse_point(point) in stones:
+                continue
+            ghost = common.stone_sprite(radius, mover == "first").copy()
+            ghost.set_alpha(150)
+            centre = self._xy(*parse_point(point))
+            common.blit_centered(surface, ghost, centre)
+            common.ring(surface, common.PREMOVE, centre, radius + 3, max(2, s * 0.08))
         hover = marks.extra.get("hover")
         if isinstance(hover, str) and hover and parse_point(hover) not in stones:
-            ghost = common.stone_sprite(radius, turn == "first").copy()
+            ghost = common.stone_sprite(radius, mover == "first").copy()
             ghost.set_alpha(120)
             common.blit_centered(surface, ghost, self._xy(*parse_point(hover)))
         if marks.selected:

@@ -81,12 +81,18 @@ class SquareBoardView(BoardView):
 
     def tint_squares(self, surface: pygame.Surface, marks: Marks, last_move: common.RGBA,
                      selected: common.RGBA) -> None:
-        """Tint the last move's squares and the selected square."""
+        """Tint the last move's squares, the premove's and the selected square."""
         overlay = pygame.Surface((self.square, self.square), pygame.SRCALPHA)
-        for name in (*marks.last_move, marks.selected):
+        for name in (*marks.last_move, *marks.premove, marks.selected):
             if name:
-                overlay.fill(selected if name == marks.selected else last_move)
+                overlay.fill(selected if name == marks.selected else
+                             common.PREMOVE_TINT if name in marks.premove else last_move)
                 surface.blit(overlay, self.square_rect(name))
+
+    def premove_arrow(self, surface: pygame.Surface, marks: Marks) -> None:
+        """The premove's arrow from its origin through its landing squares."""
+        common.arrow(surface, common.PREMOVE_ARROW, [self.pixel_of(p) for p in marks.premove],
+                     max(3, self.square * 0.13))
 
     def outline(self, surface: pygame.Surface, point: str, colour: common.Color) -> None:
         """A thin frame around ``point``'s square (the hovered square)."""

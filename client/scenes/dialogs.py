@@ -24,23 +24,30 @@ def _shade(size: tuple[int, int]) -> pygame.Surface:
 
 
 class Dialog(Scene):
-    """A centred card over a dimmed scene; Esc cancels."""
+    """A card over a dimmed scene; Esc cancels. Centred, or over ``area`` with only that area
+    dimmed (what is beside it, the board, stays in view)."""
 
     transparent = True
 
-    def __init__(self, app: App, title: str, size: tuple[int, int]) -> None:
+    def __init__(self, app: App, title: str, size: tuple[int, int],
+                 area: pygame.Rect | None = None) -> None:
         super().__init__(app)
         self.title = title
+        self.area = area
         self.card = pygame.Rect(0, 0, *size)
-        self.card.center = (theme.LOGICAL_SIZE[0] // 2, theme.LOGICAL_SIZE[1] // 2)
+        self.card.center = area.center if area is not None else (theme.LOGICAL_SIZE[0] // 2,
+                                                                 theme.LOGICAL_SIZE[1] // 2)
 
     def close(self) -> None:
         """Remove the dialog."""
         self.app.pop(self)
 
     def draw(self, surface: pygame.Surface) -> None:
-        """Dim what is below and draw the card with its title."""
-        surface.blit(_shade(surface.get_size()), (0, 0))
+        """Dim what is below (the area only, when given) and draw the card with its title."""
+        if self.area is None:
+            surface.blit(_shade(surface.get_size()), (0, 0))
+        else:
+            surface.blit(_shade(self.area.size), self.area.topleft)
         draw.panel(surface, self.card, theme.PANEL, theme.ACCENT)
         draw.text(surface, self.title, (self.card.left + 24, self.card.top + 20), 22)
 
@@ -49,14 +56,22 @@ class ChoiceDialog(Dialog):
     """Pick one of a few options (button or its key)."""
 
     def __init__(self, app: App, title: str, options: list[tuple[str, str, str]],
-                 on_choose: Callable[[str], None]) -> None:
-        """``options`` are (label, key letter, value); ``on_choose(value)`` runs on a pick."""
+                 on_choose: Callable[[str], None], area: pygame.Rect | None = None,
+                 footer: str = "Esc: cancel") -> None:
+        """``options`` are (label, key letter, value); ``on_choose(value)`` runs on a pick.
+        ``area``: where the card goes, undimmed around it (a premove's promotion: over the side
+        panel, the board in view); centred over a dimmed window when ``None``. ``footer``
+        says what Esc does."""
         width = max(360, 48 + len(options) * 118)
-        super().__init__(app, title, (width, 190))
+        if area is not None:
+            width = min(width, area.width)
+        super().__init__(app, title, (width, 190), area)
+        self.footer = footer
         self.on_choose = on_choose
         self.buttons: list[tuple[Button, str, str]] = []
+        step = min(118, (width - 48 + 10) // max(1, len(options)))
         for i, (label, key, value) in enumerate(options):
-            rect = pygame.Rect(self.card.left + 24 + i * 118, self.card.top + 70, 108, 64)
+            rect = pygame.Rect(self.card.left + 24 + i * step, self.card.top + 70, step - 10, 64)
             self.buttons.append((Button(rect, label, value, key.upper(), size=17), key, value))
 
     def handle_event(self, event: pygame.event.Event) -> None:
@@ -82,7 +97,7 @@ class ChoiceDialog(Dialog):
         super().draw(surface)
         for button, _, _ in self.buttons:
             button.draw(surface)
-        draw.text(surface, "Esc: cancel", (self.card.centerx, self.card.bottom - 28), 13,
+        draw.text(surface, self.footer, (self.card.centerx, self.card.bottom - 28), 13,
                   theme.FAINT, "midtop")
 
 
@@ -99,10 +114,7 @@ class ExpressionDialog(Dialog):
                  check: Callable[[str], str | None], on_send: Callable[[str], None],
                  area: pygame.Rect | None = None) -> None:
         width = min(560, area.width) if area is not None else 560
-        super().__init__(app, f"Span {span}", (width, 420))
-        self.area = area
-        if area is not None:
-            self.card.center = area.center
+        super().__init__(app, f"Span {span}", (width, 420), area)
         self.numbers_text = numbers_text
         self.target = target
         self.hint = hint
@@ -167,12 +179,7 @@ class ExpressionDialog(Dialog):
     def draw(self, surface: pygame.Surface) -> None:
         """Numbers to combine, the field, the buttons and any error (over the side panel the
         board is not dimmed: the span marked on it is what the expression is about)."""
-        if self.area is None:
-            super().draw(surface)
-        else:
-            surface.blit(_shade(self.area.size), self.area.topleft)
-            draw.panel(surface, self.card, theme.PANEL, theme.ACCENT)
-            draw.text(surface, self.title, (self.card.left + 24, self.card.top + 20), 22)
+        super().draw(surface)
         goal = f" to make {self.target}" if self.target is not None else ""
         draw.paragraph(surface,
                        f"Combine the spanned numbers {self.numbers_text}{goal}, each once.",

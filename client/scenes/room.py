@@ -19,6 +19,7 @@ from client.boards import make_view
 from client.boards.base import BoardView, Marks
 from client.moves import MoveCell, MovePicker, Pick, display_moves, legal_shapes, move_rows
 from client.net import NO_RECONNECT_CODES
+from client.premove import PREMOVE_GAMES, Premoves
 from client.room_model import (
     ANSWERED_WORDS,
     OFFER_WORDS,
@@ -108,18 +109,22 @@ ACTIONS: tuple[Action, ...] = (
     Action("result", "Result", pygame.K_g, "G", seated=False),
     Action("flip", "Flip board", pygame.K_f, "F", seated=False, short="Flip"),
     Action("coords", "Coordinates", pygame.K_k, "K", seated=False, short="Coords"),
+    Action("premove", "Premoves", pygame.K_q, "Q", games=tuple(sorted(PREMOVE_GAMES)),
+           short="Premove"),
     Action("leave", "Leave", pygame.K_ESCAPE, "Esc", seated=False),
 )
 """The room's actions in button order. A button too narrow for its label (number chess's five
 columns in a 640x480 window) shows the short label, keeps its key under it, and shows the full
 label and key as a tooltip under the pointer."""
 ACTIONS_BY_NAME = {a.name: a for a in ACTIONS}
-LOCAL_ACTIONS = frozenset({"result", "flip", "coords", "leave"})
+LOCAL_ACTIONS = frozenset({"result", "flip", "coords", "premove", "leave"})
 """Actions that work without the server (the others are off while the connection is down)."""
 CLOSED_WORDS = ("This room has closed: the game is over and its players have left. "
                 "Esc goes back to the lobby.")
 OFFLINE_WORDS = "Not connected to the server: wait for it to come back, or Esc to leave."
 PENDING_WORDS = "Your move is on its way to the server…"
+PREMOVE_CANCELLED = "Premove cancelled: it is not legal after that move."
+PREMOVES_OFF = "Premoves are off: wait for your turn (Q turns them on)."
 
 TRACKED = frozenset({"chat", "offer", "answer", "resign", "abort", "stop", "report", "timeout",
                      "join"})
@@ -162,6 +167,10 @@ class RoomScene(Scene):
         self.coordinates = True
         self.picker = MovePicker("")
         self.picker_key: tuple[str, str, str | None, int, str] | None = None
+        self.premoves = Premoves(app.config.premoves)
+        """The move entered during the opponent's turn (see :mod:`client.premove`)."""
+        self.promotion_dialog: ChoiceDialog | None = None
+        """The dialog offering another piece for a promotion premove (it queens meanwhile)."""
         self.hover: str | None = None
         self.message = ""
         self.message_color = theme.MUTED
@@ -334,6 +343,23 @@ class RoomScene(Scene):
                     point for point, (owner, _) in self.view.pieces_of(self.model.state).items()
                     if owner == mover)
 
+    def premove_mode(self) -> bool:
+        """True when a click on the board enters a premove: we play one seat (not both, as in
+        hot-seat play) of a game with premoves, and it is the opponent's turn."""
+        m = self.model
+        return (m.you is not None and not self.app.seat_connections and m.status == "playing"
+                and m.turn != m.you and m.game in PREMOVE_GAMES)
+
+    def active_picker(self) -> MovePicker:
+        """The picker board clicks go to: the premove one during the opponent's turn."""
+        return self.premoves.picker if self.premove_mode() else self.picker
+
+    def refresh_premoves(self) -> None:
+        """List what may be premoved in this position (once per position, when first needed)."""
+        m = self.model
+        self.premoves.prepare((m.game, m.game_id, m.start, len(m.moves), m.you), m.game,
+                              m.engine, m.state)
+
     def available(self, action: Action) -> bool:
         """Whether ``action`` makes sense now."""
         m = self.model
@@ -350,6 +376,8 @@ class RoomScene(Scene):
             return True
         if not self.seated:
             return False
+        if action.name == "premove":  # in hot-seat play every turn is the user's
+            return not self.app.seat_connections
         if action.name == "rematch":
             return m.status == "over" and not m.closed
         if action.name == "swap":
@@ -387,7 +415,7 @@ class RoomScene(Scene):
         if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self.drag is not None:
             origin, self.drag = self.drag[0], None
             target = self.view.point_at(event.pos) if self.view else None
-            if target is not None and target != origin and self.picker.selected == origin:
+            if target is not None and target != origin and self.active_picker().selected == origin:
                 self.click_board(target)  # dropped on another point: the second click
             return
         if self.model.pending_offer() is not None:
@@ -399,6 +427,11 @@ class RoomScene(Scene):
         if action:
             self.act(action)
             return
+        if (event.type == pygame.MOUSEBUTTONDOWN and event.button == 3
+                and BOARD_RECT.collidepoint(event.pos)):
+            self.drag = None
+            self.cancel_premove()
+            return
         if (
             event.type == pygame.MOUSEBUTTONDOWN
             and event.button == 1
@@ -408,7 +441,7 @@ class RoomScene(Scene):
             self.chat_field.focused = False
             point = self.view.point_at(event.pos)
             self.click_board(point)
-            if point is not None and self.picker.selected == point:
+            if point is not None and self.active_picker().selected == point:
                 self.drag = (point, event.pos)  # a press on a piece may become a drag
             return
         if (event.type == pygame.KEYDOWN and event.key == pygame.K_c
@@ -439,6 +472,9 @@ class RoomScene(Scene):
             return
         if self.model.pending_offer() is not None and event.key in (pygame.K_y, pygame.K_n):
             self.answer(event.key == pygame.K_y)
+            return
+        if event.key == pygame.K_ESCAPE and self.premoves.busy:
+            self.cancel_premove()
             return
         if event.key == pygame.K_ESCAPE and self.picker.selected is not None:
             self.picker.clear()
@@ -488,6 +524,10 @@ class RoomScene(Scene):
                 word = "Numbers" if self.model.game == "draughts" else "Coords"
                 state = "on" if self.coordinates else "off"
                 b.label, b.short, b.short_hint = f"{word} {state}", word, f"{b.hint} · {state}"
+            elif b.action == "premove":
+                state = "on" if self.premoves.enabled else "off"
+                b.label, b.short = f"Premoves {state}", "Premove"
+                b.short_hint = f"{b.hint} · {state}"
 
     def act(self, name: str) -> None:
         """Perform a room action by name."""
@@ -519,6 +559,8 @@ class RoomScene(Scene):
             self.layout_view()
         elif name == "coords":
             self.coordinates = not self.coordinates
+        elif name == "premove":
+            self.toggle_premoves()
         elif name == "sit":
             self.request({"type": "join", "role": "player"})
             self.say("Taking the free seat…")
@@ -565,6 +607,7 @@ class RoomScene(Scene):
 
     def close(self) -> None:
         """Remove this scene (and any dialogs above it)."""
+        self.cancel_premove()
         self.app.left_rooms[self.model.room] = self.model.game_id
         if self.app.seat_connections and self.app.find(RoomScene) == [self]:
             # Hot-seat ends with its room: close the second seat's connection.
@@ -625,12 +668,95 @@ class RoomScene(Scene):
             return
         if not self.app.seat_connections and not m.is_my_turn():
             self.picker.clear()
-            if point is not None:
+            if self.premove_mode():
+                self.premove_click(point)
+            elif point is not None:
                 self.say("Wait for your turn.")
             return
         self.refresh_picker()
         pick = self.picker.click(point)
         self.apply_pick(pick)
+
+    # ---- premoves -----------------------------------------------------------------------------
+
+    def premove_click(self, point: str | None) -> None:
+        """A click during the opponent's turn: enter, replace or cancel the premove."""
+        if not self.premoves.enabled:
+            if point is not None:
+                self.say(PREMOVES_OFF)
+            return
+        self.refresh_premoves()
+        pick = self.premoves.click(point)
+        if pick.kind == "choose":
+            self.offer_promotions(pick.moves)
+        elif pick.kind == "pending" and pick.message:  # a capture path: what comes next
+            self.say(pick.message, theme.TEXT, 8)
+            self.pick_note = pick.message
+        elif pick.kind == "illegal" and pick.message:  # halfway through a path: kept
+            self.say(pick.message, theme.WARN, 4)
+            self.pick_note = pick.message
+        else:
+            self.clear_pick_note()
+
+    def offer_promotions(self, moves: list[str]) -> None:
+        """A promotion premove queens at once; a dialog beside the board (which stays in view)
+        offers the other pieces until the user picks one or the premove is played."""
+        suffixes = {mv[-1] for mv in moves}
+        options = [(label, key, key) for label, key in PROMOTIONS if key in suffixes]
+        self.close_promotion_dialog()
+        self.promotion_dialog = ChoiceDialog(self.app, "Premove: promote to", options,
+                                             self.premoves.promote, area=SIDE_AREA,
+                                             footer="Esc: keep the queen")
+        self.app.push(self.promotion_dialog)
+
+    def close_promotion_dialog(self) -> None:
+        """Remove the promotion premove's dialog if it is still open."""
+        dialog, self.promotion_dialog = self.promotion_dialog, None
+        if dialog is not None and dialog in self.app.stack:
+            self.app.pop(dialog)
+
+    def cancel_premove(self) -> bool:
+        """Forget the premove (and a half-entered one); returns whether there was one."""
+        self.close_promotion_dialog()
+        if self.premoves.clear():
+            self.clear_pick_note()
+            self.app.invalidate()
+            return True
+        return False
+
+    def play_premove(self) -> None:
+        """The opponent's move has arrived: send the premove for the new ply, like a clicked
+        move, when the engine allows it here; else drop it with a calm notice (silently when
+        the move ended the game: the result says enough)."""
+        m = self.model
+        if self.premoves.move is None or not m.is_my_turn() or self.app.seat_connections:
+            return
+        self.close_promotion_dialog()
+        ended = False
+        with contextlib.suppress(Exception):
+            ended = m.engine is not None and m.engine.outcome(m.state) is not None
+        text = self.premoves.take(m.game, m.engine, m.state)
+        if text is not None and self.online and self.pending_move is None:
+            self.send_move(text)
+        elif not ended:
+            self.say(PREMOVE_CANCELLED, theme.MUTED, 4)
+
+    def toggle_premoves(self) -> None:
+        """Switch premoves on or off (kept in the config file for the next rooms and runs)."""
+        on = not self.premoves.enabled
+        self.premoves.enabled = on
+        self.premoves.forget_position()
+        if not on:
+            self.cancel_premove()
+        config = self.app.config
+        config.premoves = on
+        if not config.save():
+            self.say(config.problem, theme.WARN)
+        elif on:
+            self.say("Premoves on: during your opponent's turn, move as usual; it is played "
+                     "when your turn comes if still legal. Right-click or Esc cancels.")
+        else:
+            self.say("Premoves off (Q turns them on).")
 
     def apply_pick(self, pick: Pick) -> None:
         """Act on what a click meant."""
@@ -827,7 +953,8 @@ class RoomScene(Scene):
             self.follow_hot_seats()
         if kind == "moved":
             self.pending_move = None
-        elif kind == "room":
+        elif kind == "room":  # an undo, a swap, a reconnection: the position is not the one
+            self.cancel_premove()  # the premove was entered for
             after_drop = " ".join(t for t in (self.settle_pending(), self.settle_cut_off()) if t)
             if after_drop:
                 self.say(after_drop, theme.WARN, 20.0, MESSAGE_LINES)
@@ -835,6 +962,10 @@ class RoomScene(Scene):
             self.move_scroll = 0
             self.ensure_view()
             self.layout_view()
+        if kind == "moved":
+            self.play_premove()
+        elif kind == "over":
+            self.cancel_premove()
         if kind == "room" and self.model.status != "over":
             self.close_result_panel()  # a rematch or an undo after the end: back to the board
         if self.model.needs_resync:
@@ -907,6 +1038,7 @@ class RoomScene(Scene):
         our token, and a spectator watches again."""
         if event.kind == "closed":
             self.freeze_clocks()
+            self.cancel_premove()  # nothing can be played before the snapshot after the drop
             self.pending_cut = self.pending_move is not None
             self.cut_off.extend(self.asked.values())  # their replies will never come
             self.asked.clear()
@@ -1042,11 +1174,12 @@ class RoomScene(Scene):
     def marks(self) -> Marks:
         """What to emphasise on the board (while a span's expression is asked: the span, its
         spanned pieces highlighted)."""
-        targets = self.picker.targets() if self.picker.selected else frozenset()
+        picker = self.active_picker()
+        targets = picker.targets() if picker.selected else frozenset()
         last = self.model.last_points()
-        if self.picker.partial and self.picker.selected:  # a capture path being entered
-            last = (self.picker.selected, *self.picker.partial)
-        selected = self.picker.selected
+        if picker.partial and picker.selected:  # a capture path being entered
+            last = (picker.selected, *picker.partial)
+        selected = picker.selected
         highlight = self.model.highlight or self.check()
         if self.span and self.app.find(ExpressionDialog):
             selected, targets, highlight = self.span[0], frozenset({self.span[-1]}), self.span[1:-1]
@@ -1055,18 +1188,23 @@ class RoomScene(Scene):
             targets=targets,
             last_move=last,
             highlight=highlight,
+            premove=self.premoves.points() if self.premove_mode() else (),
             extra={"coordinates": self.coordinates, "hover": self.hover_point(),
-                   "drag": self.drag},
+                   "drag": self.drag, **({"mover": self.model.you} if self.premove_mode() else {})},
         )
 
     def hover_point(self) -> str | None:
         """The hovered point when a click there would do something (pick a piece, or play)."""
         if not self.hover or not self.seated or self.model.status == "over":
             return None
-        if not (self.model.is_my_turn() or self.app.seat_connections):
+        picker = self.picker
+        if self.premove_mode() and self.premoves.enabled:
+            self.refresh_premoves()
+            picker = self.premoves.picker
+        elif not (self.model.is_my_turn() or self.app.seat_connections):
             return None
-        if self.hover in self.picker.targets() or (
-            not self.picker.placement and self.hover in self.picker.origins()
+        if self.hover in picker.targets() or (
+            not picker.placement and self.hover in picker.origins()
         ):
             return self.hover
         return None

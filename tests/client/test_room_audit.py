@@ -69,6 +69,8 @@ def test_every_protocol_action_has_a_button_and_a_key(ui: Any, game: str) -> Non
                 "flip", "coords", "result"}
     if game == "shuqi":
         expected |= {"stop", "report"}
+    else:  # the premove setting (number chess has no premoves)
+        expected |= {"premove"}
     shown = {b.action for b in room.buttons()}
     assert shown == expected
     keys = {a.name: a for a in ACTIONS}

@@ -1,0 +1,212 @@
+"""Premoves through the real client against a real server on loopback: entered during the
+opponent's turn (click-click or drag), sent the instant the opponent's move arrives when still
+legal, dropped with a calm notice when not, cancelled by right-click, Esc or an empty square."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pytest
+
+from client.app import App
+from client.local import EmbeddedServer
+from client.scenes.dialogs import ChoiceDialog
+from client.scenes.lobby import LobbyScene
+from client.scenes.room import PREMOVE_CANCELLED, RoomScene
+from tests.client.conftest import shoot
+from tests.client.helpers import click, drag, key, pump, px, room_of, two_players_on_a_server
+
+
+def table(alice: App, bob: App, game: str, **create: Any) -> None:
+    """Alice creates a ``game`` room as the first seat, Bob joins it."""
+    apps = [alice, bob]
+    pump(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
+    alice.send({"type": "create", "game": game, "color": "first", **create})
+    pump(apps, lambda: bool(alice.find(RoomScene)))
+    bob.send({"type": "join", "room": room_of(alice).model.room})
+    pump(apps, lambda: bool(bob.find(RoomScene)) and room_of(alice).model.status == "playing"
+         and room_of(bob).model.status == "playing")
+
+
+@contextlib.contextmanager
+def seated(tmp_path: Path, game: str, **create: Any) -> Iterator[tuple[EmbeddedServer, App, App]]:
+    """A real server with Alice (first) and Bob at a ``game`` table (see :func:`table`)."""
+    with two_players_on_a_server(tmp_path, tmp_path / "db.sqlite") as (server, alice, bob):
+        table(alice, bob, game, **create)
+        yield server, alice, bob
+
+
+def play(app: App, *points: str) -> None:
+    """Clicks on ``points`` of the app's board."""
+    for point in points:
+        click(app, px(app, point))
+
+
+def moves_sent(app: App) -> list[tuple[int, str]]:
+    return [(m["ply"], m["move"]) for m in app.sent if m.get("type") == "move"]
+
+
+def right_click(app: App, pos: tuple[int, int]) -> None:
+    for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+        app.handle_event(pygame.event.Event(kind, pos=pos, button=3))
+
+
+def test_chess_premoves_sent_dropped_and_cancelled(tmp_path: Path) -> None:
+    """Bob's premove ...g8f6 is cancelled by a right-click; his ...e7e5, dragged, is sent the
+    instant Alice's e2e4 arrives, for ply 1. Alice's d4-d5 (dragged during Bob's turn) is
+    dropped when Bob blocks it with ...d7d5: nothing is sent, a calm notice says so."""
+    with seated(tmp_path, "chess") as (_, alice, bob):
+        apps = [alice, bob]
+        b = room_of(bob)
+        play(bob, "g8", "f6")
+        assert b.premoves.points() == ("g8", "f6")
+        right_click(bob, px(bob, "a4"))
+        assert b.premoves.move is None
+        drag(bob, px(bob, "e7"), px(bob, "e5"))
+        assert b.premoves.points() == ("e7", "e5")
+        assert moves_sent(bob) == []
+        shoot(bob, tmp_path, "premove-chess")
+        play(alice, "e2", "e4")
+        pump(apps, lambda: all(len(room_of(a).model.moves) == 2 for a in apps))
+        assert room_of(alice).model.moves == ["e2e4", "e7e5"]
+        assert moves_sent(bob) == [(1, "e7e5")]
+        assert b.premoves.move is None
+
+        a = room_of(alice)
+        play(alice, "d2", "d4")
+        pump(apps, lambda: len(room_of(bob).model.moves) == 3)
+        pump(apps, lambda: len(a.model.moves) == 3)
+        drag(alice, px(alice, "d4"), px(alice, "d5"))
+        assert a.premoves.points() == ("d4", "d5")
+        play(bob, "d7", "d5")
+        pump(apps, lambda: all(len(room_of(x).model.moves) == 4 for x in apps))
+        alice.step(0.0)
+        assert moves_sent(alice) == [(0, "e2e4"), (2, "d2d4")]
+        assert a.premoves.move is None and a.message == PREMOVE_CANCELLED
+        assert a.model.is_my_turn() and a.pending_move is None
+
+
+def test_esc_and_an_empty_square_cancel_and_the_setting_turns_them_off(tmp_path: Path) -> None:
+    with seated(tmp_path, "chess") as (_, alice, bob):
+        apps = [alice, bob]
+        b = room_of(bob)
+        play(bob, "e7", "e5")
+        key(bob, pygame.K_ESCAPE)
+        assert b.premoves.move is None and bob.find(RoomScene) == [b]  # Esc did not leave
+        play(bob, "e7", "e5", "a5")  # a5: an empty square
+        assert b.premoves.move is None
+        play(bob, "b8", "c6")
+        key(bob, pygame.K_q, "q")  # premoves off: the premove goes too
+        assert b.premoves.move is None and bob.config.premoves is False
+        play(bob, "b8", "c6")
+        assert b.premoves.move is None and b.message != ""
+        play(alice, "e2", "e4")
+        pump(apps, lambda: len(b.model.moves) == 1)
+        bob.step(0.0)
+        assert moves_sent(bob) == []
+        key(bob, pygame.K_q, "q")
+        assert bob.config.premoves is True
+
+
+@pytest.mark.parametrize(("pick", "sent"), [("n", "e7e8n"), ("", "e7e8q")])
+def test_promotion_premove_queens_unless_another_piece_is_picked(tmp_path: Path, pick: str,
+                                                                 sent: str) -> None:
+    """White's pawn on e7: Alice drops it on e8 during Black's turn: a queen at once, and a
+    dialog beside the board offers the others. She picks the knight, or nothing (the dialog
+    goes when the premove is played); Black moves; the premove is sent."""
+    with seated(tmp_path, "chess", position="8/4P3/8/8/8/k7/8/K7 b - - 0 1") as (_, alice, bob):
+        apps = [alice, bob]
+        a = room_of(alice)
+        drag(alice, px(alice, "e7"), px(alice, "e8"))
+        assert a.premoves.move is not None and a.premoves.move.suffix == "q"
+        assert isinstance(alice.top, ChoiceDialog)
+        if pick:
+            key(alice, getattr(pygame, f"K_{pick}"), pick)
+            assert alice.top is a and a.premoves.move.suffix == pick
+        play(bob, "a3", "b3")
+        pump(apps, lambda: len(room_of(alice).model.moves) == 2)
+        assert moves_sent(alice) == [(1, sent)]
+        assert not alice.find(ChoiceDialog)
+
+
+def test_draughts_multi_capture_premove(tmp_path: Path) -> None:
+    """Black to move; Alice (White) enters the capture path 30, 19, 28; Bob's 19-24 opens it and
+    it is sent at once as the engine writes it."""
+    with seated(tmp_path, "draughts", position="B:W30,45:B16,19,23,3") as (_, alice, bob):
+        apps = [alice, bob]
+        a = room_of(alice)
+        play(alice, "30", "19", "28")
+        assert a.premoves.points() == ("30", "19", "28")
+        shoot(alice, tmp_path, "premove-draughts")
+        play(bob, "19", "24")
+        pump(apps, lambda: len(room_of(bob).model.moves) == 2)
+        assert moves_sent(alice) == [(1, "30x28")]
+
+
+def test_hexgomoku_premove_sent_then_one_taken_by_the_opponent(tmp_path: Path) -> None:
+    with seated(tmp_path, "hexgomoku") as (_, alice, bob):
+        apps = [alice, bob]
+        b = room_of(bob)
+        play(bob, "1,0")
+        assert b.premoves.points() == ("1,0",)
+        shoot(bob, tmp_path, "premove-hexgomoku")
+        play(alice, "0,0")
+        pump(apps, lambda: len(room_of(alice).model.moves) == 2)
+        assert moves_sent(bob) == [(1, "1,0")]
+        play(bob, "2,0")  # Bob premoves where Alice then plays: dropped
+        play(alice, "2,0")
+        pump(apps, lambda: len(b.model.moves) == 3)
+        bob.step(0.0)
+        assert moves_sent(bob) == [(1, "1,0")] and b.message == PREMOVE_CANCELLED
+
+
+def test_spectators_have_no_premoves_and_a_takeback_clears_one(tmp_path: Path) -> None:
+    from tests.client.helpers import open_app
+
+    with seated(tmp_path, "chess") as (server, alice, bob):
+        carol = open_app(tmp_path, "Carol", server.url)
+        apps = [alice, bob, carol]
+        try:
+            pump(apps, lambda: isinstance(carol.top, LobbyScene))
+            carol.send({"type": "join", "room": room_of(alice).model.room, "role": "spectator"})
+            pump(apps, lambda: bool(carol.find(RoomScene)))
+            c = room_of(carol)
+            play(carol, "e7", "e5")
+            assert c.premoves.move is None and c.premoves.picker.selected is None
+            play(alice, "e2", "e4")
+            pump(apps, lambda: len(room_of(bob).model.moves) == 1
+                 and len(room_of(alice).model.moves) == 1)
+            a = room_of(alice)
+            play(alice, "d2", "d4")
+            assert a.premoves.points() == ("d2", "d4")
+            key(alice, pygame.K_u, "u")  # Alice asks to take e2e4 back; Bob accepts
+            pump(apps, lambda: room_of(bob).model.pending_offer() is not None)
+            key(bob, pygame.K_y, "y")
+            pump(apps, lambda: a.model.moves == [])
+            assert a.premoves.move is None
+        finally:
+            carol.disconnect()
+
+
+def test_a_drop_and_the_game_end_clear_the_premove(tmp_path: Path) -> None:
+    """A premove does not outlive the connection it was entered on, nor the game."""
+    with seated(tmp_path, "hexgomoku") as (_, alice, bob):
+        apps = [alice, bob]
+        b = room_of(bob)
+        play(bob, "1,0")
+        assert bob.connection is not None
+        bob.connection.drop()
+        pump(apps, lambda: bob.net_status != "online")
+        assert b.premoves.move is None
+        pump(apps, lambda: bob.net_status == "online"
+             and (b.model.seats.get("second") or {}).get("connected") is True)
+        play(bob, "1,0")
+        assert b.premoves.points() == ("1,0",)
+        key(alice, pygame.K_r, "r")
+        key(alice, pygame.K_r, "r")  # resign, confirmed
+        pump(apps, lambda: b.model.status == "over")
+        assert b.premoves.move is None and moves_sent(bob) == []
