@@ -17,7 +17,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from server import gcpolicy, lan
+from server import discovery, gcpolicy, lan
 from server.config import ServerConfig
 from server.flags import bounded, port_number, whole
 from server.logs import setup_logging
@@ -105,6 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add("--tls-cert", type=Path, default=None, help="PEM certificate chain: serve wss://")
     add("--tls-key", type=Path, default=None, help="PEM private key of --tls-cert")
+    discovery.add_flags(parser)
     add(
         "--abort-after",
         type=bounded(float, "a number of seconds above 0", 0.0, above=True),
@@ -222,6 +223,7 @@ async def run(args: argparse.Namespace) -> None:
         args.ping_interval,
         args.variants,
         args.sync == "full",
+        discovery=discovery.settings_from(args),
     )
     try:
         await server.start()
@@ -242,6 +244,7 @@ async def run(args: argparse.Namespace) -> None:
     scheme = "wss" if context else "ws"
     hint = lan.connect_hint(server.host, server.port, scheme, found, lan.in_container())
     print(hint, flush=True)
+    print(discovery.start_line(server.discovery_settings, server.discovery, args.host), flush=True)
     name = await until_stopped()
     log.info("stopping", extra={"fields": {"signal": name}})
     collector.cancel()

@@ -39,6 +39,11 @@ timed out before its request (a port scan), and the server's closes 1007 (text n
 (a flood, too many connections) and 1009 (a message too big)."""
 
 
+DISCOVERY_OUTCOMES = ("answered", "not_a_probe", "rate_limited")
+"""What became of a LAN discovery datagram (``boardhall_discovery_datagrams_total``): an
+answer, nothing (not a well-formed probe), nothing (over the rate limit)."""
+
+
 def label(value: str) -> str:
     """``value`` escaped for a label value of the text exposition (backslash, quote, newline)."""
     return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
@@ -87,6 +92,8 @@ class Metrics:
         self.errors: Counter[str] = Counter()
         self.refused: Counter[str] = Counter()
         """Refused or closed connections by reason, one of :data:`REFUSED`."""
+        self.discovery: Counter[str] = Counter()
+        """LAN discovery datagrams by outcome, one of :data:`DISCOVERY_OUTCOMES`."""
         self.move = Histogram(BUCKETS_S)
         self.commit = Histogram(COMMIT_BUCKETS_S)
         """From the start of a commit until its writes are durable (synced, with ``--sync
@@ -153,6 +160,16 @@ class Metrics:
         ]
         for reason in REFUSED:
             lines.append(f'boardhall_refused_total{{reason="{reason}"}} {self.refused[reason]}')
+        lines += [
+            "# HELP boardhall_discovery_datagrams_total LAN discovery datagrams received, by "
+            "outcome (answered, not_a_probe: ignored, rate_limited: not answered).",
+            "# TYPE boardhall_discovery_datagrams_total counter",
+        ]
+        for outcome in DISCOVERY_OUTCOMES:
+            lines.append(
+                f'boardhall_discovery_datagrams_total{{outcome="{outcome}"}} '
+                f"{self.discovery[outcome]}"
+            )
         lines += [
             "# HELP boardhall_rooms Open rooms by game.",
             "# TYPE boardhall_rooms gauge",

@@ -44,6 +44,7 @@ from protocol import (
     encode,
     limits,
 )
+from server import discovery as lan_discovery
 from server.config import ServerConfig, server_version
 from server.delivery import DeliveryOrder, Pending, first_sends_first
 from server.hall import Hall, hash_token
@@ -263,6 +264,7 @@ class BoardhallServer:
         alive_every: seconds between stamps that the server is alive (:mod:`server.liveness`:
             what a restart after a crash charges the running turns up to); ``None`` stamps only
             at the start (tests stamp with :meth:`stamp_alive`).
+        discovery: answer LAN discovery probes so (:mod:`server.discovery`); ``None``: not.
     """
 
     def __init__(
@@ -278,6 +280,7 @@ class BoardhallServer:
         ping_timeout: float | None = None,
         sync_on_thread: bool = False,
         alive_every: float | None = 1.0,
+        discovery: lan_discovery.Settings | None = None,
     ) -> None:
         bots = importlib.util.find_spec("server.bot_launcher") is not None
         base = config or ServerConfig()
@@ -333,6 +336,9 @@ class BoardhallServer:
         """Unfinished opening handshakes by peer address (each at most the per-address limit)."""
         """Set by :meth:`stop`: no frame is handled and no timer fires any more."""
         self.variants = variants
+        self.discovery_settings = discovery
+        self.discovery: lan_discovery.Discovery | None = None
+        """The LAN discovery endpoint while it answers."""
 
     # ---- lifecycle ---------------------------------------------------------------------------
 
@@ -462,6 +468,7 @@ class BoardhallServer:
             raise
         except OSError as exc:
             raise CannotListen(exc.errno, exc.strerror) from exc
+        self.discovery = await lan_discovery.start(self)
         now = loop.time()
         # every game on anchored in this run, then its first stamp (after them: see
         # server.liveness), in the commit before any move of this run
@@ -504,6 +511,8 @@ class BoardhallServer:
         stopped = self._loop.time() if self._loop is not None else 0.0
         began = time.monotonic()
         self._stopping = True
+        if self.discovery is not None:
+            self.discovery.close()
         connections = len(self.connections)
         unfinished = sum(1 for room in self.hall.rooms.values() if room.status == "playing")
         if self._timer is not None:

@@ -1,0 +1,344 @@
+"""LAN discovery: a UDP endpoint that answers clients' probes (wire format:
+:mod:`protocol.discovery`), so players on the local network find the server without typing
+its address.
+
+It answers only a well-formed probe, with an answer never larger than the probe, at most
+:data:`PER_ADDRESS` times a window per source address and :data:`OVERALL` times a window in
+all (a spoofed-source flood gets little, and nothing larger than it sent); anything else is
+ignored and counted (``boardhall_discovery_datagrams_total`` in ``/metrics``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import ipaddress
+import logging
+import secrets
+import socket
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
+
+from protocol import CURRENT_VERSION
+from protocol.discovery import (
+    DISCOVERY_PORT,
+    NAME_CHARS,
+    VERSION_CHARS,
+    Answer,
+    BadDatagram,
+    encode_answer,
+    is_probe,
+)
+from server.flags import bounded
+
+if TYPE_CHECKING:
+    from server.net import BoardhallServer
+
+log = logging.getLogger("boardhall.discovery")
+
+WINDOW_S = 1.0
+"""The rate limits count answers in windows of this many seconds."""
+PER_ADDRESS = 4
+"""Answers to one source address in a window (a client probes every two seconds, on each of
+its targets)."""
+OVERALL = 64
+"""Answers in all in a window."""
+
+_WILDCARDS = {"", "0.0.0.0", "::", "*"}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Where and as what the server answers probes."""
+
+    name: str
+    """The server's name in answers (``--name``)."""
+    port: int = DISCOVERY_PORT
+    """UDP port (0 picks a free one: tests)."""
+    bind: str = "0.0.0.0"
+    """Address the UDP socket binds to (every IPv4 address: broadcasts reach no other)."""
+
+
+@dataclass(frozen=True)
+class Status:
+    """What an answer says of the server now."""
+
+    port: int
+    scheme: str
+    players: int
+    rooms: int
+    host: str | None = None
+
+
+def wanted(host: str) -> bool:
+    """Whether a server listening on ``host`` answers probes: when it listens on every address
+    or on one other machines can reach (a loopback-only server is for this machine alone)."""
+    text = host.strip()
+    if text in _WILDCARDS:
+        return True
+    text = text.removeprefix("[").removesuffix("]").split("%", 1)[0]
+    try:
+        return not ipaddress.ip_address(text).is_loopback
+    except ValueError:
+        return text.lower() != "localhost"
+
+
+def check_name(text: str) -> str:
+    """``--name`` without surrounding spaces.
+
+    Raises:
+        ValueError: empty, longer than :data:`protocol.discovery.NAME_CHARS` characters, or
+            holding a control character.
+    """
+    name = text.strip()
+    if not name:
+        raise ValueError("the server name is empty")
+    if len(name) > NAME_CHARS:
+        raise ValueError(f"the server name has {len(name)} characters; at most {NAME_CHARS}")
+    if not name.isprintable():
+        raise ValueError("the server name holds a control character (a line break, a tab…)")
+    return name
+
+
+def default_name() -> str:
+    """This machine's host name (its first label when the whole is too long), or
+    ``boardhall``."""
+    host = socket.gethostname().strip()
+    if len(host) > NAME_CHARS:
+        host = host.split(".", 1)[0][:NAME_CHARS]
+    try:
+        return check_name(host)
+    except ValueError:
+        return "boardhall"
+
+
+def name_flag(text: str) -> str:
+    """``--name`` checked (:func:`check_name`), refused by argparse with the reason."""
+    try:
+        return check_name(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_flags(parser: argparse.ArgumentParser) -> None:
+    """``--name``, ``--discovery-port`` and ``--no-discovery``."""
+    parser.add_argument(
+        "--name",
+        type=name_flag,
+        default=default_name(),
+        help=f"the server's name in LAN discovery answers (at most {NAME_CHARS} characters)",
+    )
+    parser.add_argument(
+        "--discovery-port",
+        type=bounded(int, "a UDP port from 0 to 65535", 0, 65535),
+        default=DISCOVERY_PORT,
+        help="UDP port that answers LAN discovery probes (clients probe this number; 0 picks "
+        "a free one)",
+    )
+    parser.add_argument(
+        "--no-discovery",
+        action="store_true",
+        help="do not answer LAN discovery probes (a server on loopback only never does)",
+    )
+
+
+def settings_from(args: argparse.Namespace) -> Settings | None:
+    """The discovery settings of parsed arguments: ``None`` with ``--no-discovery`` or when
+    ``--host`` is a loopback address."""
+    if args.no_discovery or not wanted(args.host):
+        return None
+    return Settings(args.name, args.discovery_port)
+
+
+class RateLimit:
+    """Answers allowed per source address and in all, counted in fixed windows of
+    :data:`WINDOW_S` seconds of ``clock``."""
+
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.monotonic,
+        per_address: int = PER_ADDRESS,
+        overall: int = OVERALL,
+    ) -> None:
+        self.clock = clock
+        self.per_address = per_address
+        self.overall = overall
+        self._window = float("-inf")
+        self._total = 0
+        self._by_address: Counter[str] = Counter()
+        """Answers in this window by address (no more entries than :attr:`overall`)."""
+
+    def allow(self, address: str) -> bool:
+        """Whether ``address`` may get an answer now (counted when it may)."""
+        now = self.clock()
+        if now - self._window >= WINDOW_S:
+            self._window, self._total = now, 0
+            self._by_address.clear()
+        if self._total >= self.overall or self._by_address[address] >= self.per_address:
+            return False
+        self._total += 1
+        self._by_address[address] += 1
+        return True
+
+
+class Responder(asyncio.DatagramProtocol):
+    """The UDP endpoint: answers probes with ``status()`` (see :class:`Status`).
+
+    Args:
+        name: the server's name in answers.
+        version: the server's software version.
+        status: what the server is now (called for each answer).
+        counts: where the outcome of each datagram is counted (one of
+            :data:`server.metrics.DISCOVERY_OUTCOMES`).
+        clock: monotonic seconds, for the rate limit.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        version: str,
+        status: Callable[[], Status],
+        counts: Counter[str],
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.name = name
+        self.version = version[:VERSION_CHARS]
+        self.status = status
+        self.counts = counts
+        self.limit = RateLimit(clock)
+        self.id = secrets.token_hex(8)
+        self.transport: asyncio.DatagramTransport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.DatagramTransport, transport)
+
+    def datagram_received(self, data: bytes, addr: tuple[str | int, ...]) -> None:
+        if not is_probe(data):
+            self.counts["not_a_probe"] += 1
+            return
+        if not self.limit.allow(str(addr[0])):
+            self.counts["rate_limited"] += 1
+            return
+        try:
+            answer = self.answer()
+        except BadDatagram:  # cannot happen with the fields' limits; never send more
+            log.exception("discovery answer too large")
+            return
+        if len(answer) > len(data):  # the anti-amplification rule, whatever changes above
+            return
+        assert self.transport is not None
+        self.transport.sendto(answer, addr)
+        self.counts["answered"] += 1
+
+    def error_received(self, exc: Exception) -> None:
+        """An ICMP error for an earlier answer (a client gone): nothing to do."""
+
+    def answer(self) -> bytes:
+        """The answer datagram for the server as it is now."""
+        now = self.status()
+        return encode_answer(
+            Answer(
+                protocol=CURRENT_VERSION,
+                id=self.id,
+                name=self.name,
+                version=self.version,
+                port=now.port,
+                scheme="wss" if now.scheme == "wss" else "ws",
+                players=now.players,
+                rooms=now.rooms,
+                host=now.host,
+            )
+        )
+
+
+class Discovery:
+    """The running endpoint: :meth:`open` it once the server listens, :meth:`close` it at the
+    stop."""
+
+    def __init__(self, transport: asyncio.DatagramTransport, responder: Responder) -> None:
+        self.transport = transport
+        self.responder = responder
+
+    @classmethod
+    async def open(
+        cls,
+        settings: Settings,
+        version: str,
+        status: Callable[[], Status],
+        counts: Counter[str],
+        clock: Callable[[], float] = time.monotonic,
+    ) -> Discovery:
+        """Listen on ``settings``' UDP port.
+
+        Raises:
+            OSError: the port cannot be bound (in use, no permission).
+        """
+        loop = asyncio.get_running_loop()
+        transport, protocol = await loop.create_datagram_endpoint(
+            lambda: Responder(settings.name, version, status, counts, clock),
+            local_addr=(settings.bind, settings.port),
+            family=socket.AF_INET,
+        )
+        return cls(transport, protocol)
+
+    @property
+    def port(self) -> int:
+        """The UDP port bound."""
+        return int(self.transport.get_extra_info("sockname")[1])
+
+    def close(self) -> None:
+        """Stop answering (closing again does nothing)."""
+        self.transport.close()
+
+
+def status_of(server: BoardhallServer) -> Status:
+    """What ``server`` is now, for an answer: its port and scheme, the players online (people,
+    not bots; each counted once), the games being played, and the address it listens on when
+    it listens on one."""
+    players = {
+        session.identity.player
+        for session in server.hall.sessions.values()
+        if session.identity is not None and not session.identity.bot
+    }
+    rooms = sum(1 for room in server.hall.rooms.values() if room.status == "playing")
+    host = None
+    if server.host.strip() not in _WILDCARDS:
+        host = str(server.listening_sockets()[0].getsockname()[0])
+    scheme = "wss" if server.ssl_context is not None else "ws"
+    return Status(server.port, scheme, len(players), rooms, host)
+
+
+async def start(server: BoardhallServer) -> Discovery | None:
+    """Open ``server``'s discovery endpoint when its settings ask for one; ``None`` when they do
+    not, or when the port cannot be bound (said in the log: the server runs on without it)."""
+    settings = server.discovery_settings
+    if settings is None:
+        return None
+    try:
+        return await Discovery.open(
+            settings,
+            server.metrics.version,
+            lambda: status_of(server),
+            server.metrics.discovery,
+        )
+    except OSError as exc:
+        log.warning(
+            "LAN discovery is off: cannot listen on UDP port %d (%s)",
+            settings.port,
+            exc.strerror or exc,
+        )
+        return None
+
+
+def start_line(settings: Settings | None, running: Discovery | None, host: str) -> str:
+    """The start line that says whether players on the network can find this server."""
+    if running is not None:
+        return f"LAN discovery: answering on UDP port {running.port} as {running.responder.name!r}"
+    if settings is not None:
+        return f"LAN discovery is off: UDP port {settings.port} cannot be used (see the log)"
+    if not wanted(host):
+        return "LAN discovery is off: this server listens on loopback only"
+    return "LAN discovery is off (--no-discovery)"
