@@ -244,7 +244,10 @@ async def run(args: argparse.Namespace) -> None:
     scheme = "wss" if context else "ws"
     hint = lan.connect_hint(server.host, server.port, scheme, found, lan.in_container())
     print(hint, flush=True)
-    print(discovery.start_line(server.discovery_settings, server.discovery, args.host), flush=True)
+    found_by = discovery.start_line(
+        server.discovery_settings, server.discovery, args.host, lan.in_container()
+    )
+    print(found_by, flush=True)
     name = await until_stopped()
     log.info("stopping", extra={"fields": {"signal": name}})
     collector.cancel()

@@ -333,10 +333,16 @@ async def start(server: BoardhallServer) -> Discovery | None:
         return None
 
 
-def start_line(settings: Settings | None, running: Discovery | None, host: str) -> str:
-    """The start line that says whether players on the network can find this server."""
+def start_line(
+    settings: Settings | None, running: Discovery | None, host: str, container: bool = False
+) -> str:
+    """The start line that says whether players on the network can find this server (in a
+    container, that only host networking lets the LAN's probes in)."""
     if running is not None:
-        return f"LAN discovery: answering on UDP port {running.port} as {running.responder.name!r}"
+        line = f"LAN discovery: answering on UDP port {running.port} as {running.responder.name!r}"
+        if container:
+            line += " (in a container, players find it only with host networking)"
+        return line
     if settings is not None:
         return f"LAN discovery is off: UDP port {settings.port} cannot be used (see the log)"
     if not wanted(host):

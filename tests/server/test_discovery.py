@@ -259,6 +259,7 @@ async def test_no_discovery_and_loopback_servers_open_no_udp_socket(tmp_path: Pa
     try:
         line = await lines_until(on, "LAN discovery")
         assert "answering on UDP port" in line and "Open hall" in line
+        assert "container" not in line
         port = int(line.split("UDP port ")[1].split()[0])
         assert udp_sockets_of(on.process.pid) == 1
         with udp() as sock:
@@ -287,6 +288,14 @@ async def test_a_busy_discovery_port_leaves_the_server_running_without_it() -> N
             assert f"UDP port {port} cannot be used" in line
             wire = await WireClient.connect(server.url, "ann")
             await wire.close()
+
+
+async def test_in_a_container_the_start_line_says_host_networking_is_needed() -> None:
+    """The project's image: the compose file's bridge network does not carry the LAN's
+    broadcasts, so the operator is told."""
+    async with lan_server() as server:
+        line = discovery.start_line(server.discovery_settings, server.discovery, "0.0.0.0", True)
+    assert "only with host networking" in line
 
 
 async def test_a_stopped_server_answers_no_more() -> None:
