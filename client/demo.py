@@ -5,10 +5,13 @@ Everything here is built with the real engines, so the positions and moves are l
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import engines
 from engines.registry import ENGINE_MODULES
+
+if TYPE_CHECKING:
+    from client.discovery import Finder
 
 
 def demo_welcome(name: str = "Alice") -> dict[str, Any]:
@@ -105,3 +108,20 @@ def demo_chat(room: str = "K7QD") -> list[dict[str, Any]]:
         {"type": "chat", "room": room, "from": "Chen", "role": "spectator",
          "text": "Nice opening."},
     ]
+
+
+def demo_finder() -> Finder:
+    """A LAN finder that probes nothing and has found two servers (one of them secure)."""
+    from client.discovery import Finder
+    from protocol.discovery import Answer, encode_answer
+
+    finder = Finder(targets=list)
+    servers = [
+        ("9f2c4e01a7b3d5c6", "Alice's laptop", "192.168.1.20", 8765, "ws", 3, 1),
+        ("0b1d2e3f40516273", "Club server (upstairs)", "192.168.1.7", 443, "wss", 12, 5),
+    ]
+    for ident, name, host, port, scheme, players, rooms in servers:
+        answer = Answer(protocol=1, id=ident, name=name, version="0.1.0", port=port,
+                        scheme=scheme, players=players, rooms=rooms)  # type: ignore[arg-type]
+        finder.heard(encode_answer(answer), host)
+    return finder

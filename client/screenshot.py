@@ -27,7 +27,7 @@ def build_scene(app: App, scene: str, game: str, variant: str | None, position: 
 
     app.url, app.address = "ws://192.168.1.20:8765/", "192.168.1.20"
     if scene == "connect":
-        app.push(ConnectScene(app, "192.168.1.20", "Alice"))
+        app.push(ConnectScene(app, "192.168.1.20", "Alice", demo.demo_finder()))
         return
     app.welcome = demo.demo_welcome()
     app.net_status = "online"

@@ -1,4 +1,5 @@
-"""The connect scene: server address and player name, with clear messages when it fails."""
+"""The connect scene: server address and player name, with clear messages when it fails, and
+the servers found on the local network beside them."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from client.address import BadAddress, to_url
+from client.discovery import Finder
 from client.net import NO_RECONNECT_CODES
 from client.scenes.base import Scene
+from client.scenes.lan_panel import LanPanel
 from client.ui import draw, fonts, theme
 from client.ui.widgets import Button, TextField
 from protocol import limits
@@ -18,16 +21,30 @@ if TYPE_CHECKING:
     from client.net import NetEvent
 
 NAME_LIMIT = limits.NAME_CHARS
+LAN_WIDTH = 420
+"""Width of the "Servers on your network" card, right of the form."""
+LAN_GAP = 24
+
+
+STEPS = {pygame.K_DOWN: 1, pygame.K_UP: -1}
+"""Keys that move through the servers found on the network."""
 
 
 class ConnectScene(Scene):
-    """Type a server and a name, then Connect (Enter)."""
+    """Type a server (or pick one found on the network) and a name, then Connect (Enter).
 
-    def __init__(self, app: App, address: str = "", name: str = "") -> None:
+    ``finder`` looks for servers on the local network while this scene is on top (tests give
+    one with their own targets); by default one probing the broadcast addresses.
+    """
+
+    def __init__(self, app: App, address: str = "", name: str = "",
+                 finder: Finder | None = None) -> None:
         super().__init__(app)
         cx = theme.LOGICAL_SIZE[0] // 2
         self.card = pygame.Rect(0, 0, 560, 480)
-        self.card.center = (cx, theme.LOGICAL_SIZE[1] // 2 + 40)
+        self.card.center = (cx - (LAN_WIDTH + LAN_GAP) // 2, theme.LOGICAL_SIZE[1] // 2 + 40)
+        self.lan = LanPanel(pygame.Rect(self.card.right + LAN_GAP, self.card.top, LAN_WIDTH,
+                                        self.card.height), finder or Finder())
         left = self.card.left + 40
         width = self.card.width - 80
         self.address = TextField(pygame.Rect(left, self.card.top + 150, width, 44),
@@ -47,7 +64,16 @@ class ConnectScene(Scene):
         self.busy = False
 
     def handle_event(self, event: pygame.event.Event) -> None:
-        """Typing, Tab between fields, Enter or the button to connect."""
+        """Typing, Tab between fields, Up and Down or a click to pick a server found on the
+        network, Enter or the button to connect."""
+        picked = self.lan.handle_event(event)
+        if picked is None and event.type == pygame.KEYDOWN and event.key in STEPS:
+            picked = self.lan.step(self.address.value, STEPS[event.key])
+            if picked is None:
+                return
+        if picked is not None:
+            self.pick(picked)
+            return
         if self.connect_button.handle_event(event):
             self.submit()
             return
@@ -71,6 +97,13 @@ class ConnectScene(Scene):
                 return
         for f in self.fields:
             f.handle_event(event)
+
+    def pick(self, address: str) -> None:
+        """Put a found server's ``address`` in the field (Enter then connects to it)."""
+        self.address.value, self.address.caret = address, None
+        for f in self.fields:
+            f.focused = False
+        (self.address if self.name.value.strip() else self.name).focused = True
 
     def submit(self) -> None:
         """Validate the inputs and start connecting."""
@@ -110,9 +143,21 @@ class ConnectScene(Scene):
             self.app.notice = ""
 
     def update(self, dt: float) -> None:
-        """The button is off while a connection attempt runs."""
+        """The button is off while a connection attempt runs; the network is searched while
+        this scene is on top and not connecting."""
         self.connect_button.enabled = not self.busy
         self.offline_button.enabled = not self.busy
+        searching = self.app.top is self and not self.busy
+        if searching and not self.lan.finder.running:
+            self.lan.finder.start()
+        elif not searching and self.lan.finder.running:
+            self.lan.finder.stop()
+        if self.lan.update():
+            self.app.invalidate()
+
+    def exit(self) -> None:
+        """Stop searching the network."""
+        self.lan.finder.stop()
 
     def show(self, text: str, color: theme.Color) -> None:
         """Set the message under the button (as a sentence)."""
@@ -176,16 +221,19 @@ class ConnectScene(Scene):
                   "midtop")
         draw.panel(surface, self.card)
         draw.text(surface, "Connect to a server", (self.card.left + 40, self.card.top + 36), 26)
-        draw.text(surface, "Ask the host for the address; your name is shown to other players.",
-                  (self.card.left + 40, self.card.top + 76), 15, theme.MUTED)
+        draw.text(surface, "Ask the host for the address; others see your name.",
+                  (self.card.left + 40, self.card.top + 76), 15, theme.MUTED,
+                  max_width=self.card.width - 80)
         for f in self.fields:
             f.draw(surface)
         self.connect_button.draw(surface)
         self.offline_button.draw(surface)
         if self.message:
             draw.paragraph(surface, self.message, self.message_rect(), 16, self.message_color)
-        draw.text(surface, "Tab: next field   Enter: connect   F2: play offline   Esc: quit",
-                  (w // 2, self.card.bottom + 18), 14, theme.FAINT, "midtop")
+        self.lan.draw(surface, self.address.value)
+        draw.text(surface, "Tab: next field   Up/Down: pick a server   Enter: connect   "
+                  "F2: play offline   Esc: quit", (w // 2, self.card.bottom + 18), 14,
+                  theme.FAINT, "midtop")
         if self.settings_note:
             note = pygame.Rect(0, self.card.bottom + 44, self.card.width + 160,
                                theme.LOGICAL_SIZE[1] - self.card.bottom - 50)

@@ -1,0 +1,247 @@
+"""Finding Boardhall servers on the local network (LAN discovery), on a background thread.
+
+A :class:`Finder` sends the probe of :mod:`protocol.discovery` every couple of seconds to the
+IPv4 broadcast addresses and to this machine, and keeps the servers that answer; the drawing
+thread reads :meth:`Finder.servers` and never waits on a socket. A server not heard for
+:data:`FORGET_AFTER_S` seconds is dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import itertools
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from protocol.discovery import DISCOVERY_PORT, BadDatagram, decode_answer, probe
+
+PROBE_EVERY_S = 2.0
+"""Seconds between two rounds of probes."""
+FORGET_AFTER_S = 10.0
+"""A server that has not answered for this long is no longer listed."""
+NONE_FOUND_AFTER_S = 3.0
+"""How long "searching" shows before "none found" (a server answers within milliseconds)."""
+UNWATCHED_STOP_S = 5.0
+"""A search nobody has asked for its servers this long stops by itself (a screen gone without
+stopping it), in real seconds."""
+
+Target = tuple[str, int]
+
+
+@dataclass(frozen=True)
+class Found:
+    """A server that answered a probe."""
+
+    id: str
+    name: str
+    host: str
+    """The address to connect to (the answer's source, or the one the server names)."""
+    port: int
+    scheme: str
+    players: int
+    rooms: int
+    heard: float
+    """When it last answered (the finder's clock)."""
+
+    @property
+    def where(self) -> str:
+        """``host:port`` (an IPv6 host in brackets)."""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{host}:{self.port}"
+
+    @property
+    def address(self) -> str:
+        """What goes in the connect screen's address field (``wss://`` for a TLS server)."""
+        return f"wss://{self.where}" if self.scheme == "wss" else self.where
+
+
+def parse_broadcasts(lines: Iterable[str]) -> list[str]:
+    """The broadcast addresses ``/proc/net/fib_trie`` lists (``/32 link BROADCAST``), without
+    loopback's, each once."""
+    found: list[str] = []
+    for previous, line in itertools.pairwise(lines):
+        if "/32 link BROADCAST" not in line:
+            continue
+        candidate = previous.strip().removeprefix("|-- ").removeprefix("+-- ").strip()
+        with contextlib.suppress(ValueError):
+            address = ipaddress.IPv4Address(candidate)
+            if not address.is_loopback and str(address) not in found:
+                found.append(str(address))
+    return found
+
+
+def default_targets(
+    port: int = DISCOVERY_PORT, fib_trie: Path = Path("/proc/net/fib_trie")
+) -> list[Target]:
+    """Where probes go: the limited broadcast address, each interface's broadcast address
+    (where the system lists them: Linux), and this machine."""
+    try:
+        interfaces = parse_broadcasts(fib_trie.read_text().splitlines())
+    except OSError:
+        interfaces = []
+    return [(address, port) for address in ["255.255.255.255", *interfaces, "127.0.0.1"]]
+
+
+class _Listener(asyncio.DatagramProtocol):
+    def __init__(self, finder: Finder) -> None:
+        self.finder = finder
+
+    def datagram_received(self, data: bytes, addr: tuple[str | int, ...]) -> None:
+        self.finder.heard(data, str(addr[0]))
+
+    def error_received(self, exc: Exception) -> None:
+        """A target that cannot be reached (no network, no broadcast): the next round tries
+        again."""
+
+
+class Finder:
+    """Probes the local network from its own thread while started.
+
+    Args:
+        targets: where to send probes (:func:`default_targets`, asked again for each round).
+        clock: monotonic seconds.
+        every: seconds between rounds.
+        forget_after: seconds after which a server that stopped answering is dropped.
+    """
+
+    def __init__(
+        self,
+        targets: Callable[[], list[Target]] = default_targets,
+        clock: Callable[[], float] = time.monotonic,
+        every: float = PROBE_EVERY_S,
+        forget_after: float = FORGET_AFTER_S,
+    ) -> None:
+        self.targets = targets
+        self.clock = clock
+        self.every = every
+        self.forget_after = forget_after
+        self.started_at: float | None = None
+        """When the current search began (``None`` while stopped)."""
+        self._found: dict[str, Found] = {}
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self._watched = time.monotonic()
+        self.news = threading.Event()
+        """Set whenever an answer comes (tests wait on it)."""
+
+    @property
+    def running(self) -> bool:
+        """Whether the search runs."""
+        with self._lock:
+            return self._thread is not None
+
+    def start(self) -> None:
+        """Start searching (returns at once; nothing happens when it runs already)."""
+        ready = threading.Event()
+        with self._lock:
+            if self._thread is not None:
+                return
+            self.started_at = self.clock()
+            self._watched = time.monotonic()
+            self._thread = thread = threading.Thread(
+                target=self._run, args=(ready,), name="boardhall-discovery", daemon=True
+            )
+        thread.start()
+        ready.wait(5)
+
+    def stop(self) -> None:
+        """Stop searching; what was found stays until it is too old."""
+        with self._lock:
+            thread, loop, stop = self._thread, self._loop, self._stop
+            self._thread = None
+            self.started_at = None
+        if loop is not None and stop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(stop.set)
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(2)
+
+    def servers(self) -> list[Found]:
+        """The servers heard within the last :attr:`forget_after` seconds, by name."""
+        now = self.clock()
+        self._watched = time.monotonic()
+        with self._lock:
+            for key in [k for k, f in self._found.items() if now - f.heard > self.forget_after]:
+                del self._found[key]
+            found = list(self._found.values())
+        return sorted(found, key=lambda f: (f.name.casefold(), f.where))
+
+    def searching(self) -> bool:
+        """Still early in a search that has found nothing yet ("searching…", not "none
+        found")."""
+        return self.started_at is not None and self.clock() - self.started_at < NONE_FOUND_AFTER_S
+
+    def heard(self, data: bytes, source: str) -> None:
+        """Take a datagram from ``source``: a server's answer is kept (one server heard on two
+        addresses once, at the one another machine could use too), anything else ignored."""
+        try:
+            answer = decode_answer(data)
+        except BadDatagram:
+            return
+        host = answer.host if answer.host and _address(answer.host) else source
+        found = Found(answer.id, answer.name, host, answer.port, answer.scheme, answer.players,
+                      answer.rooms, self.clock())
+        with self._lock:
+            known = self._found.get(answer.id)
+            if known is not None and _loopback(found.host) and not _loopback(known.host):
+                found = Found(**{**found.__dict__, "host": known.host})
+            self._found[answer.id] = found
+        self.news.set()
+
+    # ---- background thread -------------------------------------------------------------------
+
+    def _run(self, ready: threading.Event) -> None:
+        loop = asyncio.new_event_loop()
+        self._loop = loop
+        try:
+            loop.run_until_complete(self._main(ready))
+        finally:
+            ready.set()
+            loop.close()
+            with self._lock:
+                if self._thread is threading.current_thread():  # ended by itself
+                    self._thread = None
+                    self.started_at = None
+
+    async def _main(self, ready: threading.Event) -> None:
+        stop = self._stop = asyncio.Event()
+        ready.set()
+        loop = asyncio.get_running_loop()
+        try:
+            transport, _ = await loop.create_datagram_endpoint(
+                lambda: _Listener(self), local_addr=("0.0.0.0", 0), family=socket.AF_INET,
+                allow_broadcast=True,
+            )
+        except OSError:
+            return  # no IPv4 at all: nothing to find
+        sender = transport
+        datagram = probe()
+        try:
+            while not stop.is_set() and time.monotonic() - self._watched < UNWATCHED_STOP_S:
+                for target in self.targets():
+                    sender.sendto(datagram, target)  # a failure goes to error_received
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), self.every)
+        finally:
+            sender.close()
+
+
+def _address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """``host`` as an IP address (an IPv6 one perhaps with its ``%interface``), or ``None``."""
+    try:
+        return ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return None
+
+
+def _loopback(host: str) -> bool:
+    address = _address(host)
+    return address is not None and address.is_loopback
