@@ -197,8 +197,13 @@ class Storage:
                 if isinstance(op, SaveGame):
                     meta = op.meta
                     seats = meta.get("seats") or {}
-                    db.execute(
-                        "INSERT OR REPLACE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    db.execute(  # an upsert keeps the row's rowid: the order games began in
+                        "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                        "ON CONFLICT(id) DO UPDATE SET room = excluded.room, "
+                        "game = excluded.game, status = excluded.status, "
+                        "private = excluded.private, first_player = excluded.first_player, "
+                        "second_player = excluded.second_player, created = excluded.created, "
+                        "ended = excluded.ended, meta = excluded.meta",
                         (
                             meta["id"],
                             meta["room"],
@@ -337,12 +342,13 @@ class Storage:
         self, player: str, limit: int = 50, viewer: str | None = None
     ) -> list[dict[str, Any]]:
         """The ``limit`` most recent games of ``player`` that ``viewer`` may see (metadata
-        only), newest first: private games only when ``viewer`` is seated in them."""
+        only), newest first (games begun in the same second in the order they were first
+        stored): private games only when ``viewer`` is seated in them."""
         rows = self.db.execute(
             "SELECT meta FROM games WHERE (first_player = ?1 OR second_player = ?1) "
             "AND status != 'closed' "
             "AND (private = 0 OR first_player = ?2 OR second_player = ?2) "
-            "ORDER BY created DESC LIMIT ?3",
+            "ORDER BY created DESC, rowid DESC LIMIT ?3",  # created is to the second
             (player, viewer, limit),
         ).fetchall()
         return [json.loads(r[0]) for r in rows]

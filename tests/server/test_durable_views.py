@@ -340,3 +340,22 @@ def test_a_player_sees_their_own_private_games_among_the_newest(tmp_path: Path) 
         assert len(storage.games_of("pann", viewer="pcarl")) == 40
     finally:
         storage.close()
+
+
+def test_games_begun_in_the_same_second_are_listed_newest_first(tmp_path: Path) -> None:
+    """``created`` is to the second, and each save of a game (a move's end, its end) replaced
+    its row: games begun within one second came in the order they were last saved, so the one
+    a player had just played could be listed under older ones. The order they were first
+    stored in (their creation) now breaks the tie."""
+    storage = Storage(tmp_path / "hall.db")
+    try:
+        metas = [{**_meta(n, "pann", "pbob", private=False), "created": "2026-11-24T10:00:00Z",
+                  "status": "playing"} for n in range(4)]
+        storage.apply([SaveGame(meta) for meta in metas])
+        for meta in (metas[3], metas[1], metas[0], metas[2]):  # they end in another order
+            storage.apply([SaveGame({**meta, "status": "over"})])
+        newest_first = ["g0003", "g0002", "g0001", "g0000"]
+        assert [m["id"] for m in storage.games_of("pann", viewer="pann")] == newest_first
+        assert [m["id"] for m in storage.games_of("pbob")] == newest_first
+    finally:
+        storage.close()
