@@ -180,7 +180,8 @@ class LobbyScene(Scene):
                                    "Ctrl+D")
         self.replay_source = TextField(pygame.Rect(col2 + 16, 700, 266, 40),
                                        "Replay a game: its id, or a record file (JSON, PGN, PDN)",
-                                       "", "game id or file path", 1024)
+                                       "", "game id or file path", 1024,
+                                       label_width=376)  # over the Replay button, no further
         self.replay_button = Button(pygame.Rect(col2 + 290, 700, 102, 40), "Replay", "replay",
                                     "Ctrl+O")
         self.option_widgets: dict[str, OptionWidget] = {}

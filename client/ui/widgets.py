@@ -147,6 +147,8 @@ class TextField:
     """Keep line breaks of pasted text (a PGN record); they show as ``¶`` in the one line."""
     digits: bool = False
     """A number field: only the digits of what is typed or pasted go in."""
+    label_width: int | None = None
+    """How wide the label may be (cut with an ellipsis past it); ``None``: as wide as it is."""
 
     @property
     def position(self) -> int:
@@ -218,7 +220,8 @@ class TextField:
 
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the label, the box and the value (or the placeholder) with the caret."""
-        draw.text(surface, self.label, (self.rect.left, self.rect.top - 22), 14, theme.MUTED)
+        draw.text(surface, self.label, (self.rect.left, self.rect.top - 22), 14, theme.MUTED,
+                  max_width=self.label_width)
         border = theme.ACCENT if self.focused else theme.BORDER
         draw.panel(surface, self.rect, theme.INPUT_BG, border)
         inner = self.rect.width - 20

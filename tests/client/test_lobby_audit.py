@@ -122,3 +122,20 @@ def test_join_watch_and_disconnect_have_keys(ui: Any) -> None:
     ui.shoot("lobby-keys")
     ui.key(pygame.K_d, mod=pygame.KMOD_CTRL)
     assert lobby not in ui.app.stack
+
+
+def test_the_replay_label_stays_in_the_middle_column_of_a_small_window(ui: Any) -> None:
+    """At 640x480 text is drawn relatively larger: the replay field's label ("Replay a game:
+    its id, or a record file (JSON, PGN, PDN)") ran on under the right column's buttons; it is
+    cut with an ellipsis at the middle column's edge."""
+    from tests.client.test_room_polish import render_at
+
+    lobby = ui.open_lobby()
+    ui.message(demo_rooms())
+    for size in ((640, 480), (1280, 800)):
+        lines = render_at(ui.app, size, "lobby-replay-label")
+        label = next(rect for item, _, rect in lines if item.value.startswith("Replay a game"))
+        scale = min(size[0] / 1280, size[1] / 800)
+        offset = int((size[0] - 1280 * scale) / 2)
+        column_end = offset + round((lobby.replay_button.rect.right) * scale)
+        assert label.right <= column_end, (size, label, column_end)
