@@ -425,3 +425,30 @@ REASON_WORDS = {
     "agreement": "agreement", "move_limit": "the move limit", "abandoned": "abandonment",
     "aborted": "aborted before both sides moved",
 }
+
+
+SHORT_GAME_NAMES = {"chess": "Chess", "draughts": "Draughts", "shuqi": "Number chess",
+                    "hexgomoku": "Hex five", "custom": "Custom"}
+"""Game names that fit the room list."""
+
+
+def game_label(game: Any, variant: Any, games: list[dict[str, Any]]) -> str:
+    """``Chess``, ``Russian draughts``, ``Xiangqi``: what a room plays, in words (custom games
+    always by their variant).
+
+    >>> game_label("draughts", "russian", [{"game": "draughts", "variants": [
+    ...     {"id": "international"}, {"id": "russian", "name": "Russian draughts"}]}])
+    'Russian draughts'
+    """
+    game_text = str(game) if isinstance(game, str) else "?"
+    label = SHORT_GAME_NAMES.get(game_text, game_text)
+    if not isinstance(variant, str) or not variant:
+        return label
+    info = next((g for g in games if g.get("game") == game_text), {})
+    variants = info.get("variants") if isinstance(info.get("variants"), list) else []
+    known = [v for v in variants or [] if isinstance(v, dict)]
+    first = known[0].get("id") if known else "standard"
+    if variant == first and game_text != "custom":  # a custom game is its variant
+        return label
+    named = next((v.get("name") for v in known if v.get("id") == variant), None)
+    return str(named) if isinstance(named, str) and named else f"{label} ({variant})"

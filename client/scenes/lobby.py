@@ -9,9 +9,11 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import pygame
 
 from client.clocks import clock_presets
+from client.my_games import GameRow, MyGames
 from client.net import NO_RECONNECT_CODES
-from client.room_model import clock_text, reply_to
+from client.room_model import clock_text, game_label, reply_to
 from client.scenes.base import Scene
+from client.scenes.games_list import GamesView, row_cells
 from client.ui import draw, fonts, theme
 from client.ui.widgets import Button, Chooser, ListView, TextField, Toggle, plain_key
 from protocol import limits
@@ -22,6 +24,10 @@ if TYPE_CHECKING:
     from client.scenes.replay import RecordFetch
 
 RECORD_LIMIT = limits.RECORD_BYTES
+OFFLINE_ACTIONS = frozenset({"replay", "disconnect", "open_game", "refresh_games"})
+"""What the lobby does without its connection (records are read over HTTP)."""
+LIST_STEPS = {pygame.K_UP: -1, pygame.K_DOWN: 1, pygame.K_PAGEUP: -1, pygame.K_PAGEDOWN: 1}
+"""Keys that move the pick in "Your games" (as PgUp/PgDn do in the rooms list)."""
 CYCLE_KEYS = {pygame.K_v: "variant", pygame.K_k: "clock", pygame.K_o: "color",
               pygame.K_b: "opponent", pygame.K_p: "private"}
 """Lobby keys that step a chooser (Shift steps back) or flip the private switch."""
@@ -109,35 +115,22 @@ START_HINTS = {
     "": "optional: start position or record, or a file",
 }
 """The start-position field's hint for each game, in that game's own formats."""
-SHORT_GAME_NAMES = {"chess": "Chess", "draughts": "Draughts", "shuqi": "Number chess",
-                    "hexgomoku": "Hex five", "custom": "Custom"}
-"""Game names that fit the room list."""
-
-
-def game_label(game: Any, variant: Any, games: list[dict[str, Any]]) -> str:
-    """``Chess``, ``Russian draughts``, ``Xiangqi``: what a room plays, in words (custom games
-    always by their variant).
-
-    >>> game_label("draughts", "russian", [{"game": "draughts", "variants": [
-    ...     {"id": "international"}, {"id": "russian", "name": "Russian draughts"}]}])
-    'Russian draughts'
-    """
-    game_text = str(game) if isinstance(game, str) else "?"
-    label = SHORT_GAME_NAMES.get(game_text, game_text)
-    if not isinstance(variant, str) or not variant:
-        return label
-    info = next((g for g in games if g.get("game") == game_text), {})
-    variants = info.get("variants") if isinstance(info.get("variants"), list) else []
-    known = [v for v in variants or [] if isinstance(v, dict)]
-    first = known[0].get("id") if known else "standard"
-    if variant == first and game_text != "custom":  # a custom game is its variant
-        return label
-    named = next((v.get("name") for v in known if v.get("id") == variant), None)
-    return str(named) if isinstance(named, str) and named else f"{label} ({variant})"
+TAB_KEY = pygame.K_g
+"""Switches the right column between the rooms and the user's games."""
+LIST_RECT = pygame.Rect(836, 112, 420, 560)
+"""The right column's list (rooms, or the user's games)."""
+TAB_X = {"rooms": 836, "games": 914}
+"""Where the right column's two titles start (fixed, so a click finds them at every window
+size)."""
+HINT_WIDTH = 180
+"""Room for the keys hint right of the titles."""
+ERROR_HEIGHT = 64
+"""Room at the foot of the games list for why it could not be read."""
 
 
 class LobbyScene(Scene):
-    """Games on the left, playing in the middle, rooms to watch on the right."""
+    """Games on the left, playing in the middle, rooms to watch (or the user's own games) on
+    the right."""
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
@@ -170,11 +163,22 @@ class LobbyScene(Scene):
         self.join = Button(pygame.Rect(col2 + 178, 606, 104, 40), "Join", "join", "Enter")
         self.watch_code = Button(pygame.Rect(col2 + 290, 606, 102, 40), "Watch", "watch_code",
                                  "Shift+Enter")
-        self.rooms_view = ListView(pygame.Rect(836, 112, 420, 560), header=(
+        self.rooms_view = ListView(LIST_RECT.copy(), header=(
             "Room", "Game", "Players", "Clock", "Viewers"), widths=[50, 104, 114, 88, 52],
             empty_text="No open rooms yet.")
         self.watch_room = Button(pygame.Rect(836, 688, 200, 42), "Watch", "watch", "W")
         self.join_room = Button(pygame.Rect(1056, 688, 200, 42), "Join seat", "join_room", "J")
+        self.tab = "rooms"
+        """What the right column shows: ``rooms`` (live) or ``games`` (the user's own)."""
+        self.tab_rects = {"rooms": pygame.Rect(TAB_X["rooms"] - 6, 70, 78, 36),
+                          "games": pygame.Rect(TAB_X["games"] - 6, 70, 150, 36)}
+        self.my_games = MyGames()
+        self.my_rows: list[GameRow] = []
+        """The user's games as the list shows them, newest first."""
+        self.games_view = GamesView(LIST_RECT.copy())
+        self.open_game = Button(pygame.Rect(836, 688, 200, 42), "Open", "open_game", "Enter")
+        self.refresh_games = Button(pygame.Rect(1056, 688, 200, 42), "Refresh",
+                                    "refresh_games", "Ctrl+R")
         self.cancel = Button(pygame.Rect(col2 + 236, 156, 140, 44), "Cancel", "cancel", "Esc")
         self.leave_button = Button(pygame.Rect(1136, 10, 120, 42), "Disconnect", "disconnect",
                                    "Ctrl+D")
@@ -307,18 +311,28 @@ class LobbyScene(Scene):
     # ---- lifecycle ----------------------------------------------------------------------------
 
     def enter(self) -> None:
-        """Ask for the live room list whenever the lobby shows."""
+        """Ask for the live room list and read the user's games whenever the lobby shows."""
         self._refresh_game()
         self.opponent.set_options(self.opponent_choices())
         self.app.send({"type": "list", "watch": True})
+        self.reload_games()
+
+    def reload_games(self) -> None:
+        """Read the user's games again from the server (over HTTP, on a thread); nothing
+        without a connection (a screenshot's made-up lobby)."""
+        conn = self.app.connection
+        if conn is None:
+            return
+        self.my_games.refresh(self.app.url, self.app.player_id, conn.token, conn.ssl)
 
     # ---- input --------------------------------------------------------------------------------
 
     def handle_event(self, event: pygame.event.Event) -> None:
         """Buttons, list selection, typing, and keyboard shortcuts."""
+        listed = ([self.open_game, self.refresh_games] if self.tab == "games" else
+                  [self.watch_room, self.join_room])
         for button in [*self.seek_buttons(), self.create, self.join, self.watch_code,
-                       self.watch_room, self.join_room, self.leave_button, self.cancel,
-                       self.replay_button]:
+                       *listed, self.leave_button, self.cancel, self.replay_button]:
             if button is self.cancel and not self.queued:
                 continue
             action = button.handle_event(event)
@@ -331,7 +345,16 @@ class LobbyScene(Scene):
                     self.game_index = i
                     self._refresh_game()
                     return
-        if self.rooms_view.handle_event(event):
+            for tab, rect in self.tab_rects.items():
+                if rect.collidepoint(event.pos):
+                    self.show_tab(tab)
+                    return
+        if self.tab == "games":
+            if self.games_view.handle_event(event):
+                if getattr(event, "clicks", 1) == 2:
+                    self.act("open_game")
+                return
+        elif self.rooms_view.handle_event(event):
             if getattr(event, "clicks", 1) == 2:
                 self.act("watch")
             return
@@ -374,6 +397,8 @@ class LobbyScene(Scene):
         ctrl = event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META)
         if event.key == pygame.K_n and ctrl:
             self.act("create")
+        elif event.key == pygame.K_r and ctrl:
+            self.act("refresh_games")
         elif (event.key == pygame.K_o and ctrl) or (
             event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.replay_source.focused
         ):
@@ -399,6 +424,13 @@ class LobbyScene(Scene):
             elif chooser.options:
                 step = -1 if event.mod & pygame.KMOD_SHIFT else 1
                 chooser.index = (chooser.index + step) % len(chooser.options)
+        elif not typing and event.key == TAB_KEY:
+            self.show_tab("rooms" if self.tab == "games" else "games")
+        elif not typing and self.tab == "games" and event.key in LIST_STEPS:
+            self.games_view.move(LIST_STEPS[event.key])
+        elif not typing and self.tab == "games" and event.key in (pygame.K_RETURN,
+                                                                  pygame.K_KP_ENTER):
+            self.act("open_game")
         elif not typing and event.key in (pygame.K_PAGEUP, pygame.K_PAGEDOWN) and self.rooms:
             step = -1 if event.key == pygame.K_PAGEUP else 1
             current = self.rooms_view.selected
@@ -419,7 +451,7 @@ class LobbyScene(Scene):
     def act(self, action: str) -> None:
         """Do what a button or shortcut asks."""
         game = str(self.game.get("game", ""))
-        if action not in ("replay", "disconnect") and self.app.net_status != "online":
+        if action not in OFFLINE_ACTIONS and self.app.net_status != "online":
             # a message sent now would be dropped: say so instead of doing nothing
             self.say("Not connected to the server: wait until it is back (see the top right), "
                      "or Disconnect (Ctrl+D).", theme.WARN)
@@ -475,6 +507,11 @@ class LobbyScene(Scene):
             self.request({"type": "join", "room": code, "role": role})
         elif action == "replay":
             self.start_replay(self.replay_source.value.strip())
+        elif action == "open_game":
+            self.open_my_game()
+        elif action == "refresh_games":
+            self.show_tab("games")
+            self.reload_games()
         elif action == "disconnect":
             self.app.disconnect()
             self.app.pop(self)
@@ -549,6 +586,39 @@ class LobbyScene(Scene):
         self.fetch = self.app.record_fetch(source)
         self.say(f"Fetching game {source}…")
 
+    def show_tab(self, tab: str) -> None:
+        """Show the rooms (``rooms``) or the user's games (``games``) in the right column; the
+        games are read when they have not been yet."""
+        self.tab = tab
+        if tab == "games" and not self.my_games.loaded and not self.my_games.loading:
+            self.reload_games()
+
+    def open_my_game(self) -> None:
+        """Open the game picked in "Your games": a finished one as a replay (its record is
+        usually read already), an unfinished one by going back to its room."""
+        from client.scenes.replay import ReplayScene
+
+        index = self.games_view.selected
+        if index is None or index >= len(self.my_rows):
+            self.say("Pick a game in the list first.", theme.BAD)
+            return
+        row = self.my_rows[index]
+        if not row.finished:
+            if self.app.net_status != "online":
+                self.say("Not connected to the server: wait until it is back to go back to "
+                         "that game.", theme.WARN)
+                return
+            self.request({"type": "join", "room": row.room})
+            self.say(f"Going back to room {row.room}…")
+            return
+        record = self.my_games.records.get(row.game_id)
+        if record is None:
+            self.fetch = self.app.record_fetch(row.game_id)
+            self.say(f"Fetching game {row.game_id}…")
+            return
+        self.say("")
+        self.app.push(ReplayScene.from_record(self.app, record, flipped=row.seat == "second"))
+
     def selected_room(self) -> dict[str, Any] | None:
         """The room picked in the list, if any."""
         index = self.rooms_view.selected
@@ -573,6 +643,13 @@ class LobbyScene(Scene):
         from client.scenes.replay import RecordError, ReplayScene
 
         self.refresh_room_buttons()
+        if self.my_games.poll():
+            self.show_games()
+        games = self.my_games
+        self.games_view.empty_text = (
+            "Reading your games…" if games.loading and not games.loaded else
+            "" if games.error and not games.loaded else "No games of yours on this server yet.")
+        self.open_game.enabled = self.games_view.selected is not None
         found = self.fetch.result() if self.fetch is not None else None
         if found is None:
             return
@@ -583,6 +660,19 @@ class LobbyScene(Scene):
         else:
             self.say("")
             self.app.push(ReplayScene.from_record(self.app, found))
+
+    def show_games(self) -> None:
+        """Rebuild the games list from what has been read (keeping the picked game picked)."""
+        picked = self.games_view.selected
+        picked_id = (self.my_rows[picked].game_id
+                     if picked is not None and picked < len(self.my_rows) else None)
+        self.my_rows = self.my_games.rows(self.app.player_id, self.app.games)
+        self.games_view.set_rows([row_cells(r) for r in self.my_rows])
+        ids = [r.game_id for r in self.my_rows]
+        self.games_view.selected = ids.index(picked_id) if picked_id in ids else None
+        self.games_view.rect.height = LIST_RECT.height - (ERROR_HEIGHT + 8
+                                                          if self.my_games.error else 0)
+        self.app.invalidate()
 
     def request(self, message: dict[str, Any]) -> int:
         """Send ``message`` and remember its id to show its error here; returns the id."""
@@ -606,6 +696,8 @@ class LobbyScene(Scene):
             self.rooms_view.set_rows([self.room_row(r, self.app.games) for r in self.rooms])
         elif kind == "queued":
             self.queued = message
+        elif kind == "over":
+            self.reload_games()  # a game of ours (or one we watch) ended: its row changes
         elif kind == "room":
             self.queued = None
             self.say("")
@@ -617,6 +709,7 @@ class LobbyScene(Scene):
             self._refresh_game()
             if self.app.top is self:
                 self.app.send({"type": "list", "watch": True})
+                self.reload_games()
             resumed = message.get("resumed")
             if isinstance(resumed, list):
                 from client.scenes.room import RoomScene
@@ -752,10 +845,36 @@ class LobbyScene(Scene):
         self.replay_source.draw(surface)
         self.replay_button.draw(surface)
 
+    def _draw_tabs(self, surface: pygame.Surface) -> None:
+        """The right column's two titles, the shown one underlined, and its keys."""
+        for tab, title in (("rooms", "Rooms"), ("games", "Your games")):
+            shown = tab == self.tab
+            rect = draw.text(surface, title, (TAB_X[tab], 78), 20, theme.TEXT if shown else
+                             theme.MUTED)
+            if shown:
+                pygame.draw.line(surface, theme.ACCENT, (rect.left, 104), (rect.right, 104), 2)
+        hint = ("G: rooms · Up/Down · Enter" if self.tab == "games" else
+                "G: your games · PgUp/PgDn")  # the switch's key first: the rest may be cut
+        draw.text(surface, hint, (1256, 84), 14, theme.FAINT, "topright", HINT_WIDTH)
+
     def _draw_rooms(self, surface: pygame.Surface) -> None:
-        draw.text(surface, "Rooms", (836, 78), 20)
-        draw.text(surface, f"{len(self.rooms)} listed, live · PgUp/PgDn to pick", (1256, 84), 14,
-                  theme.FAINT, "topright")
+        self._draw_tabs(surface)
+        if self.tab == "games":
+            self._draw_my_games(surface)
+            return
         self.rooms_view.draw(surface)
         self.watch_room.draw(surface)
         self.join_room.draw(surface)
+
+    def _draw_my_games(self, surface: pygame.Surface) -> None:
+        """The user's games, with a line saying why they could not be read."""
+        games = self.my_games
+        view = self.games_view
+        view.draw(surface)
+        if games.error:
+            box = pygame.Rect(LIST_RECT.left, view.rect.bottom + 8, LIST_RECT.width, ERROR_HEIGHT)
+            draw.panel(surface, box, theme.BAD_BG, theme.BAD)
+            draw.paragraph(surface, f"Could not read your games: {games.error}",
+                           box.inflate(-20, -12), 14, theme.BAD)
+        self.open_game.draw(surface)
+        self.refresh_games.draw(surface)

@@ -8,8 +8,6 @@ import queue
 import re
 import ssl
 import threading
-import urllib.error
-import urllib.request
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,6 +20,7 @@ from client.address import http_url
 from client.annotations import CaptureTracker, check_squares, threatened_captains
 from client.boards import make_view
 from client.boards.base import BoardView, Marks
+from client.http_get import FetchFailed, get_text
 from client.moves import display_moves, move_rows, points_of
 from client.room_model import SEATS, RoomModel
 from client.scenes import room_panel
@@ -180,13 +179,6 @@ def _parse_pgn(text: str) -> dict[str, Any]:
             "result": result, "reason": None, "options": {}, "variant_info": None}
 
 
-HTTP_WORDS = {
-    404: "no game with that id, or a private game only its players can replay",
-    401: "the server no longer knows your identity: reconnect to get a new one",
-}
-"""What a record fetch's refusals mean, instead of a bare "HTTP Error 404"."""
-
-
 def fetch_record(
     http_url: str,
     timeout: float = 10.0,
@@ -197,19 +189,10 @@ def fetch_record(
     (sent as a bearer token, never in the URL) lets a player read their own private games;
     ``ssl_context`` is the one the WebSocket connection trusts (a server with its own
     certificate)."""
-    request = urllib.request.Request(http_url)
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
     try:
-        with urllib.request.urlopen(request, timeout=timeout, context=ssl_context) as response:
-            text = response.read(1024 * 1024).decode("utf-8")
-    except urllib.error.HTTPError as exc:
-        words = HTTP_WORDS.get(exc.code)
-        if words is None:
-            raise RecordError(f"cannot fetch {http_url}: {exc}") from exc
-        raise RecordError(f"cannot fetch {http_url}: {words} (HTTP {exc.code})") from exc
-    except OSError as exc:
-        raise RecordError(f"cannot fetch {http_url}: {exc}") from exc
+        text = get_text(http_url, token, ssl_context, timeout)
+    except FetchFailed as exc:
+        raise RecordError(str(exc)) from exc
     return parse_record(text)
 
 
@@ -306,11 +289,14 @@ class ReplayScene(Scene):
         self.captures = CaptureTracker()
 
     @classmethod
-    def from_record(cls, app: App, record: Mapping[str, Any]) -> ReplayScene:
-        """Build from :func:`parse_record` output."""
+    def from_record(cls, app: App, record: Mapping[str, Any],
+                    flipped: bool = False) -> ReplayScene:
+        """Build from :func:`parse_record` output (``flipped``: the second side at the
+        bottom)."""
         return cls(app, record["game"], record.get("variant"), record.get("start"),
                    list(record.get("moves") or []), record.get("names"), record.get("options"),
-                   record.get("variant_info"), record.get("result"), record.get("reason"))
+                   record.get("variant_info"), record.get("result"), record.get("reason"),
+                   flipped)
 
     @classmethod
     def from_file(cls, app: App, path: Path, game: str | None = None) -> ReplayScene:

@@ -1,0 +1,65 @@
+"""GET a text from the connected server's HTTP side (records, a player's games), as this
+player: the token goes as a bearer token, never in the URL."""
+
+from __future__ import annotations
+
+import json
+import ssl
+import urllib.error
+import urllib.request
+from collections.abc import Mapping
+
+MAX_BYTES = 1024 * 1024
+"""The most of an answer read (a record is at most 48 KiB of moves; a list far less)."""
+
+HTTP_WORDS = {
+    404: "no game with that id, or a private game only its players can replay",
+    401: "the server no longer knows your identity: reconnect to get a new one",
+}
+"""What a record fetch's refusals mean, instead of a bare "HTTP Error 404"."""
+
+
+class FetchFailed(ValueError):
+    """The server could not be reached or refused the request (the message says which)."""
+
+
+def get_text(
+    url: str,
+    token: str | None = None,
+    ssl_context: ssl.SSLContext | None = None,
+    timeout: float = 10.0,
+    words: Mapping[int, str] = HTTP_WORDS,
+) -> str:
+    """The body of ``GET url``; raises :class:`FetchFailed` naming the URL and what went wrong
+    (``words`` says what a refusal's status means; otherwise the server's own ``error``)."""
+    request = urllib.request.Request(url)
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=timeout, context=ssl_context) as response:
+            body: bytes = response.read(MAX_BYTES)
+    except urllib.error.HTTPError as exc:
+        said = words.get(exc.code) or _server_error(exc)
+        if said is None:
+            raise FetchFailed(f"cannot fetch {url}: {exc}") from exc
+        raise FetchFailed(f"cannot fetch {url}: {said} (HTTP {exc.code})") from exc
+    except urllib.error.URLError as exc:  # no answer: why, without urllib's wrapping
+        reason = exc.reason
+        why = reason.strerror if isinstance(reason, OSError) and reason.strerror else reason
+        raise FetchFailed(f"cannot fetch {url}: {why}") from exc
+    except OSError as exc:
+        raise FetchFailed(f"cannot fetch {url}: {exc}") from exc
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise FetchFailed(f"cannot fetch {url}: the answer is not UTF-8 text") from exc
+
+
+def _server_error(exc: urllib.error.HTTPError) -> str | None:
+    """The ``error`` of a Boardhall error answer (``{"error": "..."}``), if it has one."""
+    try:
+        found = json.loads(exc.read(4096).decode("utf-8"))
+    except (OSError, ValueError):
+        return None
+    said = found.get("error") if isinstance(found, dict) else None
+    return said if isinstance(said, str) and said else None
