@@ -1,10 +1,11 @@
 """The user's own games on the connected server, for the lobby's "Your games" list.
 
 ``GET /games?player=ID`` lists them (newest first, private ones because we ask with our own
-token); each game's JSON record gives its moves, counted as the room counts them. Both are read
-on a thread (:class:`GamesFetch`) so the frame loop never waits for the network; a finished
-game's record never changes, so it is read once and kept (:class:`MyGames`), and it is what the
-replay opens.
+token) with each game's number of moves (``plies``), counted as the room counts them; from a
+server whose listing has no ``plies`` each game's JSON record is read for its moves. Both are
+read on a thread (:class:`GamesFetch`) so the frame loop never waits for the network; a finished
+game's record never changes, so it is kept once read (:class:`MyGames`), and the replay opens it
+(or reads it when it is picked).
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from urllib.parse import quote
 
 from client.address import http_url
 from client.http_get import FetchFailed, get_text
-from client.moves import move_rows
 from client.room_model import REASON_WORDS, SEATS, game_label
 
 LIST_WORDS = {401: "the server no longer knows your identity: reconnect to get a new one"}
@@ -44,7 +44,7 @@ class GameRow:
     reason: str
     """How it ended, in words ("" while it goes on)."""
     moves: str
-    """"12 moves", "9 stones", "31 plies"; "…" until the record is read."""
+    """"12 moves", "9 stones", "31 plies"; "…" while the number is not known."""
     when: str
     seat: str | None
     """The user's seat (``first``/``second``), if the list says it."""
@@ -103,17 +103,35 @@ def reason_words(entry: Mapping[str, Any]) -> str:
     return REASON_WORDS.get(reason, reason.replace("_", " "))
 
 
-def moves_text(game: str, record: Mapping[str, Any] | None) -> str:
-    """The game's length as the room counts it (:func:`client.scenes.room.moves_played`):
-    chess and draughts by move numbers, five-in-a-row by stones, the others by plies."""
+def moves_text(game: str, plies: int | None, start: Any) -> str:
+    """The length of a game of ``plies`` moves from ``start`` as the room counts it
+    (:func:`client.scenes.room.moves_played`): chess and draughts by move numbers,
+    five-in-a-row by stones, the others by plies; "…" while ``plies`` is not known."""
     from client.scenes.room import moves_played
 
-    if record is None:
+    if plies is None:
         return "…"
-    moves = list(record.get("moves") or [])
-    second_first = second_moves_first(game, record.get("start"))
-    numbered = len(move_rows(game, record.get("start"), moves, second_first))
-    return moves_played(game, len(moves), numbered)
+    cells = plies + (1 if plies and second_moves_first(game, start) else 0)
+    return moves_played(game, plies, (cells + 1) // 2)
+
+
+def start_of(entry: Mapping[str, Any], record: Mapping[str, Any] | None) -> Any:
+    """A listed game's start position: the listing's, else its record's (``None``: the
+    standard one)."""
+    if "start" in entry or record is None:
+        return entry.get("start")
+    return record.get("start")
+
+
+def plies_of(entry: Mapping[str, Any], record: Mapping[str, Any] | None) -> int | None:
+    """How many moves a listed game has: the listing's ``plies`` (servers since this field),
+    else its record's moves once read, else ``None``."""
+    plies = entry.get("plies")
+    if isinstance(plies, int) and not isinstance(plies, bool) and plies >= 0:
+        return plies
+    if record is None:
+        return None
+    return len(list(record.get("moves") or []))
 
 
 def second_moves_first(game: str, start: Any) -> bool:
@@ -173,7 +191,7 @@ def game_row(
         opponent=opponent_of(entry, seat),
         label=game_label(game, entry.get("variant"), games),
         reason=reason_words(entry),
-        moves=moves_text(game, record),
+        moves=moves_text(game, plies_of(entry, record), start_of(entry, record)),
         when=when_text(when or entry.get("created"), now, zone),
         seat=seat,
     )
@@ -267,8 +285,8 @@ class GamesFetch:
             game_id = str(entry["id"])
             if self._stopped.is_set():
                 break
-            if game_id in self._known:
-                continue
+            if game_id in self._known or plies_of(entry, None) is not None:
+                continue  # the listing says how long it is: no record to read
             url = http_url(server_url, f"/games/{quote(game_id, safe='')}?format=json")
             try:
                 self._out.put(Recorded(game_id, fetch_record(url, token=token,

@@ -1140,6 +1140,8 @@ class BoardhallServer:
                     "ended",
                     "seats",
                     "private",
+                    "start",
+                    "plies",
                 )
             }
             for meta in metas

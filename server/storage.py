@@ -341,17 +341,19 @@ class Storage:
     def games_of(
         self, player: str, limit: int = 50, viewer: str | None = None
     ) -> list[dict[str, Any]]:
-        """The ``limit`` most recent games of ``player`` that ``viewer`` may see (metadata
-        only), newest first (games begun in the same second in the order they were first
-        stored): private games only when ``viewer`` is seated in them."""
+        """The ``limit`` most recent games of ``player`` that ``viewer`` may see (metadata and
+        ``plies``, the number of moves stored), newest first (games begun in the same second in
+        the order they were first stored): private games only when ``viewer`` is seated in
+        them."""
         rows = self.db.execute(
-            "SELECT meta FROM games WHERE (first_player = ?1 OR second_player = ?1) "
+            "SELECT meta, (SELECT COUNT(*) FROM moves WHERE moves.game_id = games.id) "
+            "FROM games WHERE (first_player = ?1 OR second_player = ?1) "
             "AND status != 'closed' "
             "AND (private = 0 OR first_player = ?2 OR second_player = ?2) "
             "ORDER BY created DESC, rowid DESC LIMIT ?3",  # created is to the second
             (player, viewer, limit),
         ).fetchall()
-        return [json.loads(r[0]) for r in rows]
+        return [{**json.loads(meta), "plies": plies} for meta, plies in rows]
 
 
 def _move_row(op: SaveMove) -> tuple[Any, ...]:

@@ -111,6 +111,7 @@ def test_your_games_lists_opens_and_rejoins(tmp_path: Path, server: EmbeddedServ
     lobby = games_tab(alice)
     rows = shown(lobby)
     assert [r.game_id for r in rows] == [going_on, private, aborted, won]
+    assert lobby.my_games.records == {}  # the listing counts the moves: no record was read
     assert [(r.outcome, r.opponent, r.label, r.reason, r.moves) for r in rows] == [
         ("playing", "Bob", "Hex five", "", "3 stones"),
         ("lost", "Bob", "Draughts", "resignation", "1 move"),
@@ -154,6 +155,10 @@ def test_your_games_lists_opens_and_rejoins(tmp_path: Path, server: EmbeddedServ
     assert carol.connection is not None and alice.player_id is not None
     seen = [g["id"] for g in fetch_list(server.url, alice.player_id, carol.connection.token)]
     assert seen == [going_on, aborted, won]  # not the private game
+    assert alice.connection is not None
+    listed = fetch_list(server.url, alice.player_id, alice.connection.token)
+    assert [g["plies"] for g in listed] == [3, 2, 0, 3]
+    assert listed[-1]["start"] == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
     carol_lobby = games_tab(carol)
     assert shown(carol_lobby) == [] and carol_lobby.my_games.error == ""
     for app in (*apps, carol):
@@ -206,6 +211,12 @@ def test_rows_in_words() -> None:
         "lost", "Computer L3", "Russian draughts", "time ran out", "…", "second")
     record = {"moves": ["22-18"] * 3, "start": "B:W21-32:B1-12"}
     assert game_row(entry, "p-me", games, record).moves == "2 moves"  # 1. … 22-18, 2. …
+    listed = {**entry, "plies": 3, "start": "B:W21-32:B1-12"}  # a server that counts them
+    assert game_row(listed, "p-me", games, None).moves == "2 moves"
+    assert game_row({**listed, "start": None}, "p-me", games, None).moves == "2 moves"
+    assert game_row({**listed, "plies": 4, "start": None}, "p-me", games, None).moves == (
+        "2 moves")
+    assert game_row({**listed, "plies": 0}, "p-me", games, None).moves == "0 moves"
     waiting = {**entry, "status": "waiting", "result": None, "reason": None,
                "seats": {"first": entry["seats"]["second"], "second": None}}
     assert (game_row(waiting, "p-me", games, None).outcome,
