@@ -15,6 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engines.base import BadPosition
+from engines.custom.checks import kind as _kind
+from engines.custom.checks import show as _show
+from engines.custom.checks import unknown_keys as _unknown_keys
 from engines.custom.grammar import (
     CORE_CONDITIONS,
     MODULE_CONDITIONS,
@@ -24,6 +27,7 @@ from engines.custom.grammar import (
     parse_condition,
     parse_move_rule,
 )
+from engines.custom.look import LOOK_KEYS, BoardLook, parse_look
 
 FORMAT = "boardhall-variant/1"
 """Value of the ``format`` key of our variant files."""
@@ -48,7 +52,7 @@ ID_PATTERN = re.compile(r"[^\W_][\w.-]{0,47}")
 _TOP_KEYS = {"format", "id", "name", "description", "modules", "board", "rules", "pieces"}
 _TOP_DERIVED = {"sides", "first", "undo_allowed"}
 """Keys :meth:`CustomEngine.variant_info` adds; accepted (and ignored) when read back."""
-_BOARD_KEYS = {"rows", "cols", "layout"}
+_BOARD_KEYS = {"rows", "cols", "layout"} | LOOK_KEYS
 _BOARD_DERIVED = {"grid"}
 _RULE_KEYS = {"promotion", "undo", "neutral_limit", "no_legal_move", "self_check"}
 _PIECE_KEYS = {
@@ -134,6 +138,8 @@ class Variant:
     rules: Rules = field(default_factory=Rules)
     modules: tuple[str, ...] = ()
     description: str = ""
+    look: BoardLook = field(default_factory=BoardLook)
+    """How clients draw the board (display only: the rules never read it)."""
 
     def piece(self, type_id: int) -> PieceType:
         """The piece type with 1-based ``type_id``."""
@@ -167,6 +173,7 @@ class Variant:
             "rows": self.rows,
             "cols": self.cols,
             "layout": [" ".join(str(c) if c else "." for c in row) for row in self.layout],
+            **self.look.to_data(),
         }
         if derived:
             board["grid"] = [[c or None for c in row] for row in self.layout]
@@ -195,19 +202,6 @@ def _dirs_data(dirs: Sequence[Any]) -> list[dict[str, Any]]:
 # ---- validation ---------------------------------------------------------------------------------
 
 
-def _show(value: object) -> str:
-    """A short, safe rendering of a bad value for a problem message."""
-    try:
-        text = repr(value)
-    except ValueError:  # an integer too long to print
-        return "a huge number"
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _kind(value: object) -> str:
-    return type(value).__name__
-
-
 def _text(
     data: Mapping[str, Any], key: str, where: str, problems: list[str], limit: int, default: str
 ) -> str:
@@ -229,15 +223,6 @@ def _flag(
         problems.append(f"{where}{key}: must be true or false, not {_show(value)}")
         return default
     return value
-
-
-def _unknown_keys(
-    data: Mapping[str, Any], known: set[str], where: str, problems: list[str]
-) -> None:
-    for key in data:
-        if key not in known:
-            place = f"{where.rstrip('.')}: " if where else ""
-            problems.append(f"{place}unknown key {str(key)[:40]!r}")
 
 
 def _rule(text: object, where: str, problems: list[str]) -> tuple[MoveRule, str]:
@@ -473,6 +458,7 @@ def parse_definition(data: object, default_id: str = "", source: str = "variant"
     board_raw = data.get("board")
     rows = cols = 1
     layout: tuple[tuple[int, ...], ...] = ((0,),)
+    look = BoardLook()
     if not isinstance(board_raw, Mapping):
         problems.append("board: missing table with rows, cols and layout")
     else:
@@ -483,6 +469,7 @@ def parse_definition(data: object, default_id: str = "", source: str = "variant"
                 problems.append("board: needs at least 2 squares")
             n_types = len(pieces_raw) if isinstance(pieces_raw, list) else 0
             layout = _parse_layout(board_raw.get("layout"), rows, cols, n_types, problems)
+            look = parse_look(board_raw, rows, cols, problems)
     if problems:
         raise VariantError(problems, source)
     return Variant(
@@ -495,6 +482,7 @@ def parse_definition(data: object, default_id: str = "", source: str = "variant"
         rules=rules,
         modules=tuple(modules),
         description=description,
+        look=look,
     )
 
 
@@ -527,6 +515,8 @@ def _toml_value(value: object) -> str:
         return _toml_str(value)
     if isinstance(value, list):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_toml_value(v)}" for k, v in value.items()) + " }"
     raise TypeError(f"cannot write {type(value).__name__} as TOML")
 
 
@@ -538,7 +528,9 @@ def to_toml(variant: Variant, header: str = "") -> str:
         lines.append(f"{key} = {_toml_value(data[key])}")
     lines += ["", "[board]", f"rows = {variant.rows}", f"cols = {variant.cols}", "layout = ["]
     lines += [f"    {_toml_str(row)}," for row in data["board"]["layout"]]
-    lines += ["]", "", "[rules]"]
+    lines += ["]"]
+    lines += [f"{k} = {_toml_value(v)}" for k, v in variant.look.to_data().items()]
+    lines += ["", "[rules]"]
     lines += [f"{k} = {_toml_value(v)}" for k, v in data["rules"].items()]
     for i, piece in enumerate(data["pieces"]):
         lines += ["", f"[[pieces]]  # id {i + 1}"]
