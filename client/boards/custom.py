@@ -5,6 +5,11 @@ at run time, else the piece's short Latin label), its side's colour (red, blue, 
 gold ring on captains, a filled face once promoted, and JBQ-style movement hints around the rim:
 a tick toward each direction it may step, an arrowhead toward each direction it may slide, as
 active on its current square. Row 1 is at the top; flipped, blue's side is at the bottom.
+
+The variant's ``board.look`` says how the board itself looks: a checkered grid of cells (the
+default), or lines through the cells' centres with the pieces on their crossings, a river, palaces
+and start-point marks (Xiangqi; drawn by :mod:`client.boards.intersections`). Either way square
+``r,c`` has the same pixel and cell, so clicks map back the same.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from typing import Any
 
 import pygame
 
-from client.boards import common
+from client.boards import common, intersections
 from client.boards.base import BoardView, Marks
 from client.ui.fonts import cjk_font_path
 from engines.custom.definition import SIDE_NUMBERS
@@ -87,7 +92,8 @@ def default_info(variant: str | None) -> dict[str, Any]:
 
 
 class CustomView(BoardView):
-    """Grid, pieces with names, side colours, captains, promotion and movement hints."""
+    """Grid (cells or intersections), pieces with names, side colours, captains, promotion and
+    movement hints."""
 
     def __init__(self, variant: str | None = None, variant_info: Mapping[str, Any] | None = None):
         super().__init__(variant, variant_info)
@@ -101,6 +107,8 @@ class CustomView(BoardView):
             list(row) for row in (board.get("grid") or [[None] * self.cols] * self.rows)
         ]
         self._tables = _compile(info)
+        self.look = intersections.look_of(info)
+        """How the board is drawn: squares (the default) or lines with pieces on their crossings."""
         self._board_cache: tuple[object, tuple[int, ...]] = (None, ())
         self._background: tuple[object, pygame.Surface] = (None, pygame.Surface((1, 1)))
         self.cell = 10.0
@@ -238,13 +246,25 @@ class CustomView(BoardView):
         if self._background[0] != key:
             self._background = (key, self._paint_background(coordinates))
         surface.blit(self._background[1], self.rect.topleft)
+        on_lines = self.look.look == "intersections"
         for point in marks.last_move:
-            self._tint(surface, point, (*common.LAST_MOVE, 90))
+            square = self._safe(point)
+            if square and on_lines:
+                self._brackets(surface, square, (*common.LAST_MOVE, 230), 0.05)
+            elif square:
+                self._tint(surface, square, (*common.LAST_MOVE, 90))
         for point in marks.premove:
-            self._tint(surface, point, common.PREMOVE_TINT)
+            square = self._safe(point)
+            if square and on_lines:
+                common.disc(surface, common.PREMOVE_TINT, self._centre(*square), cell * 0.46)
+            elif square:
+                self._tint(surface, square, common.PREMOVE_TINT)
         hover = marks.extra.get("hover")
-        if isinstance(hover, str) and hover:
-            self._tint(surface, hover, (255, 255, 255, 60))
+        square = self._safe(hover) if isinstance(hover, str) and hover else None
+        if square and on_lines:
+            common.disc(surface, (255, 255, 255, 60), self._centre(*square), cell * 0.46)
+        elif square:
+            self._tint(surface, square, (255, 255, 255, 60))
         for point in marks.highlight:
             square = self._safe(point)
             if square:
@@ -269,7 +289,9 @@ class CustomView(BoardView):
                 common.disc(surface, (*common.TARGET, 200), self._centre(*square), cell * 0.13)
         if marks.selected:
             square = self._safe(marks.selected)
-            if square:
+            if square and on_lines:
+                self._brackets(surface, square, common.SELECT, 0.07)
+            elif square:
                 sr, sc = self._screen(*square)
                 pygame.draw.rect(
                     surface, common.SELECT, self._cell_rect(sr, sc), max(2, round(cell * 0.07))
@@ -280,7 +302,7 @@ class CustomView(BoardView):
                          max(3.0, cell * 0.12))
 
     def _paint_background(self, coordinates: bool) -> pygame.Surface:
-        """Table, frame, squares, grid lines and coordinates (cached: they change on layout)."""
+        """Table, frame, squares or lines, and coordinates (cached: they change on layout)."""
         cell = self.cell
         back = pygame.Surface(self.rect.size)
         back.fill(common.TABLE)
@@ -290,6 +312,35 @@ class CustomView(BoardView):
             math.floor(x0), math.floor(y0), math.ceil(cell * self.cols), math.ceil(cell * self.rows)
         )
         pygame.draw.rect(back, common.WOOD_EDGE, board_rect.inflate(6, 6), border_radius=4)
+        if self.look.look == "intersections":
+            back.fill(CELL_LIGHT, board_rect)
+
+            def centre(row: int, col: int) -> tuple[float, float]:
+                x, y = self.pixel_of(f"{row},{col}")
+                return x - dx, y - dy
+
+            intersections.paint_lines(
+                back, self.look, self.rows, self.cols, cell, centre, common.LINE
+            )
+        else:
+            self._paint_cells(back, board_rect)
+        if coordinates:
+            size = max(6, round(cell * 0.26))
+            for row in range(1, self.rows + 1):
+                sr, _ = self._screen(row, 1)
+                centre_at = (x0 - cell * 0.18, y0 + (sr + 0.5) * cell)
+                common.draw_text(back, str(row), centre_at, size, common.WOOD_LIGHT)
+            for col in range(1, self.cols + 1):
+                _, sc = self._screen(1, col)
+                centre_at = (x0 + (sc + 0.5) * cell, y0 - cell * 0.18)
+                common.draw_text(back, str(col), centre_at, size, common.WOOD_LIGHT)
+        return back
+
+    def _paint_cells(self, back: pygame.Surface, board_rect: pygame.Rect) -> None:
+        """The checkered squares and the grid lines between them on ``back``."""
+        cell = self.cell
+        dx, dy = self.rect.topleft
+        x0, y0 = self.origin[0] - dx, self.origin[1] - dy
         for row in range(1, self.rows + 1):
             for col in range(1, self.cols + 1):
                 sr, sc = self._screen(row, col)
@@ -302,17 +353,6 @@ class CustomView(BoardView):
         for j in range(self.cols + 1):
             x = round(x0 + j * cell)
             pygame.draw.line(back, GRID, (x, board_rect.top), (x, board_rect.bottom), line)
-        if coordinates:
-            size = max(6, round(cell * 0.26))
-            for row in range(1, self.rows + 1):
-                sr, _ = self._screen(row, 1)
-                centre = (x0 - cell * 0.18, y0 + (sr + 0.5) * cell)
-                common.draw_text(back, str(row), centre, size, common.WOOD_LIGHT)
-            for col in range(1, self.cols + 1):
-                _, sc = self._screen(1, col)
-                centre = (x0 + (sc + 0.5) * cell, y0 - cell * 0.18)
-                common.draw_text(back, str(col), centre, size, common.WOOD_LIGHT)
-        return back
 
     def _cell_rect(self, sr: int, sc: int) -> pygame.Rect:
         x0, y0 = self.origin
@@ -326,14 +366,29 @@ class CustomView(BoardView):
         except (ValueError, AttributeError):
             return None
 
-    def _tint(self, surface: pygame.Surface, point: str, rgba: tuple[int, int, int, int]) -> None:
-        square = self._safe(point)
-        if square is None:
-            return
+    def _tint(
+        self, surface: pygame.Surface, square: tuple[int, int], rgba: tuple[int, int, int, int]
+    ) -> None:
+        """Fill ``square``'s cell with the translucent ``rgba`` (the cells look's marks)."""
         rect = self._cell_rect(*self._screen(*square))
         overlay = pygame.Surface(rect.size, pygame.SRCALPHA)
         overlay.fill(rgba)
         surface.blit(overlay, rect)
+
+    def _brackets(
+        self,
+        surface: pygame.Surface,
+        square: tuple[int, int],
+        colour: tuple[int, ...],
+        width: float,
+    ) -> None:
+        """Corner brackets framing the crossing of ``square`` (the intersections look's marks);
+        ``width`` in cells."""
+        cell = self.cell
+        intersections.brackets(
+            surface, self._centre(*square), cell * 0.46, cell * 0.16, colour,
+            max(2.0, cell * width),
+        )
 
     def _piece(
         self,

@@ -102,8 +102,9 @@ def test_render_xiangqi_to_png(save_png: SavePng) -> None:
     for square, check in (("10,5", is_red), ("1,5", is_blue), ("6,3", is_red), ("4,1", is_blue)):
         x, y = view.pixel_of(square)
         assert check(rgb(loaded, x - r * 0.95, y)), square
-    x, y = view.pixel_of("5,5")
-    assert is_wood(rgb(loaded, x, y)) and is_wood(rgb(loaded, x + r * 0.95, y))
+    x, y = view.pixel_of("5,5")  # Xiangqi's pieces sit on crossing lines: look beside them
+    above = y - view.cell * 0.2
+    assert is_wood(rgb(loaded, x + r * 0.3, above)) and is_wood(rgb(loaded, x + r * 0.95, above))
     # Red chariot at 10,1 slides up and right: arrowheads near the cell edge; nothing to the left.
     x, y = view.pixel_of("10,1")
     assert is_red(rgb(loaded, x, y - view.cell * 0.45))
@@ -143,7 +144,7 @@ def test_none_state_draws_the_board_without_pieces() -> None:
     surface = pygame.Surface((600, 660))
     view.draw(surface, None, Marks())
     x, y = view.pixel_of("10,5")
-    assert is_wood(rgb(surface, x - view.piece_radius() * 0.95, y))
+    assert is_wood(rgb(surface, x - view.piece_radius() * 0.95, y - view.cell * 0.2))
 
 
 def test_draw_stays_inside_its_rect() -> None:
@@ -218,13 +219,13 @@ def test_hints_follow_conditions_on_the_current_square() -> None:
     rows = list(base)
     rows[0] = ".,.,.,2,.,.,.,.,."
     rows[9] = ".,.,5,.,1,.,.,.,."
-    rows[5] = ".,.,.,.,.,.,5,.,."
+    rows[5] = ".,.,.,.,5,.,.,.,."
     position = "xiangqi;first;0,0;" + "/".join(rows)
     surface = pygame.Surface((600, 660))
     view.draw(surface, position, Marks())
     d = view.cell * 0.36  # inside the diagonal arrowheads, in the cell's corners
     x, y = view.pixel_of("10,3")  # row 10: up-left and up-right active, down off the board
     assert is_red(rgb(surface, x - d, y - d)) and is_red(rgb(surface, x + d, y - d))
-    x, y = view.pixel_of("6,7")  # row 6 (the river bank): only down-left and down-right
+    x, y = view.pixel_of("6,5")  # row 6 (the river bank): only down-left and down-right
     assert is_wood(rgb(surface, x - d, y - d)) and is_wood(rgb(surface, x + d, y - d))
     assert is_red(rgb(surface, x - d, y + d)) and is_red(rgb(surface, x + d, y + d))
