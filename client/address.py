@@ -126,7 +126,13 @@ def _bracket(host: str) -> str:
 
 
 def http_url(ws_url: str, path: str) -> str:
-    """The HTTP URL of ``path`` on the same server as ``ws_url`` (``ws`` -> ``http``)."""
+    """The HTTP URL of ``path`` on the same server as ``ws_url`` (``ws`` -> ``http``), under
+    the URL's own path: a server a reverse proxy serves at a prefix has its records there too.
+
+    >>> http_url("wss://example.org/boardhall/", "/games/7")
+    'https://example.org/boardhall/games/7'
+    """
     parts = urlsplit(ws_url)
     scheme = "https" if parts.scheme == "wss" else "http"
-    return f"{scheme}://{parts.netloc}{path}"
+    prefix = parts.path.rstrip("/")
+    return f"{scheme}://{parts.netloc}{prefix}{path}"

@@ -61,6 +61,20 @@ def test_http_url() -> None:
     assert http_url("ws://h:8765/", "/healthz") == "http://h:8765/healthz"
 
 
+@pytest.mark.parametrize(("ws_url", "http"), [
+    ("wss://example.org/boardhall/", "https://example.org/boardhall/games/7?format=json"),
+    ("wss://example.org/boardhall", "https://example.org/boardhall/games/7?format=json"),
+    ("ws://h:8765/a/b/", "http://h:8765/a/b/games/7?format=json"),
+    ("ws://h:8765/", "http://h:8765/games/7?format=json"),
+    ("ws://h:8765", "http://h:8765/games/7?format=json"),
+    ("wss://example.org/boardhall/?x=1#y", "https://example.org/boardhall/games/7?format=json"),
+])  # fmt: skip
+def test_http_url_keeps_the_path_of_a_server_behind_a_proxy(ws_url: str, http: str) -> None:
+    """A server under a path prefix (``wss://example.org/boardhall/``, a reverse proxy's
+    location): its records are under the same prefix (they were fetched from ``/games/7``)."""
+    assert http_url(ws_url, "/games/7?format=json") == http
+
+
 @pytest.mark.parametrize(("typed", "url"), [
     ("[::1]", "ws://[::1]:8765/"),
     ("[::1]:8765", "ws://[::1]:8765/"),
