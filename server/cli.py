@@ -19,7 +19,7 @@ from typing import Any
 
 from server import discovery, gcpolicy, lan
 from server.config import ServerConfig
-from server.flags import bounded, port_number, whole
+from server.flags import bounded, networks, port_number, whole
 from server.logs import setup_logging
 from server.net import BoardhallServer, CannotListen
 
@@ -138,6 +138,20 @@ def build_parser() -> argparse.ArgumentParser:
         "opening handshake)",
     )
     add(
+        "--trusted-proxies",
+        type=networks,
+        default="",
+        metavar="ADDRESSES",
+        # "%(default)s" (empty) keeps the formatter from adding "(default: )"
+        help="reverse proxies (IP addresses and networks, comma-separated, as in "
+        "127.0.0.1,::1,10.0.0.0/8) whose X-Forwarded-For header (or, without one, Forwarded: "
+        "for=) names the client: --connections-per-address and the logs then use the client's "
+        "address. From other peers these headers are ignored; a trusted proxy's request "
+        "without a readable one counts as the proxy's address. A trusted proxy's sockets are "
+        "counted against their client's address once their request is read, not when they "
+        "connect (default: none)%(default)s",
+    )
+    add(
         "--rate",
         type=whole(1),
         default=DEFAULTS.messages_per_second,
@@ -180,6 +194,7 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         rooms_per_identity=args.rooms_per_identity,
         spectators_per_room=args.spectators_per_room,
         connections_per_address=args.connections_per_address,
+        trusted_proxies=args.trusted_proxies,
         messages_per_second=args.rate,
         lag_credit_max_ms=args.lag_credit_max,
         bot_games=args.bot_games,

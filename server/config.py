@@ -6,6 +6,7 @@ import importlib.metadata
 from dataclasses import dataclass
 
 from protocol import limits
+from server.proxies import Network
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,9 @@ class ServerConfig:
     """Spectators one room accepts."""
     connections_per_address: int = 1000
     """Open connections one IP address may have."""
+    trusted_proxies: tuple[Network, ...] = ()
+    """Reverse proxies whose forwarding headers name the client's address (see
+    :mod:`server.proxies`); none: every peer is the client, and no header is read."""
     messages_per_second: int = limits.MESSAGES_PER_SECOND
     """Message rate per connection; more is ``rate_limited``."""
     flood_errors: int = limits.FLOOD_ERRORS

@@ -1,5 +1,6 @@
 """argparse types that refuse a bad command-line value by name: numbers in a range, a TCP port,
-comma-separated names from a fixed set. Used by ``boardhall-server`` and the ``bench/`` scripts."""
+comma-separated names from a fixed set, IP networks. Used by ``boardhall-server`` and the
+``bench/`` scripts."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import argparse
 import math
 from collections.abc import Callable, Sequence
 from typing import TypeVar
+
+from server.proxies import Network, parse_networks
 
 Number = TypeVar("Number", int, float)
 
@@ -59,3 +62,13 @@ def names(allowed: Sequence[str], what: str, empty: bool = False) -> Callable[[s
         return found
 
     return parse
+
+
+def networks(text: str) -> tuple[Network, ...]:
+    """Comma-separated IP addresses and networks (``127.0.0.1,::1,10.0.0.0/8``)."""
+    try:
+        return parse_networks(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(
+            f"must be IP addresses or networks, comma-separated: {exc}"
+        ) from None

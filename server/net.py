@@ -53,6 +53,7 @@ from server.liveness import Alive
 from server.logs import Summary
 from server.metrics import REFUSED, Metrics
 from server.outputs import ConnId, LaunchBot, Outputs, StorageOp
+from server.proxies import TrustedProxies
 from server.pushconn import PushConnection, counting_handshakes
 from server.records import export, formats
 from server.storage import AsyncStorage, StorageClosed, StorageFailing
@@ -333,8 +334,10 @@ class BoardhallServer:
         self._parser = ThreadPoolExecutor(1, thread_name_prefix="boardhall-records")
         self._stopping = False
         self.handshakes: dict[str, int] = {}
-        """Unfinished opening handshakes by peer address (each at most the per-address limit)."""
-        """Set by :meth:`stop`: no frame is handled and no timer fires any more."""
+        """Unfinished opening handshakes by client address (each at most the per-address
+        limit; a trusted proxy's from when their request names the client)."""
+        self.proxies = TrustedProxies(self.config.trusted_proxies)
+        self._unforwarded_told = False
         self.variants = variants
         self.discovery_settings = discovery
         self.discovery: lan_discovery.Discovery | None = None
@@ -460,7 +463,11 @@ class BoardhallServer:
                 ping_timeout=None,
                 compression=None,
                 create_connection=counting_handshakes(
-                    self.handshakes, self.config.connections_per_address, self._refused
+                    self.handshakes,
+                    self.config.connections_per_address,
+                    self._refused,
+                    self.proxies,
+                    self._unforwarded,
                 ),
                 **self._listen_on(),
             )
@@ -491,6 +498,7 @@ class BoardhallServer:
             "url": self.url,
             "bound": self.bound,
             "tls": self.ssl_context is not None,
+            "trusted_proxies": [str(network) for network in self.proxies.networks],
             "db": db,
             "sync": "full" if self.durable else "normal",
             "loop": "uvloop" if type(self.loop).__module__.startswith("uvloop") else "asyncio",
@@ -586,9 +594,12 @@ class BoardhallServer:
         loop = asyncio.get_running_loop()
         self.connections[conn] = ws
         self.metrics.connections_total += 1
-        address = ws.remote_address[0] if ws.remote_address else "?"
-        log.debug("connected", extra={"fields": {"conn": conn, "address": str(address)}})
-        self._emit(self.hall.connect(conn, str(address), loop.time()))
+        address = ws.client_address
+        fields: dict[str, Any] = {"conn": conn, "address": address}
+        if ws.proxy is not None:
+            fields["proxy"] = ws.proxy
+        log.debug("connected", extra={"fields": fields})
+        self._emit(self.hall.connect(conn, address, loop.time()))
         if self.keepalive is not None:
             self.keepalive.add(conn, loop.time())
         inbox = _Inbox(ws)
@@ -603,7 +614,7 @@ class BoardhallServer:
             if sent is not None and not ws.protocol.close_rcvd_then_sent:
                 reason = f"closed_{int(sent.code)}"
                 if reason in REFUSED:  # the server closed it for what the client did
-                    self._refused(reason, str(address), sent.reason)
+                    self._refused(reason, address, sent.reason)
             self.connections.pop(conn, None)
             if self.keepalive is not None:
                 self.keepalive.remove(conn)
@@ -1022,6 +1033,20 @@ class BoardhallServer:
         if reason != "no_request":
             message = _REFUSED_WHY.get(reason, reason)
             self.refusals.event(reason, address, message, **({"reason": detail} if detail else {}))
+
+    def _unforwarded(self, proxy: str) -> None:
+        """A trusted proxy's request named no client: said once (the server's own bots, and
+        tools run on the proxy's machine, send no such header; a proxy that never sends one
+        makes every player one address)."""
+        if self._unforwarded_told:
+            return
+        self._unforwarded_told = True
+        log.warning(
+            "a request from a trusted proxy had no readable X-Forwarded-For or Forwarded header: "
+            "it counts as the proxy's own address (expected of the server's own bots and of "
+            "local tools; a proxy should set X-Forwarded-For, see README); said once",
+            extra={"fields": {"proxy": proxy}},
+        )
 
     def rooms_by_game(self) -> dict[str, int]:
         """Open rooms per game."""

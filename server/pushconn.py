@@ -27,8 +27,11 @@ from typing import Any, ClassVar
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import CONT, DATA_OPCODES, TEXT, CloseCode, Frame
+from websockets.http11 import Request
 from websockets.protocol import CONNECTING, OPEN, Event
 from websockets.typing import Data
+
+from server.proxies import TrustedProxies
 
 log = logging.getLogger("boardhall.net")
 
@@ -36,6 +39,9 @@ Consumer = Callable[[Data], None]
 
 Refused = Callable[[str, str], None]
 """Told ``(reason, address)`` of a refused socket."""
+
+Unforwarded = Callable[[str], None]
+"""Told the address of a trusted proxy whose request names no client that can be read."""
 
 MAX_FRAGMENTS = 4096
 """The most frames one message may come in; more closes the connection with 1009."""
@@ -56,18 +62,32 @@ class PushConnection(ServerConnection):
     """A server connection whose messages go to :meth:`attach`'s consumer, not to ``recv()``."""
 
     handshakes: ClassVar[dict[str, int] | None] = None
-    """Unfinished handshakes by peer address, shared by a server's connections (see
+    """Unfinished handshakes by client address, shared by a server's connections (see
     :func:`counting_handshakes`); None counts nothing."""
     handshakes_per_address: ClassVar[int] = 0
     """The most unfinished handshakes one address may have (0: no limit)."""
     on_refused: ClassVar[tuple[Refused, ...]] = ()
     """Each told ``(reason, address)`` of a socket refused over the limit (``handshake_limit``) or
     that ended without a request (``tls_on_plain_port``, ``bad_request``, ``no_request``)."""
+    proxies: ClassVar[TrustedProxies] = TrustedProxies(())
+    """The peers whose requests name their client (``X-Forwarded-For``, ``Forwarded``). Their
+    sockets are not counted when they connect (the proxy's address is every client's): each is
+    counted against its client's address once its request's head is read."""
+    on_unforwarded: ClassVar[tuple[Unforwarded, ...]] = ()
+    """Each told the peer address of a trusted proxy's request that names no readable client
+    (it then counts as the proxy's own address)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.client_address = "?"
+        """The client's IP address: the TCP peer's, or the one a trusted proxy forwarded (known
+        once the request is read)."""
+        self.proxy: str | None = None
+        """The TCP peer's address when it is a trusted proxy."""
         self._handshaking: str | None = None
         """This connection's address while it counts in :attr:`_handshakes`."""
+        self._refused = False
+        """Closed over the handshake limit (already told)."""
         self._consumer: Consumer | None = None
         self._early: list[Data] = []  # messages that came before a consumer was attached
         self._fragments: list[Frame] = []
@@ -110,18 +130,29 @@ class PushConnection(ServerConnection):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         """Count this unfinished handshake against its address; over the limit, close it at
         once (one address could otherwise hold any number of sockets that never finish their
-        request, each for as long as the handshake may take)."""
+        request, each for as long as the handshake may take). A trusted proxy's socket is
+        counted once its request names the client (:meth:`process_event`)."""
         super().connection_made(transport)
+        peer = transport.get_extra_info("peername")
+        address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        self.client_address = address
+        if self.proxies.trusts(address):
+            self.proxy = address
+            return
+        self._count(address)
+
+    def _count(self, address: str) -> None:
+        """Count an unfinished handshake of ``address``, or refuse it over the limit."""
         counts = self.handshakes
         if counts is None:
             return
-        peer = transport.get_extra_info("peername")
-        address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
         count = counts.get(address, 0)
         if self.handshakes_per_address and count >= self.handshakes_per_address:
+            self._refused = True
             # told by on_refused at a bounded rate: one line per socket filled the log
             for tell in self.on_refused:
                 tell("handshake_limit", address)
+            transport = self.transport
             if isinstance(transport, asyncio.Transport):
                 transport.abort()
             else:
@@ -129,6 +160,19 @@ class PushConnection(ServerConnection):
             return
         counts[address] = count + 1
         self._handshaking = address
+
+    def _forwarded(self, request: Request) -> None:
+        """Take the client a trusted proxy's ``request`` names (else keep the proxy's address)
+        and count its handshake."""
+        headers = request.headers
+        forwarded_for, forwarded = headers.get_all("X-Forwarded-For"), headers.get_all("Forwarded")
+        client = self.proxies.client(forwarded_for, forwarded)
+        if client is not None:
+            self.client_address = client
+        else:
+            for tell in self.on_unforwarded:
+                tell(self.client_address)
+        self._count(self.client_address)
 
     def _handshake_over(self) -> None:
         address, self._handshaking = self._handshaking, None
@@ -143,14 +187,13 @@ class PushConnection(ServerConnection):
     async def handshake(self, *args: Any, **kwargs: Any) -> None:
         """The opening handshake; then the bytes held after the request's head, if it opened
         a WebSocket connection (a plain HTTP answer closes the connection: they are dropped)."""
-        address = self._handshaking
         try:
             await super().handshake(*args, **kwargs)
         finally:
             self._handshake_over()
-            if self.request is None and address is not None:
+            if self.request is None and not self._refused:
                 for tell in self.on_refused:
-                    tell(_no_request_reason(self._first_bytes), address)
+                    tell(_no_request_reason(self._first_bytes), self.client_address)
         held, self._after_head = self._after_head, b""
         if held and self.protocol.state is OPEN:
             super().data_received(held)
@@ -191,7 +234,12 @@ class PushConnection(ServerConnection):
 
     def process_event(self, event: Event) -> None:
         """Take data frames for the consumer; leave the handshake and control frames to
-        ``websockets``."""
+        ``websockets`` (a trusted proxy's request once it has named its client and counted, and
+        not at all over the limit: the socket is then closed)."""
+        if isinstance(event, Request) and self.proxy is not None and self.request is None:
+            self._forwarded(event)
+            if self._refused:
+                return
         if not isinstance(event, Frame) or event.opcode not in DATA_OPCODES:
             super().process_event(event)
             return
@@ -281,15 +329,22 @@ def _without_body_headers(head: bytes) -> bytes:
 
 
 def counting_handshakes(
-    counts: dict[str, int], per_address: int, refused: Refused | None = None
+    counts: dict[str, int],
+    per_address: int,
+    refused: Refused | None = None,
+    trusted: TrustedProxies | None = None,
+    unforwarded: Unforwarded | None = None,
 ) -> type[PushConnection]:
     """A :class:`PushConnection` class for one server: its connections count their unfinished
-    handshakes in ``counts``, at most ``per_address`` for one address; ``refused`` hears of the
-    sockets refused or that sent no request (see :attr:`PushConnection.on_refused`)."""
+    handshakes in ``counts``, at most ``per_address`` for one client address; ``refused`` hears
+    of the sockets refused or that sent no request (see :attr:`PushConnection.on_refused`);
+    ``trusted`` proxies name their clients, ``unforwarded`` hears of those that do not."""
 
     class CountingConnection(PushConnection):
         handshakes = counts
         handshakes_per_address = per_address
         on_refused = (refused,) if refused is not None else ()
+        proxies = trusted if trusted is not None else TrustedProxies(())
+        on_unforwarded = (unforwarded,) if unforwarded is not None else ()
 
     return CountingConnection

@@ -63,10 +63,14 @@ class WireClient:
         name: str | None = None,
         token: str | None = None,
         ssl_context: ssl.SSLContext | None = None,
+        headers: dict[str, str] | None = None,
         **hello: Any,
     ) -> WireClient:
-        """Open a connection; with ``name``, say hello and keep the reply in :attr:`welcome`."""
-        ws = await connect(url, ssl=ssl_context, max_size=None, open_timeout=10)
+        """Open a connection (its request with the extra ``headers``); with ``name``, say
+        hello and keep the reply in :attr:`welcome`."""
+        ws = await connect(
+            url, ssl=ssl_context, max_size=None, open_timeout=10, additional_headers=headers
+        )
         client = cls(ws)
         if name is not None:
             fields = {"name": name, "protocol": 1, **hello}

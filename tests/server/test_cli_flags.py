@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from server.cli import build_parser, loop_name, loop_runner, main
+from server.cli import build_parser, config_from, loop_name, loop_runner, main
 
 
 def test_auto_is_the_default_and_uses_uvloop_when_installed() -> None:
@@ -65,6 +65,10 @@ async def _name() -> str:
         ("--spectators-per-room", "-1", "a whole number, 0 or more, not -1"),
         ("--bot-games", "1.5", "a whole number, 0 or more, not '1.5'"),
         ("--lag-credit-max", "-100", "a whole number of milliseconds, 0 or more, not -100"),
+        ("--trusted-proxies", "localhost", "IP addresses or networks, comma-separated: "
+         "'localhost' is not an IP address or network"),
+        ("--trusted-proxies", "10.0.0.1/8", "IP addresses or networks, comma-separated: "
+         "'10.0.0.1/8' has host bits set: did you mean 10.0.0.0/8?"),
     ],
 )
 def test_a_value_out_of_range_is_refused_naming_the_flag(
@@ -126,3 +130,16 @@ def test_a_certificate_that_cannot_be_loaded_is_named(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert f"cannot load --tls-cert {cert} with --tls-key {key}: No such file" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_trusted_proxies_reach_the_config_and_the_help() -> None:
+    """``--trusted-proxies`` (none by default: the headers of every peer are ignored)."""
+    assert config_from(build_parser().parse_args([])).trusted_proxies == ()
+    args = build_parser().parse_args(["--trusted-proxies", "127.0.0.1,::1,10.0.0.0/8"])
+    assert [str(n) for n in config_from(args).trusted_proxies] == [
+        "127.0.0.1/32",
+        "::1/128",
+        "10.0.0.0/8",
+    ]
+    text = " ".join(build_parser().format_help().split())
+    assert "--trusted-proxies" in text and "X-Forwarded-For" in text and "Forwarded" in text
