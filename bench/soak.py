@@ -126,6 +126,9 @@ class SoakReport:
     """Over the moves across a restart: the time their turns ran before the kill."""
     restart_charged_before_ms: float = 0.0
     """Of it, what the restarted server charged (up to its last stamp that it was alive)."""
+    forgotten: int = 0
+    """Hellos refused as bad_token for an identity the server never confirmed keeping (it had
+    only said hello when its connection dropped or the server was killed): a new one is taken."""
     rejoined_ended: int = 0
     """Games that ended while a player was away, whose end it saw on joining the room again."""
     from_records: int = 0
@@ -152,7 +155,8 @@ class SoakReport:
         return [
             f"games {self.games}, moves {self.moves}, dropped connections {self.drops}, "
             f"reconnects {self.reconnects}, server restarts (SIGKILL) {self.restarts}, "
-            f"slow readers {self.slow_readers}, {self.seconds:.1f} s",
+            f"slow readers {self.slow_readers}, identities never kept and taken anew "
+            f"{self.forgotten}, {self.seconds:.1f} s",
             f"clocks: {self.clock_checked} move charges checked, largest deviation "
             f"{self.clock_max_dev_ms:.1f} ms (limit {CLOCK_TOLERANCE_MS}); {self.restart_moves} "
             f"moves across a restart charged neither the downtime nor less than the time "
@@ -187,6 +191,9 @@ class Peer:
         self.ws: ClientConnection | None = None
         self.up = asyncio.Event()
         self.seated = False
+        self.kept = False
+        """The server has confirmed a seat or a watched room, so it keeps this identity (one
+        that only said hello is forgotten when it disconnects: its token is then bad_token)."""
 
     async def run(self) -> None:
         """Stay connected until the soak ends, coming back after every drop."""
@@ -226,6 +233,10 @@ class Peer:
                     break
                 self.table.on_frame(self, data)
         if data.get("type") != "welcome":
+            if not self.kept and data.get("code") == "bad_token":
+                self.token = None  # never kept: a new identity, as the client takes one
+                self.soak.report.forgotten += 1
+                return
             self.soak.violation("session", f"{self.name}: hello with its token got {data}")
             return
         self.token = data["token"]
@@ -317,6 +328,8 @@ class Table:
                 future.set_result(data)
         game = self.current
         kind = data.get("type")
+        if kind == "room" and peer.role == "spectator" and data.get("you") is None:
+            peer.kept = True
         if game is None or data.get("room") != self.room:
             return
         if kind == "moved":
@@ -434,7 +447,7 @@ class Table:
                 return
             self.room = created["room"]
             first.seated = second.seated = False
-            first.seated = True
+            first.seated = first.kept = True
             self.current = GameSeen(created["game_id"], script.game, script.variant)
             self.games.append(self.current)
             break
@@ -446,10 +459,11 @@ class Table:
             if joined is None:
                 continue
             if joined.get("type") == "room" and joined.get("you") == "second":
-                second.seated = True
+                second.seated = second.kept = True
                 break
             if joined.get("type") == "error" and joined.get("code") == "room_full":
-                second.seated = True  # the first join was accepted; its reply was lost
+                # the first join was accepted; its reply was lost
+                second.seated = second.kept = True
                 break
             self.soak.violation("session", f"table {self.index}: join got {joined}")
             return
