@@ -20,9 +20,21 @@ REQUEST = struct.Struct("<q")
 REPLY = struct.Struct("<qi")
 
 
+def _open(path: str) -> int:
+    return os.open(path, os.O_RDWR | getattr(os, "O_BINARY", 0))
+
+
 def serve(path: str, requests: int, replies: int) -> None:
-    """Answer requests read from fd ``requests`` on fd ``replies`` until end of input."""
-    fd = os.open(path, os.O_RDWR | getattr(os, "O_BINARY", 0))
+    """Answer requests read from fd ``requests`` on fd ``replies`` until end of input.
+
+    PATH is opened at once; if it cannot be (a server that failed to start has already closed
+    its database, and SQLite removed the log), it is opened again at each request, and a request
+    it still cannot be opened for is answered with that errno, never with a traceback."""
+    fd: int | None
+    try:
+        fd = _open(path)
+    except OSError:
+        fd = None
     sync = getattr(os, "fdatasync", None) or os.fsync
     pending = b""
     while True:
@@ -37,6 +49,8 @@ def serve(path: str, requests: int, replies: int) -> None:
         pending = pending[whole:]
         error = 0
         try:
+            if fd is None:
+                fd = _open(path)
             sync(fd)
         except OSError as exc:
             error = exc.errno or -1

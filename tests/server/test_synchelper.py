@@ -11,6 +11,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -218,3 +219,38 @@ async def test_a_signal_meant_for_the_server_leaves_the_helper_be(
     await syncer.aclose()
     with pytest.raises(ProcessLookupError):  # gone, and reaped
         os.kill(pid, 0)
+
+
+def test_a_helper_whose_file_is_gone_says_nothing_and_exits_at_the_end_of_its_requests(
+    tmp_path: Path,
+) -> None:
+    """A server that fails to start closes its database (SQLite removes the log) before the
+    helper it started has opened it: the helper printed a FileNotFoundError traceback on the
+    server's stderr, after the server's own one-line reason."""
+    import server.synchelper as synchelper
+
+    done = subprocess.run(
+        [sys.executable, synchelper.__file__, str(tmp_path / "gone.db-wal")],
+        input=b"", capture_output=True, timeout=30,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+
+async def test_a_request_for_a_file_that_cannot_be_opened_gets_its_errno_then_a_sync(
+    tmp_path: Path,
+) -> None:
+    """The file is opened again at each request until it can be: the request before gets the
+    reason (ENOENT), the one after is synced."""
+    heard: Heard = []
+    path = tmp_path / "later"
+    syncer = start_syncer(str(path), asyncio.get_running_loop(), lambda n, e: heard.append((n, e)))
+    assert isinstance(syncer, HelperSyncer)
+    syncer.request(1)
+    await until(lambda: heard)
+    assert heard[0][0] == 1 and isinstance(heard[0][1], OSError)
+    assert heard[0][1].errno == errno.ENOENT
+    path.touch()
+    syncer.request(2)
+    await until(lambda: len(heard) == 2)
+    assert heard[1] == (2, None) and syncer.restarts == 0
+    await syncer.aclose()
