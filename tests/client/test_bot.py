@@ -865,7 +865,9 @@ async def test_a_bot_process_that_dies_leaves_no_game_hanging() -> None:
     async with running_server(host="127.0.0.1", port=0, db=":memory:", config=config) as server:
         ann = await WireClient.connect(server.url, "ann")
         try:
-            for clock in ({"per_move": 2}, None):
+            # 5 s a move: ann's own turn (the kill, the presence, her move) must fit in it on a
+            # loaded machine (2 s lost on time there); the bot's then runs out unplayed
+            for clock in ({"per_move": 5}, None):
                 extra: dict[str, Any] = {"clock": clock} if clock else {}
                 room = await ann.request(type="create", game="hexgomoku", color="first",
                                          opponent="bot:1", **extra)
