@@ -61,6 +61,28 @@ def threatened_captains(engine: Any, variant: str | None, position: str | None,
     return tuple(sorted(captains & targets))
 
 
+def position_highlight(game: str, variant: str | None, engine: Any, state: Any,
+                       view: BoardView | None) -> tuple[str, ...]:
+    """What to emphasise in a position of a game: its winning line (or whatever its end
+    marks), else a checked chess king, else a custom game's threatened captains (which needs
+    the board ``view`` to find them). Empty when nothing, or when the engine cannot judge it.
+
+    Shared by the replay and the room's browsed positions."""
+    found: tuple[str, ...] = ()
+    try:
+        outcome = engine.outcome(state)
+        if outcome is not None:
+            found = tuple(outcome.highlight)
+        position = engine.position(state)
+        found = found or check_squares(game, position)
+        if not found and game == "custom" and view is not None:
+            found = threatened_captains(engine, variant, position,
+                                        view.captains_of(state, state.turn))
+    except Exception:  # a position this client cannot judge: no marks
+        return found
+    return found
+
+
 def material_edge(game: str, pieces: dict[str, tuple[str | None, str]]) -> dict[str, int]:
     """Chess material ahead (pawn = 1 ... queen = 9) per seat, only for the side ahead."""
     if game != "chess":

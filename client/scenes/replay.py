@@ -17,7 +17,7 @@ import pygame
 
 import engines
 from client.address import http_url
-from client.annotations import CaptureTracker, check_squares, threatened_captains
+from client.annotations import CaptureTracker, position_highlight
 from client.boards import make_view
 from client.boards.base import BoardView, Marks
 from client.http_get import FetchFailed, get_text
@@ -355,16 +355,9 @@ class ReplayScene(Scene):
         index = min(self.index, len(self.states) - 1)
         if index not in self._highlights:
             found: tuple[str, ...] = ()
-            with contextlib.suppress(Exception):  # a record this client cannot judge: no marks
-                engine, state = engines.get(self.game), self.states[index]
-                outcome = engine.outcome(state)
-                if outcome is not None:
-                    found = tuple(outcome.highlight)
-                position = engine.position(state)
-                found = found or check_squares(self.game, position)
-                if not found and self.game == "custom" and self.view is not None:
-                    found = threatened_captains(engine, self.variant, position,
-                                                self.view.captains_of(state, state.turn))
+            with contextlib.suppress(Exception):  # a game this client has no rules for
+                found = position_highlight(self.game, self.variant, engines.get(self.game),
+                                           self.states[index], self.view)
             self._highlights[index] = found
         return self._highlights[index]
 

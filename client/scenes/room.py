@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from client.annotations import CaptureTracker, check_squares, threatened_captains
+from client.annotations import CaptureTracker, position_highlight
 from client.boards import make_view
 from client.boards.base import BoardView, Marks
+from client.browse import BROWSE_KEYS, Browse
 from client.moves import MoveCell, MovePicker, Pick, display_moves, legal_shapes, move_rows
 from client.net import NO_RECONNECT_CODES
 from client.premove import PREMOVE_GAMES, Premoves
@@ -221,6 +222,8 @@ class RoomScene(Scene):
         """A number chess span whose expression is being asked: the mover's point, the spanned
         pieces' points, the landing point (marked on the board while the dialog is open)."""
         self._check: tuple[tuple[Any, ...], tuple[str, ...]] = ((), ())
+        self.browse = Browse()
+        """Which position the board shows: the live one, or one the user stepped back to."""
 
     # ---- helpers ------------------------------------------------------------------------------
 
@@ -414,6 +417,8 @@ class RoomScene(Scene):
             return
         if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self.drag is not None:
             origin, self.drag = self.drag[0], None
+            if self.browse.active:  # stepped back while holding the piece: no move there
+                return
             target = self.view.point_at(event.pos) if self.view else None
             if target is not None and target != origin and self.active_picker().selected == origin:
                 self.click_board(target)  # dropped on another point: the second click
@@ -439,11 +444,22 @@ class RoomScene(Scene):
             and self.view is not None
         ):
             self.chat_field.focused = False
+            if self.browse.active:
+                # lichess: a click on a browsed board only brings the game back; no move (and no
+                # premove) is ever entered on an earlier position
+                self.browse.end()
+                return
             point = self.view.point_at(event.pos)
             self.click_board(point)
             if point is not None and self.active_picker().selected == point:
                 self.drag = (point, event.pos)  # a press on a piece may become a drag
             return
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            ply = room_panel.ply_at(self, event.pos)
+            if ply is not None:  # the position after that move (the last one: live)
+                self.chat_field.focused = False
+                self.browse.go(self.model, ply + 1)
+                return
         if (event.type == pygame.KEYDOWN and event.key == pygame.K_c
                 and event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META)):
             self.copy_code()  # also while typing in the chat: the chat has nothing to copy
@@ -482,6 +498,10 @@ class RoomScene(Scene):
         if event.key in (pygame.K_PAGEUP, pygame.K_PAGEDOWN):
             self.scroll_moves(MOVE_ROWS if event.key == pygame.K_PAGEUP else -MOVE_ROWS)
             return
+        if event.key in BROWSE_KEYS:
+            self.browse.key(self.model, event.key)
+            self.reveal_browsed()
+            return
         for action in ACTIONS:
             if event.key == action.key and self.available(action):
                 self.act(action.name)
@@ -492,6 +512,18 @@ class RoomScene(Scene):
         total = len(self.move_rows())
         most = max(0, total - MOVE_ROWS * MOVE_COLUMNS)
         self.move_scroll = max(0, min(most, self.move_scroll + lines))
+
+    def reveal_browsed(self) -> None:
+        """Scroll the move list so the move whose position a browsed board shows is in view."""
+        if not self.browse.active:
+            return
+        rows = self.move_rows()
+        shown = self.browse.index(self.model) - 1
+        line = next((j for j, (_, cells) in enumerate(rows)
+                     if any(ply == shown for ply, _ in cells)), 0)
+        visible = MOVE_ROWS * MOVE_COLUMNS
+        scroll = max(len(rows) - line - visible, min(len(rows) - line - 1, self.move_scroll))
+        self.move_scroll = max(0, min(max(0, len(rows) - visible), scroll))
 
     def buttons(self) -> list[Button]:
         """The action buttons in a grid under the chat (only the ones for this game)."""
@@ -649,6 +681,7 @@ class RoomScene(Scene):
         if not self.seated or self.model.status == "over":
             self.say("Only a player can move, during the game.", theme.WARN)
             return
+        self.browse.end()  # a move is played on the live position: show it
         self.send_move(text[: limits.MOVE_CHARS])
 
     def click_board(self, point: str | None) -> None:
@@ -960,6 +993,8 @@ class RoomScene(Scene):
                 self.say(after_drop, theme.WARN, 20.0, MESSAGE_LINES)
         if kind in ("room", "moved"):
             self.move_scroll = 0
+            self.browse.follow(self.model)  # a browsed view stays (clamped by a takeback)
+            self.reveal_browsed()
             self.ensure_view()
             self.layout_view()
         if kind == "moved":
@@ -1124,6 +1159,7 @@ class RoomScene(Scene):
             self.message = ""
             self.app.invalidate()
         if self.model.game:
+            self.browse.follow(self.model)
             self.refresh_picker()
             self.follow_captures()
             self.chat_field.placeholder = chat_hint(self.model.game, self.seated,
@@ -1156,12 +1192,7 @@ class RoomScene(Scene):
         if key != self._check[0]:
             found: tuple[str, ...] = ()
             if m.status != "over" and m.engine is not None and m.state is not None:
-                with contextlib.suppress(Exception):
-                    position = m.engine.position(m.state)
-                    found = check_squares(m.game, position)
-                    if m.game == "custom" and self.view is not None:
-                        found = threatened_captains(m.engine, m.variant, position,
-                                                    self.view.captains_of(m.state, m.turn))
+                found = position_highlight(m.game, m.variant, m.engine, m.state, self.view)
             self._check = (key, found)
         return self._check[1]
 
@@ -1173,7 +1204,9 @@ class RoomScene(Scene):
 
     def marks(self) -> Marks:
         """What to emphasise on the board (while a span's expression is asked: the span, its
-        spanned pieces highlighted)."""
+        spanned pieces highlighted; on a browsed position only what that position shows)."""
+        if self.browse.active:
+            return self.browse.marks(self.model, self.view, self.coordinates)
         picker = self.active_picker()
         targets = picker.targets() if picker.selected else frozenset()
         last = self.model.last_points()
@@ -1195,7 +1228,8 @@ class RoomScene(Scene):
 
     def hover_point(self) -> str | None:
         """The hovered point when a click there would do something (pick a piece, or play)."""
-        if not self.hover or not self.seated or self.model.status == "over":
+        if (not self.hover or not self.seated or self.model.status == "over"
+                or self.browse.active):
             return None
         picker = self.picker
         if self.premove_mode() and self.premoves.enabled:
@@ -1214,7 +1248,7 @@ class RoomScene(Scene):
         draw.panel(surface, BOARD_RECT, theme.PANEL, theme.BORDER)
         if self.view is not None and self.model.state is not None:
             try:
-                self.view.draw(surface, self.model.state, self.marks())
+                self.view.draw(surface, self.browse.state(self.model), self.marks())
             except Exception as exc:  # a renderer bug must not take the window down
                 draw.paragraph(surface, f"Cannot draw the board: {exc}",
                                BOARD_RECT.inflate(-60, -60), 16, theme.BAD)

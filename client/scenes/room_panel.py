@@ -50,8 +50,15 @@ def draw_panel(room: RoomScene, surface: pygame.Surface) -> None:
     if room.app.rtt_ms is not None and not room.app.local_server and room.online:
         watching += f" · ping {room.app.rtt_ms} ms"
     draw.text(surface, watching, (x + PANEL_W, 244), 14, theme.MUTED, "midright")
-    draw.text(surface, room.status_line(), (x, 244), 17, room.status_color(), "midleft",
-              PANEL_W - draw.text_extent(watching, 14, room.app.viewport()[0]) - 16)
+    status_w = PANEL_W - draw.text_extent(watching, 14, room.app.viewport()[0]) - 16
+    status, color = room.status_line(), room.status_color()
+    if room.browse.active:  # an earlier position is on the board: say which, and how back
+        options = room.browse.lines(m)
+        scale = room.app.viewport()[0]
+        status = next((o for o in options if draw.text_extent(o, 17, scale) <= status_w),
+                      options[-1])
+        color = theme.ACCENT
+    draw.text(surface, status, (x, 244), 17, color, "midleft", status_w)
     draw_moves(room, surface, MOVES_RECT)
     chat = CHAT_RECT.copy()
     if room.message:  # the message sits at the chat's top; the chat keeps its newest lines
@@ -156,13 +163,15 @@ def draw_captured(surface: pygame.Surface, view: BoardView | None, game: str,
                   theme.MUTED, "midleft")
 
 
-def draw_moves(room: RoomScene, surface: pygame.Surface, rect: pygame.Rect) -> None:
-    """The move list, two moves per line, scrolled to the end."""
-    draw.panel(surface, rect, theme.INPUT_BG)
-    moves = room.shown_moves()
-    if not moves:
-        draw.text(surface, "No moves yet.", (rect.left + 12, rect.top + 10), 15, theme.FAINT)
-        return
+MoveSpot = tuple[int | None, str, pygame.Rect]
+"""A move drawn in the move list: its ply (``None``: the "…" before a second side's first
+move), its text and the cell it is drawn in."""
+
+
+def move_spots(room: RoomScene, rect: pygame.Rect) -> list[tuple[str, tuple[int, int],
+                                                                 list[MoveSpot]]]:
+    """Where the move list draws its lines (scrolled as the room says): each line's number,
+    where the number goes, and its moves' cells."""
     lines = room.move_rows()
     per_col, cols = MOVE_ROWS, MOVE_COLUMNS
     end = len(lines) - room.move_scroll
@@ -172,15 +181,46 @@ def draw_moves(room: RoomScene, surface: pygame.Surface, rect: pygame.Rect) -> N
     # move keeps a gap before the next, so "9,8=0*3" and "6,7-5,8" never read as one
     num_w = max(34, fonts.text_width(f"{shown[-1][0] if shown else 1}.", 14) + 8)
     move_w = (col_w - num_w - 12) // 2
-    last = len(moves) - 1 if room.move_scroll == 0 else -1
+    laid = []
     for j, (n, cells) in enumerate(shown):
         cx = rect.left + 10 + (j // per_col) * col_w
         cy = rect.top + 8 + (j % per_col) * 22
-        draw.text(surface, f"{n}.", (cx, cy), 14, theme.FAINT)
-        for k, (ply, text) in enumerate(cells):
-            color = theme.ACCENT if ply == last else theme.FAINT if ply is None else theme.TEXT
-            draw.text(surface, text, (cx + num_w + k * move_w, cy), 15, color,
-                      max_width=move_w - 10)
+        spots = [(ply, text, pygame.Rect(cx + num_w + k * move_w, cy - 3, move_w - 4, 22))
+                 for k, (ply, text) in enumerate(cells)]
+        laid.append((f"{n}.", (cx, cy), spots))
+    return laid
+
+
+def ply_at(room: RoomScene, pos: tuple[int, int]) -> int | None:
+    """The ply of the move drawn at ``pos`` in the move list (``None``: no move there)."""
+    if not MOVES_RECT.collidepoint(pos) or not room.shown_moves():
+        return None
+    for _, _, spots in move_spots(room, MOVES_RECT):
+        for ply, _, cell in spots:
+            if ply is not None and cell.collidepoint(pos):
+                return ply
+    return None
+
+
+def draw_moves(room: RoomScene, surface: pygame.Surface, rect: pygame.Rect) -> None:
+    """The move list, two moves per line, scrolled to the end; the move whose position the
+    board shows is in the accent colour (the last one, or the one browsed to)."""
+    draw.panel(surface, rect, theme.INPUT_BG)
+    moves = room.shown_moves()
+    if not moves:
+        draw.text(surface, "No moves yet.", (rect.left + 12, rect.top + 10), 15, theme.FAINT)
+        return
+    if room.browse.active:
+        current = room.browse.index(room.model) - 1
+    else:
+        current = len(moves) - 1 if room.move_scroll == 0 else -1
+    for number, at, spots in move_spots(room, rect):
+        draw.text(surface, number, at, 14, theme.FAINT)
+        for ply, text, cell in spots:
+            color = (theme.ACCENT if ply == current else theme.FAINT if ply is None
+                     else theme.TEXT)
+            draw.text(surface, text, (cell.left, cell.top + 3), 15, color,
+                      max_width=cell.width - 6)
 
 
 def draw_chat(room: RoomScene, surface: pygame.Surface, rect: pygame.Rect) -> None:
