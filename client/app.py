@@ -21,6 +21,7 @@ import pygame
 from client.config import Claim, Config
 from client.net import NO_RECONNECT_CODES, Connection, NetEvent, Patience
 from client.scenes.base import Scene
+from client.sounds import Sounds
 from client.ui import draw, theme
 
 if TYPE_CHECKING:
@@ -104,6 +105,10 @@ class App:
         self.config = config or Config(persist=False)
         self.headless = headless
         self.clock = clock
+        self.sounds = Sounds(self.config)
+        """The sounds the scenes play (a window opens the mixer; tests may put a recorder)."""
+        if not headless:
+            self.sounds.start()
         self.surface = pygame.Surface(theme.LOGICAL_SIZE)
         self.window: pygame.Surface | None = None
         if not headless:

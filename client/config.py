@@ -1,5 +1,5 @@
-"""The client's config file: last server, name, the premove setting, and the secret tokens of our
-identities per server.
+"""The client's config file: last server, name, the premove and sound settings, and the secret
+tokens of our identities per server.
 
 The file is ``~/.config/boardhall/config.json`` (``$XDG_CONFIG_HOME`` respected), or the path in
 ``BOARDHALL_CONFIG``. It holds secrets, so it is written with mode 0600, atomically (a temporary
@@ -40,6 +40,8 @@ MAX_BYTES = 1 << 20
 NAME_CHARS = 32
 SERVER_CHARS = 200
 SLOTS = 8
+DEFAULT_VOLUME = 80
+"""The sounds' volume (0 to 100) unless the file says another."""
 """Identities per server a config keeps (windows open at once on one server)."""
 LOCK_WAIT_S = 5.0
 """How long :meth:`Config.save` waits for another client's save to finish."""
@@ -190,6 +192,10 @@ class Config:
     """The same keys -> the name that identity had when last welcomed."""
     premoves: bool = True
     """Whether moves may be entered during the opponent's turn (the room's Premoves toggle)."""
+    sound: bool = True
+    """Whether the client plays sounds (the room's Sound toggle and the lobby's)."""
+    volume: int = DEFAULT_VOLUME
+    """How loud the sounds are, 0 to 100 (set in the file)."""
     path: Path | None = None
     persist: bool = True
     """False: an in-memory config (screenshots): nothing is read, written or locked."""
@@ -238,10 +244,12 @@ class Config:
         self.server, self.name = content["server"], content["name"]
         self.tokens, self.names = dict(content["tokens"]), dict(content["names"])
         self.premoves = content["premoves"]
+        self.sound, self.volume = content["sound"], content["volume"]
 
     def _content(self) -> dict[str, Any]:
         return {"server": self.server, "name": self.name, "tokens": dict(self.tokens),
-                "names": dict(self.names), "premoves": self.premoves}
+                "names": dict(self.names), "premoves": self.premoves, "sound": self.sound,
+                "volume": self.volume}
 
     def token_for(self, url: str, slot: int = 0) -> str | None:
         """The saved token of identity ``slot`` for the server at ``url``."""
@@ -402,7 +410,16 @@ def _parse(data: dict[str, Any]) -> dict[str, Any]:
         "names": {k: v for k, v in ((k, _clean(v, NAME_CHARS))
                                     for k, v in _strings(data.get("names")).items()) if v},
         "premoves": data.get("premoves") is not False,  # on unless switched off (not a bool: on)
+        "sound": data.get("sound") is not False,
+        "volume": _volume(data.get("volume")),
     }
+
+
+def _volume(value: Any) -> int:
+    """The volume read from the file: a whole number 0 to 100, else the default."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 100:
+        return value
+    return DEFAULT_VOLUME
 
 
 def _read(path: Path) -> tuple[dict[str, Any], str]:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import pygame
 
+from client import sounds
 from client.clocks import clock_presets
 from client.my_games import GameRow, MyGames
 from client.net import NO_RECONNECT_CODES
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from client.scenes.replay import RecordFetch
 
 RECORD_LIMIT = limits.RECORD_BYTES
-OFFLINE_ACTIONS = frozenset({"replay", "disconnect", "open_game", "refresh_games"})
+OFFLINE_ACTIONS = frozenset({"replay", "disconnect", "open_game", "refresh_games", "sound"})
 """What the lobby does without its connection (records are read over HTTP)."""
 LIST_STEPS = {pygame.K_UP: -1, pygame.K_DOWN: 1, pygame.K_PAGEUP: -1, pygame.K_PAGEDOWN: 1}
 """Keys that move the pick in "Your games" (as PgUp/PgDn do in the rooms list)."""
@@ -180,6 +181,9 @@ class LobbyScene(Scene):
         self.refresh_games = Button(pygame.Rect(1056, 688, 200, 42), "Refresh",
                                     "refresh_games", "Ctrl+R")
         self.cancel = Button(pygame.Rect(col2 + 236, 156, 140, 44), "Cancel", "cancel", "Esc")
+        self.sound_button = Button(pygame.Rect(650, 10, 120, 42), sounds.label(app.config.sound),
+                                   "sound")
+        """Sound on or off (the room's V does the same)."""
         self.leave_button = Button(pygame.Rect(1136, 10, 120, 42), "Disconnect", "disconnect",
                                    "Ctrl+D")
         self.replay_source = TextField(pygame.Rect(col2 + 16, 700, 266, 40),
@@ -313,6 +317,7 @@ class LobbyScene(Scene):
     def enter(self) -> None:
         """Ask for the live room list and read the user's games whenever the lobby shows."""
         self._refresh_game()
+        self.sound_button.label = sounds.label(self.app.config.sound)  # a room may have changed it
         self.opponent.set_options(self.opponent_choices())
         self.app.send({"type": "list", "watch": True})
         self.reload_games()
@@ -332,7 +337,8 @@ class LobbyScene(Scene):
         listed = ([self.open_game, self.refresh_games] if self.tab == "games" else
                   [self.watch_room, self.join_room])
         for button in [*self.seek_buttons(), self.create, self.join, self.watch_code,
-                       *listed, self.leave_button, self.cancel, self.replay_button]:
+                       *listed, self.sound_button, self.leave_button, self.cancel,
+                       self.replay_button]:
             if button is self.cancel and not self.queued:
                 continue
             action = button.handle_event(event)
@@ -515,6 +521,11 @@ class LobbyScene(Scene):
         elif action == "disconnect":
             self.app.disconnect()
             self.app.pop(self)
+        elif action == "sound":
+            saved, words = sounds.toggle(self.app.config)
+            self.sound_button.label = sounds.label(self.app.config.sound)
+            self.say(f"{words} (in a room, V turns it {'off' if self.app.config.sound else 'on'})."
+                     if saved else words, theme.TEXT if saved else theme.WARN)
 
     def create_room(self, game: str) -> None:
         """Send ``create`` with the form's choices (checking the start position first); once
@@ -762,6 +773,7 @@ class LobbyScene(Scene):
             status += f" · ping {self.app.rtt_ms} ms"
         draw.text(surface, f"{who}  ·  {status}", (804, 31), 15, theme.MUTED,
                   "midleft", 320)
+        self.sound_button.draw(surface)
         self.leave_button.draw(surface)
         pygame.draw.line(surface, theme.BORDER, (0, 62), (w, 62))
         self._draw_games(surface)

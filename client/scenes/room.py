@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from client import sounds
 from client.annotations import CaptureTracker, position_highlight
 from client.boards import make_view
 from client.boards.base import BoardView, Marks
@@ -40,6 +41,7 @@ from client.scenes.room_panel import (
     PANEL_W,
     PANEL_X,
 )
+from client.sound_cues import RoomSounds
 from client.ui import draw, fonts, theme, widgets
 from client.ui.widgets import Button, TextField, plain_key, pressed
 from protocol import limits
@@ -112,13 +114,14 @@ ACTIONS: tuple[Action, ...] = (
     Action("coords", "Coordinates", pygame.K_k, "K", seated=False, short="Coords"),
     Action("premove", "Premoves", pygame.K_q, "Q", games=tuple(sorted(PREMOVE_GAMES)),
            short="Premove"),
+    Action("sound", "Sound", pygame.K_v, "V", seated=False),
     Action("leave", "Leave", pygame.K_ESCAPE, "Esc", seated=False),
 )
 """The room's actions in button order. A button too narrow for its label (number chess's five
 columns in a 640x480 window) shows the short label, keeps its key under it, and shows the full
 label and key as a tooltip under the pointer."""
 ACTIONS_BY_NAME = {a.name: a for a in ACTIONS}
-LOCAL_ACTIONS = frozenset({"result", "flip", "coords", "premove", "leave"})
+LOCAL_ACTIONS = frozenset({"result", "flip", "coords", "premove", "sound", "leave"})
 """Actions that work without the server (the others are off while the connection is down)."""
 CLOSED_WORDS = ("This room has closed: the game is over and its players have left. "
                 "Esc goes back to the lobby.")
@@ -224,6 +227,8 @@ class RoomScene(Scene):
         self._check: tuple[tuple[Any, ...], tuple[str, ...]] = ((), ())
         self.browse = Browse()
         """Which position the board shows: the live one, or one the user stepped back to."""
+        self.sound = RoomSounds(app.sounds.play)
+        """This room's sounds (see :mod:`client.sound_cues`)."""
 
     # ---- helpers ------------------------------------------------------------------------------
 
@@ -560,6 +565,10 @@ class RoomScene(Scene):
                 state = "on" if self.premoves.enabled else "off"
                 b.label, b.short = f"Premoves {state}", "Premove"
                 b.short_hint = f"{b.hint} · {state}"
+            elif b.action == "sound":
+                on = self.app.config.sound
+                b.label, b.short = sounds.label(on), "Sound"
+                b.short_hint = f"{b.hint} · {'on' if on else 'off'}"
 
     def act(self, name: str) -> None:
         """Perform a room action by name."""
@@ -593,6 +602,10 @@ class RoomScene(Scene):
             self.coordinates = not self.coordinates
         elif name == "premove":
             self.toggle_premoves()
+        elif name == "sound":
+            saved, words = sounds.toggle(self.app.config)
+            self.say(f"{words} (V turns it {'off' if self.app.config.sound else 'on'})."
+                     if saved else words, theme.TEXT if saved else theme.WARN)
         elif name == "sit":
             self.request({"type": "join", "role": "player"})
             self.say("Taking the free seat…")
@@ -979,7 +992,9 @@ class RoomScene(Scene):
             self.give_way()
             return
         was = self.model.status
+        before = self.sound.before(self.model, message, self.view)
         line = self.model.apply(message, self.now)
+        self.sound.after(self.model, message, before, self.view)
         if message.get("room") != self.model.room:
             return
         if kind == "room":
@@ -1167,6 +1182,7 @@ class RoomScene(Scene):
         self.buttons()
         self.refresh_buttons()
         self.shown_moves()
+        self.sound.tick(self.model, self.now)
         shown = self.clock_face()
         if shown != self.last_clock_face:
             self.last_clock_face = shown

@@ -23,11 +23,11 @@ from tests.client.netproxy import Proxy
 
 
 def open_app(tmp_path: Path, name: str, url: str, *, config: Config | None = None,
-             **patience: Any) -> App:
+             clock: Callable[[], float] = time.monotonic, **patience: Any) -> App:
     """A headless app that connects to ``url`` as ``name`` through its connect scene (its own
-    config file in ``tmp_path`` unless ``config`` is given; ``patience`` replaces fields of its
-    :class:`client.net.Patience`)."""
-    app = App(config or Config(path=tmp_path / f"{name}.json"), headless=True)
+    config file in ``tmp_path`` unless ``config`` is given; ``clock``: the app's monotonic
+    clock; ``patience`` replaces fields of its :class:`client.net.Patience`)."""
+    app = App(config or Config(path=tmp_path / f"{name}.json"), headless=True, clock=clock)
     if patience:
         app.patience = dataclasses.replace(app.patience, **patience)
     scene = ConnectScene(app, url, name)

@@ -1,0 +1,183 @@
+"""Sounds in real games: real clients (headless, SDL_AUDIODRIVER=dummy) against a real server on
+loopback, driven through the UI, each with a recorder in place of the mixer."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from client.app import App
+from client.local import EmbeddedServer
+from client.scenes.lobby import LobbyScene
+from client.scenes.room import RoomScene
+from tests.client.conftest import FakeClock
+from tests.client.helpers import click, key, open_app, pump, px, room_of, type_text
+
+
+class Recorder:
+    """Stands in for the mixer: the names of the sounds asked for, in order."""
+
+    def __init__(self) -> None:
+        self.played: list[str] = []
+
+    def play(self, name: str, volume: float) -> None:
+        self.played.append(name)
+
+
+def listening(app: App) -> list[str]:
+    """Record the sounds ``app`` plays from now on."""
+    recorder = Recorder()
+    app.sounds.backend = recorder
+    return recorder.played
+
+
+@contextlib.contextmanager
+def game_on(tmp_path: Path, url: str, game: str, clock: dict[str, Any] | None = None,
+            times: tuple[Callable[[], float], ...] = ()
+            ) -> Iterator[tuple[list[App], dict[App, list[str]]]]:
+    """Alice (first) and Bob in a new ``game`` room (with ``clock``) on the server at ``url``,
+    once it has begun: the apps and the sounds each has played (recorded from the start). Each
+    app runs on its clock from ``times`` if given; all disconnect at the end."""
+    apps = [open_app(tmp_path, name, url, clock=times[i] if times else time.monotonic)
+            for i, name in enumerate(("Alice", "Bob"))]
+    heard = {app: listening(app) for app in apps}
+    alice, bob = apps
+    try:
+        pump(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
+        alice.send({"type": "create", "game": game, "color": "first",
+                    **({"clock": clock} if clock else {})})
+        pump(apps, lambda: bool(alice.find(RoomScene)))
+        assert heard[alice] == []  # waiting for an opponent
+        bob.send({"type": "join", "room": room_of(alice).model.room})
+        pump(apps, lambda: bool(bob.find(RoomScene)) and room_of(alice).model.status == "playing")
+        yield apps, heard
+    finally:
+        for app in apps:
+            app.disconnect()
+
+
+def move(app: App, apps: list[App], origin: str, target: str | None = None) -> None:
+    """Click ``origin`` (and ``target``) on ``app``'s board; wait until every app has it."""
+    scene = room_of(app)
+    plies = len(scene.model.moves) + 1
+    click(app, px(scene, origin))
+    if target is not None:
+        click(app, px(scene, target))
+    pump(apps, lambda: all(len(room_of(a).model.moves) == plies for a in apps))
+
+
+def test_a_chess_game_through_the_ui_sounds_in_order(tmp_path: Path,
+                                                     embedded: EmbeddedServer) -> None:
+    """Alice hears the start, every move (hers once confirmed), Bob's chat line, the capture,
+    the check and the end; Bob turns sound off with V and hears nothing more; Carol, watching,
+    hears the moves and the end only."""
+    with game_on(tmp_path, embedded.url, "chess") as ((alice, bob), heard):
+        carol = open_app(tmp_path, "Carol", embedded.url)
+        apps = [alice, bob, carol]
+        heard[carol] = listening(carol)
+        try:
+            pump(apps, lambda: isinstance(carol.top, LobbyScene))
+            carol.send({"type": "join", "room": room_of(alice).model.room, "role": "spectator"})
+            pump(apps, lambda: bool(carol.find(RoomScene)))
+            assert heard == {alice: ["start"], bob: ["start"], carol: []}
+
+            key(bob, pygame.K_v)  # the room's Sound button's key
+            assert bob.config.sound is False
+            assert json.loads((tmp_path / "Bob.json").read_text())["sound"] is False
+            assert "Sound off" in room_of(bob).message
+            assert next(b for b in room_of(bob).buttons()
+                        if b.action == "sound").label == "Sound off"
+
+            move(alice, apps, "e2", "e4")
+            move(bob, apps, "f7", "f5")
+            key(bob, pygame.K_RETURN)
+            type_text(bob, "good luck")
+            key(bob, pygame.K_RETURN)
+            pump(apps, lambda: any(line.text == "good luck"
+                                   for line in room_of(alice).model.chat))
+            move(alice, apps, "e4", "f5")  # takes the pawn
+            move(bob, apps, "g7", "g5")
+            move(alice, apps, "d1", "h5")  # mate
+            pump(apps, lambda: all(room_of(a).model.status == "over" for a in apps))
+
+            assert heard[alice] == ["start", "move", "move", "notify", "capture", "move",
+                                    "check", "end"]
+            assert heard[bob] == ["start"]
+            assert heard[carol] == ["move", "move", "capture", "move", "check", "end"]
+        finally:
+            carol.disconnect()
+
+
+def test_a_reconnect_snapshot_plays_nothing(tmp_path: Path, embedded: EmbeddedServer) -> None:
+    """After a drop, the snapshot (moves, chat history, clocks) plays no sound; the next move
+    does."""
+    with game_on(tmp_path, embedded.url, "draughts",
+                 {"initial": 300, "increment": 3}) as (apps, heard):
+        alice, bob = apps
+        move(alice, apps, "32", "28")
+        move(bob, apps, "19", "23")
+        bob.send({"type": "chat", "room": room_of(bob).model.room, "text": "hello"})
+        pump(apps, lambda: bool(room_of(alice).model.chat))
+        assert heard[alice] == ["start", "move", "move", "notify"]
+
+        player = alice.player_id
+        assert alice.connection is not None
+        alice.connection.drop()
+        pump(apps, lambda: alice.net_status != "online")
+        pump(apps, lambda: alice.net_status == "online" and alice.player_id == player)
+        pump(apps, lambda: room_of(alice).model.you == "first"
+             and (room_of(alice).model.seats["first"] or {}).get("connected") is True
+             and [line.text for line in room_of(alice).model.chat] == ["hello"])
+        for _ in range(3):
+            alice.step(0.0)
+        assert heard[alice] == ["start", "move", "move", "notify"]  # nothing from the snapshot
+
+        move(alice, apps, "28", "19")  # takes the man on 23
+        assert heard[alice] == ["start", "move", "move", "notify", "capture"]
+
+
+def test_low_time_warns_once_per_turn_on_our_own_clock(tmp_path: Path,
+                                                      embedded: EmbeddedServer) -> None:
+    """A 5+3 game (the apps' clocks moved on by hand): Alice hears the warning once when her
+    first move's deadline comes near, then once each turn her own clock runs under ten seconds;
+    Bob, whose clock is not running, hears none."""
+    times = (FakeClock(), FakeClock())
+
+    def wait(apps: list[App], seconds: float) -> None:
+        for clock in times:
+            clock.now += seconds
+        for _ in range(3):
+            for app in apps:
+                app.step(0.0)
+
+    with game_on(tmp_path, embedded.url, "hexgomoku", {"initial": 300, "increment": 3},
+                 times) as (apps, heard):
+        alice, bob = apps
+        deadline = room_of(alice).model.clocks["move"]  # the first move's abort deadline
+        assert isinstance(deadline, int) and deadline > 12_000
+        wait(apps, (deadline - 11_000) / 1000)
+        assert heard[alice] == ["start"]
+        wait(apps, 2)
+        assert heard[alice] == ["start", "low_time"]
+
+        move(alice, apps, "0,0")
+        move(bob, apps, "0,1")
+        wait(apps, 285)  # Alice's own clock: 15 s left
+        assert heard[alice] == ["start", "low_time", "move", "move"]
+        wait(apps, 6)
+        assert heard[alice] == ["start", "low_time", "move", "move", "low_time"]
+
+        move(alice, apps, "1,0")  # the server's clocks: she has her five minutes again
+        move(bob, apps, "1,1")
+        wait(apps, 1)
+        assert heard[alice] == ["start", "low_time", "move", "move", "low_time", "move", "move"]
+        wait(apps, 295)
+        assert heard[alice] == ["start", "low_time", "move", "move", "low_time", "move", "move",
+                                "low_time"]
+        assert heard[bob] == ["start", "move", "move", "move", "move"]
