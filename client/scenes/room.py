@@ -19,7 +19,15 @@ from client.annotations import CaptureTracker, position_highlight
 from client.boards import make_view
 from client.boards.base import BoardView, Marks
 from client.browse import BROWSE_KEYS, Browse
-from client.moves import MoveCell, MovePicker, Pick, display_moves, legal_shapes, move_rows
+from client.moves import (
+    MoveCell,
+    MovePicker,
+    Pick,
+    display_moves,
+    legal_shapes,
+    move_rows,
+    points_of,
+)
 from client.net import NO_RECONNECT_CODES
 from client.premove import PREMOVE_GAMES, Premoves
 from client.room_model import (
@@ -215,6 +223,9 @@ class RoomScene(Scene):
         self.pending_cut = False
         """The connection dropped while :attr:`pending_move` was on its way: the snapshot after
         the reconnect tells whether the server got it."""
+        self._pending_state: tuple[Any, str | None, Any] = (None, None, None)
+        """The position :attr:`pending_move` was played in, the move, and the position after it
+        (see :meth:`pending_state`)."""
         self.drag: tuple[str, tuple[int, int]] | None = None
         self.mouse: tuple[int, int] = (-1, -1)
         """(point, pointer position) while a piece is dragged."""
@@ -351,22 +362,51 @@ class RoomScene(Scene):
                     point for point, (owner, _) in self.view.pieces_of(self.model.state).items()
                     if owner == mover)
 
+    def pending_state(self) -> Any:
+        """The position after our move on its way to the server: the board shows it, and a
+        premove entered meanwhile is for it (``None``: no move on its way, or one the engine
+        cannot play here, such as a typed move it does not read)."""
+        m, move = self.model, self.pending_move
+        if move is None or m.engine is None or m.state is None or self.pending_ply != len(m.moves):
+            return None
+        before, played, after = self._pending_state
+        if before is not m.state or played != move:
+            after = None
+            with contextlib.suppress(Exception):
+                after = m.engine.play(m.state, move)
+            self._pending_state = (m.state, move, after)
+        return after
+
+    def board_state(self) -> Any:
+        """The position the board shows: a browsed one, else the live one with our move on its
+        way already played."""
+        if self.browse.active:
+            return self.browse.state(self.model)
+        pending = self.pending_state()
+        return self.model.state if pending is None else pending
+
     def premove_mode(self) -> bool:
         """True when a click on the board enters a premove: we play one seat (not both, as in
-        hot-seat play) of a game with premoves, and it is the opponent's turn."""
+        hot-seat play) of a game with premoves, and it is the opponent's turn, or ours with our
+        move on its way (the premove is then for the position after it and the reply)."""
         m = self.model
         return (m.you is not None and not self.app.seat_connections and m.status == "playing"
-                and m.turn != m.you and m.game in PREMOVE_GAMES)
+                and m.game in PREMOVE_GAMES
+                and (m.turn != m.you or self.pending_state() is not None))
 
     def active_picker(self) -> MovePicker:
         """The picker board clicks go to: the premove one during the opponent's turn."""
         return self.premoves.picker if self.premove_mode() else self.picker
 
     def refresh_premoves(self) -> None:
-        """List what may be premoved in this position (once per position, when first needed)."""
+        """List what may be premoved in this position (once per position, when first needed):
+        the position after our move on its way is the one its confirmation brings, so a premove
+        half entered meanwhile stays."""
         m = self.model
-        self.premoves.prepare((m.game, m.game_id, m.start, len(m.moves), m.you), m.game,
-                              m.engine, m.state)
+        pending = self.pending_state()
+        plies = len(m.moves) + (pending is not None)
+        self.premoves.prepare((m.game, m.game_id, m.start, plies, m.you), m.game, m.engine,
+                              m.state if pending is None else pending)
 
     def available(self, action: Action) -> bool:
         """Whether ``action`` makes sense now."""
@@ -709,10 +749,12 @@ class RoomScene(Scene):
             self.picker.clear()
             self.say(OFFLINE_WORDS, theme.WARN)
             return
-        if self.pending_move is not None:  # one move per turn: a second click sends nothing
-            self.say(PENDING_WORDS)
+        if self.pending_move is not None and not (self.premove_mode()
+                                                  and self.premoves.enabled):
+            self.say(PENDING_WORDS)  # one move per turn: a second click sends nothing
             return
-        if not self.app.seat_connections and not m.is_my_turn():
+        if not self.app.seat_connections and (not m.is_my_turn()
+                                               or self.pending_move is not None):
             self.picker.clear()
             if self.premove_mode():
                 self.premove_click(point)
@@ -977,6 +1019,9 @@ class RoomScene(Scene):
             return
         if kind == "error":
             if reply_to(message) in self.my_requests or message.get("room") == self.model.room:
+                if self.pending_move is not None:  # a premove entered on top of it was for a
+                    self.cancel_premove()  # position that will not come
+                    self.premoves.forget_position()
                 self.pending_move = None
                 if message.get("code") == "unknown_room" and self.model.status == "over":
                     self.model.closed = True  # everyone left a finished game: the room went
@@ -1204,11 +1249,12 @@ class RoomScene(Scene):
         """The checked king's square while a chess game is on, or a custom game's threatened
         captains (computed once per position)."""
         m = self.model
-        key = (m.game, m.game_id, m.start, len(m.moves), m.status)
+        state = self.board_state()
+        key = (m.game, m.game_id, m.start, len(m.moves), m.status, state)
         if key != self._check[0]:
             found: tuple[str, ...] = ()
-            if m.status != "over" and m.engine is not None and m.state is not None:
-                found = position_highlight(m.game, m.variant, m.engine, m.state, self.view)
+            if m.status != "over" and m.engine is not None and state is not None:
+                found = position_highlight(m.game, m.variant, m.engine, state, self.view)
             self._check = (key, found)
         return self._check[1]
 
@@ -1226,6 +1272,8 @@ class RoomScene(Scene):
         picker = self.active_picker()
         targets = picker.targets() if picker.selected else frozenset()
         last = self.model.last_points()
+        if self.pending_state() is not None:  # our move on its way, drawn played
+            last = points_of(self.model.game, self.pending_move)
         if picker.partial and picker.selected:  # a capture path being entered
             last = (picker.selected, *picker.partial)
         selected = picker.selected
@@ -1264,7 +1312,7 @@ class RoomScene(Scene):
         draw.panel(surface, BOARD_RECT, theme.PANEL, theme.BORDER)
         if self.view is not None and self.model.state is not None:
             try:
-                self.view.draw(surface, self.browse.state(self.model), self.marks())
+                self.view.draw(surface, self.board_state(), self.marks())
             except Exception as exc:  # a renderer bug must not take the window down
                 draw.paragraph(surface, f"Cannot draw the board: {exc}",
                                BOARD_RECT.inflate(-60, -60), 16, theme.BAD)

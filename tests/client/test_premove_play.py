@@ -16,7 +16,7 @@ from client.app import App
 from client.local import EmbeddedServer
 from client.scenes.dialogs import ChoiceDialog
 from client.scenes.lobby import LobbyScene
-from client.scenes.room import PREMOVE_CANCELLED, RoomScene
+from client.scenes.room import PENDING_WORDS, PREMOVE_CANCELLED, RoomScene
 from tests.client.conftest import shoot
 from tests.client.helpers import click, drag, key, pump, px, room_of, two_players_on_a_server
 
@@ -210,3 +210,47 @@ def test_a_drop_and_the_game_end_clear_the_premove(tmp_path: Path) -> None:
         key(alice, pygame.K_r, "r")  # resign, confirmed
         pump(apps, lambda: b.model.status == "over")
         assert b.premoves.move is None and moves_sent(bob) == []
+
+
+def test_a_premove_is_entered_while_our_own_move_is_on_its_way(tmp_path: Path) -> None:
+    """Alice plays e2-e4 and, before the server has confirmed it, enters e4xd5 (a premove from
+    the square her pawn is going to): the board shows her move played, nothing more is sent.
+    She picks up her knight while the confirmation arrives and drops it back (the half-entered
+    premove survives the confirmation); Bob answers d7-d5 and e4xd5 goes at once for ply 2."""
+    with seated(tmp_path, "chess") as (_, alice, bob):
+        apps = [alice, bob]
+        a = room_of(alice)
+        play(alice, "e2", "e4")
+        assert a.pending_move == "e2e4" and len(a.model.moves) == 0
+        assert a.premove_mode()
+        assert a.marks().last_move == ("e2", "e4")  # the board shows the move on its way
+        play(alice, "e4", "d5")
+        assert a.premoves.points() == ("e4", "d5")
+        assert a.message != PENDING_WORDS
+        play(alice, "g1")
+        pump(apps, lambda: len(room_of(bob).model.moves) == 1 and len(a.model.moves) == 1)
+        assert a.pending_move is None and a.premoves.picker.selected == "g1"
+        play(alice, "g1")  # put down again: the premove stays
+        assert a.premoves.points() == ("e4", "d5")
+        play(bob, "d7", "d5")
+        pump(apps, lambda: all(len(room_of(x).model.moves) == 3 for x in apps))
+        assert moves_sent(alice) == [(0, "e2e4"), (2, "e4d5")]
+
+
+def test_a_refused_move_takes_the_premove_entered_on_it_along(tmp_path: Path) -> None:
+    """A premove entered on top of a move the server then refuses is cancelled with it (it
+    was meant for a position that never came); the board is Alice's to move again."""
+    from client.net import NetEvent
+
+    with seated(tmp_path, "chess") as (_, alice, _bob):
+        a = room_of(alice)
+        play(alice, "e2", "e4")
+        play(alice, "g1", "f3")
+        assert a.premoves.points() == ("g1", "f3")
+        sent = max(a.my_requests)
+        alice.dispatch_net(NetEvent("message", data={
+            "type": "error", "code": "illegal_move", "message": "Illegal move.", "re": sent,
+            "room": a.model.room}))
+        assert a.pending_move is None and a.premoves.move is None
+        assert not a.premove_mode() and a.marks().last_move == ()
+        assert "Illegal move." in a.message
