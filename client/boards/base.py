@@ -32,6 +32,10 @@ class Marks:
     premove: tuple[str, ...] = ()
     """The premove entered during the opponent's turn: its origin then every landing point
     (a placement: just the point), drawn in :data:`client.boards.common.PREMOVE`."""
+    premoving: bool = False
+    """``selected`` and ``targets`` belong to a premove being entered: drawn in the premove's
+    colours (``PREMOVE_TINT``, ``PREMOVE_TARGET`` of :mod:`client.boards.common`), not the
+    move's."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     """Game-specific flags (``coordinates``: bool, ``numbers``: bool, ...)."""
 

@@ -401,12 +401,13 @@ class ChessView(SquareBoardView):
         for name, piece in pieces.items():
             if name != lifted:
                 common.blit_centered(surface, piece_sprite(piece, sq), self.pixel_of(name))
+        target = common.PREMOVE_TARGET if marks.premoving else TARGET_MARK
         for name in marks.targets:
             centre = self.pixel_of(name)
             if name in pieces:
-                common.ring(surface, TARGET_MARK, centre, sq * 0.5, sq * 0.08)
+                common.ring(surface, target, centre, sq * 0.5, sq * 0.08)
             else:
-                common.disc(surface, TARGET_MARK, centre, sq * 0.15)
+                common.disc(surface, target, centre, sq * 0.15)
         self.premove_arrow(surface, marks)
         if drag is not None and drag[0] in pieces:
             common.blit_centered(surface, piece_sprite(pieces[drag[0]], sq), drag[1])

@@ -41,6 +41,8 @@ PREMOVE = (150, 84, 196)
 """A premove's squares and arrow: violet, unlike every other mark."""
 PREMOVE_TINT = (150, 84, 196, 130)
 PREMOVE_ARROW = (126, 58, 178, 190)
+PREMOVE_TARGET = (126, 58, 178, 150)
+"""Where a piece picked up for a premove may go (the move's own targets are green)."""
 
 BLACK_STONE = ((18, 18, 20), (96, 96, 104))
 """Rim and highlight colours of a black stone."""

@@ -277,24 +277,26 @@ class CustomView(BoardView):
             if square:
                 common.ring(surface, (*common.CHECK, 230), self._centre(*square),
                             self.piece_radius() + cell * 0.08, max(2.0, cell * 0.06))
+        target = common.PREMOVE[:3] if marks.premoving else common.TARGET
         for point in marks.targets:
             square = self._safe(point)
             if not square:
                 continue
             if square in cells:
                 common.ring(
-                    surface, (*common.TARGET, 220), self._centre(*square), cell * 0.47, cell * 0.06
+                    surface, (*target, 220), self._centre(*square), cell * 0.47, cell * 0.06
                 )
             else:
-                common.disc(surface, (*common.TARGET, 200), self._centre(*square), cell * 0.13)
+                common.disc(surface, (*target, 200), self._centre(*square), cell * 0.13)
         if marks.selected:
+            select = common.PREMOVE if marks.premoving else common.SELECT
             square = self._safe(marks.selected)
             if square and on_lines:
-                self._brackets(surface, square, common.SELECT, 0.07)
+                self._brackets(surface, square, select, 0.07)
             elif square:
                 sr, sc = self._screen(*square)
                 pygame.draw.rect(
-                    surface, common.SELECT, self._cell_rect(sr, sc), max(2, round(cell * 0.07))
+                    surface, select, self._cell_rect(sr, sc), max(2, round(cell * 0.07))
                 )
         if all(self._safe(p) for p in marks.premove):
             common.arrow(surface, common.PREMOVE_ARROW,

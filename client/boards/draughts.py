@@ -202,8 +202,9 @@ class DraughtsView(SquareBoardView):
                 common.blit_centered(
                     surface, piece_sprite(piece, radius), self.pixel_of(str(number))
                 )
+        target = common.PREMOVE_TARGET if marks.premoving else TARGET_MARK
         for name in marks.targets:
-            common.disc(surface, TARGET_MARK, self.pixel_of(name), sq * 0.16)
+            common.disc(surface, target, self.pixel_of(name), sq * 0.16)
         self.premove_arrow(surface, marks)
         if drag is not None and drag[0].isdigit() and int(drag[0]) in pieces:
             common.blit_centered(surface, piece_sprite(pieces[int(drag[0])], radius), drag[1])

@@ -157,8 +157,9 @@ class HexGomokuView(LatticeView):
                 common.ring(surface, common.LAST_MOVE, self._xy(q, r), s * 0.22, max(2, s * 0.06))
             else:
                 common.disc(surface, common.LAST_MOVE, self._xy(q, r), max(2, s * 0.13))
+        target = common.PREMOVE if marks.premoving else common.TARGET
         for point in marks.targets:
-            common.disc(surface, (*common.TARGET, 150), self._xy(*parse_point(point)), s * 0.12)
+            common.disc(surface, (*target, 150), self._xy(*parse_point(point)), s * 0.12)
         mover = marks.extra.get("mover", turn)  # during the opponent's turn: a premove's stone
         for point in marks.premove:
             if parse_point(point) in stones:
@@ -176,7 +177,7 @@ class HexGomokuView(LatticeView):
         if marks.selected:
             common.ring(
                 surface,
-                common.SELECT,
+                common.PREMOVE if marks.premoving else common.SELECT,
                 self._xy(*parse_point(marks.selected)),
                 radius + 3,
                 max(2, s * 0.07),

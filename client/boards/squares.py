@@ -81,8 +81,11 @@ class SquareBoardView(BoardView):
 
     def tint_squares(self, surface: pygame.Surface, marks: Marks, last_move: common.RGBA,
                      selected: common.RGBA) -> None:
-        """Tint the last move's squares, the premove's and the selected square."""
+        """Tint the last move's squares, the premove's and the selected square (in the
+        premove's tint when it is picked up for a premove)."""
         overlay = pygame.Surface((self.square, self.square), pygame.SRCALPHA)
+        if marks.premoving:
+            selected = common.PREMOVE_TINT
         for name in (*marks.last_move, *marks.premove, marks.selected):
             if name:
                 overlay.fill(selected if name == marks.selected else

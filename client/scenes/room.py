@@ -1286,6 +1286,7 @@ class RoomScene(Scene):
             last_move=last,
             highlight=highlight,
             premove=self.premoves.points() if self.premove_mode() else (),
+            premoving=picker is self.premoves.picker and selected is not None,
             extra={"coordinates": self.coordinates, "hover": self.hover_point(),
                    "drag": self.drag, **({"mover": self.model.you} if self.premove_mode() else {})},
         )

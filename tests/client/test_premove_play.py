@@ -254,3 +254,32 @@ def test_a_refused_move_takes_the_premove_entered_on_it_along(tmp_path: Path) ->
         assert a.pending_move is None and a.premoves.move is None
         assert not a.premove_mode() and a.marks().last_move == ()
         assert "Illegal move." in a.message
+
+
+def violet(colour: Any) -> bool:
+    """A premove mark's colour: blue and red well above green (the normal targets are green)."""
+    r, g, b = colour[:3]
+    return b > g + 25 and r > g
+
+
+@pytest.mark.parametrize(("game", "piece", "target", "own", "own_target"), [
+    ("chess", "e7", "e6", "e2", "e3"),
+    ("draughts", "19", "23", "32", "28"),
+    ("custom", "3,8", "4,8", "8,2", "7,2"),
+])
+def test_a_premove_being_entered_shows_its_targets_in_the_premove_colour(
+        tmp_path: Path, game: str, piece: str, target: str, own: str, own_target: str) -> None:
+    """Bob picks up a piece during Alice's turn: its target (an empty point) is marked violet,
+    as the premove will be, while Alice's own targets on her turn stay green."""
+    create = {"variant": "xiangqi"} if game == "custom" else {}
+    with seated(tmp_path, game, **create) as (_, alice, bob):
+        b, a = room_of(bob), room_of(alice)
+        play(bob, piece)
+        assert b.premoves.picker.selected == piece and target in b.marks().targets
+        assert b.marks().premoving
+        surface = shoot(bob, tmp_path, f"premove-targets-{game}")
+        assert violet(surface.get_at(px(bob, target))), surface.get_at(px(bob, target))
+        play(alice, own)
+        assert a.picker.selected == own and not a.marks().premoving
+        surface = shoot(alice, tmp_path, f"targets-{game}")
+        assert not violet(surface.get_at(px(alice, own_target)))
