@@ -114,10 +114,12 @@ class Browse:
 
     def lines(self, model: RoomModel) -> list[str]:
         """What the room's status line says while browsing, longest first (the room shows the
-        first that fits): ``Move 12 of 41 · new move · End: back to the game``."""
+        first that fits): ``Move 12 of 41 · new move · End: back to the game`` down to
+        ``12/41 · End``."""
         total = plies(model)
         news = total - self.seen
         head = f"Move {self.index(model)} of {total}"
         if news > 0:
             head += " · new move" if news == 1 else f" · {news} new moves"
-        return [f"{head} · End: back to the game", f"{head} · End: live", f"{head} · End"]
+        return [f"{head} · End: back to the game", f"{head} · End: live", f"{head} · End",
+                f"{self.index(model)}/{total}{' +' if news > 0 else ''} · End"]

@@ -72,6 +72,16 @@ def resolve(game: str, engine: Any, state: Any, premove: MoveShape) -> str | Non
     return None
 
 
+def describe(game: str, move: MoveShape) -> str:
+    """A premove as the room's status line says it: its points joined as the game writes a
+    move (``e7-e5``, ``e7-e8=Q``, ``30x19x28``, ``7,2-6,2``; a placement: its point)."""
+    points = ((move.origin,) if move.origin else ()) + move.path
+    said = ("x" if game == "draughts" and "x" in move.text else "-").join(points)
+    if move.suffix:
+        said += f"={move.suffix.upper() if game == 'chess' else move.suffix}"
+    return said
+
+
 class Premoves:
     """One room's premove: the click-by-click picker over :func:`premove_shapes` and the premove
     entered (one at a time: a new one replaces it)."""

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from client.annotations import CaptureTracker, material_edge, sort_key
+from client.premove import describe
 from client.room_model import clock_text, format_clock, options_text
 from client.ui import draw, fonts, theme
 
@@ -24,6 +25,10 @@ MOVE_ROWS, MOVE_COLUMNS = 6, 2
 """The move list shows this many lines of two moves per column."""
 PANEL_X = 800
 PANEL_W = 464
+STATUS_SIZE = 17
+PREMOVE_TEXT = (196, 160, 240)
+"""The status line's words about a premove: the violet of the premove's marks, made readable
+on the dark panel."""
 
 
 
@@ -50,15 +55,12 @@ def draw_panel(room: RoomScene, surface: pygame.Surface) -> None:
     if room.app.rtt_ms is not None and not room.app.local_server and room.online:
         watching += f" · ping {room.app.rtt_ms} ms"
     draw.text(surface, watching, (x + PANEL_W, 244), 14, theme.MUTED, "midright")
-    status_w = PANEL_W - draw.text_extent(watching, 14, room.app.viewport()[0]) - 16
-    status, color = room.status_line(), room.status_color()
-    if room.browse.active:  # an earlier position is on the board: say which, and how back
-        options = room.browse.lines(m)
-        scale = room.app.viewport()[0]
-        status = next((o for o in options if draw.text_extent(o, 17, scale) <= status_w),
-                      options[-1])
-        color = theme.ACCENT
-    draw.text(surface, status, (x, 244), 17, color, "midleft", status_w)
+    scale = room.app.viewport()[0]
+    status_w = PANEL_W - draw.text_extent(watching, 14, scale) - 16
+    left = x
+    for text, color in status_parts(room, status_w, scale):
+        draw.text(surface, text, (left, 244), STATUS_SIZE, color, "midleft", x + status_w - left)
+        left += draw.text_extent(text, STATUS_SIZE, scale)
     draw_moves(room, surface, MOVES_RECT)
     chat = CHAT_RECT.copy()
     if room.message:  # the message sits at the chat's top; the chat keeps its newest lines
@@ -68,6 +70,30 @@ def draw_panel(room: RoomScene, surface: pygame.Surface) -> None:
     room.chat_field.draw(surface)
     for b in room.buttons():
         b.draw(surface)
+
+
+def status_parts(room: RoomScene, width: int, scale: float) -> list[tuple[str, theme.Color]]:
+    """The status line in coloured parts, the longest form that fits ``width`` at the window's
+    ``scale``: whose turn it is; while browsing, which position is shown (after "Your move"
+    when the user has to move); with a premove set, the premove and how to cancel it."""
+    m = room.model
+    base = (room.status_line(), room.status_color())
+    options: list[list[tuple[str, theme.Color]]] = []
+    if room.browse.active:  # an earlier position is on the board: say which, and how back
+        lines = room.browse.lines(m)
+        if m.status == "playing" and room.online and base[1] == theme.GOOD:  # ours to move
+            options += [[(f"{base[0]} · ", base[1]), (line, theme.ACCENT)] for line in lines]
+        options += [[(line, theme.ACCENT)] for line in lines]
+    elif room.premoves.move is not None and room.premove_mode():
+        said = describe(m.game, room.premoves.move)
+        tails = [f"Premove: {said} · Esc cancels", f"Premove: {said} · Esc", f"Premove: {said}"]
+        options += [[(f"{base[0]} · ", base[1]), (tails[0], PREMOVE_TEXT)]]
+        options += [[(tail, PREMOVE_TEXT)] for tail in tails]
+    else:
+        return [base]
+    return next((parts for parts in options
+                 if sum(draw.text_extent(t, STATUS_SIZE, scale) for t, _ in parts) <= width),
+                options[-1])
 
 
 def draw_player(room: RoomScene, surface: pygame.Surface, seat: str, rect: pygame.Rect) -> None:

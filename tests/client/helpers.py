@@ -237,3 +237,38 @@ def table(tmp_path: Path, alice_url: str, bob_url: str) -> Iterator[tuple[App, A
     finally:
         for app in (alice, bob):
             app.disconnect()
+
+
+STATUS_Y = 244
+"""The room's status line is drawn at this height, from the panel's left edge."""
+
+
+def status_parts(app: App, size: tuple[int, int], monkeypatch: Any
+                 ) -> list[tuple[str, Any, bool]]:
+    """Render ``app`` as a window of ``size`` shows it and return the parts of the room's
+    status line as drawn: each text, its colour, and whether it is shown whole (not cut to its
+    width at that window's scale)."""
+    from client.ui import draw
+
+    parts: list[tuple[str, Any, bool]] = []
+    real = draw.text
+    scale = min(size[0] / 1280, size[1] / 800)
+
+    def recording(surface: pygame.Surface, value: str, pos: tuple[int, int], size: int = 18,
+                  color: Any = (0, 0, 0), anchor: draw.Anchor = "topleft",
+                  max_width: int | None = None, *args: Any, **kwargs: Any) -> pygame.Rect:
+        if pos[1] == STATUS_Y and anchor == "midleft" and size == 17:
+            whole = max_width is None or draw.text_extent(value, size, scale) <= max_width
+            parts.append((value, color, whole))
+        return real(surface, value, pos, size, color, anchor, max_width, *args, **kwargs)
+
+    app.step(0.0)
+    monkeypatch.setattr(draw, "text", recording)
+    previous = app.window
+    app.window = pygame.Surface(size)
+    try:
+        app.render()
+    finally:
+        app.window = previous
+        monkeypatch.setattr(draw, "text", real)
+    return parts

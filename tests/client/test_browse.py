@@ -193,8 +193,9 @@ def test_a_move_arriving_while_browsing_keeps_the_view_and_the_line_says_so(
         shows(scene, 2)
         play(apps, "f1c4")
         shows(scene, 2)
-        assert "Move 2 of 5 · new move · End: back to the game" in [
-            t for t, _ in drawn_texts(bob, monkeypatch)]
+        texts = [t for t, _ in drawn_texts(bob, monkeypatch)]
+        assert "Your move · " in texts  # Alice's move made it Bob's turn
+        assert any(t.startswith("Move 2 of 5 · new move · End") for t in texts), texts
         key(bob, pygame.K_RIGHT)  # moving the view: the news is read
         assert "Move 3 of 5 · End: back to the game" in [
             t for t, _ in drawn_texts(bob, monkeypatch)]
@@ -432,3 +433,30 @@ def test_a_browsed_position_is_judged_again_when_the_game_changed_under_it() -> 
     browse.follow(model)
     assert browse.shown == 3
     assert browse.marks(model, None, True).highlight == ()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (640, 480)])
+def test_your_move_stays_in_the_line_while_browsing(
+        tmp_path: Path, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Alice, to move, steps back: the line still says it is her move (in its colour) and then
+    where she is, whole, at both window sizes; Bob, waiting, reads only where he is. Saved as
+    /tmp/polish2-browse-WxH.png."""
+    from tests.client.helpers import status_parts
+
+    with table(tmp_path) as apps:
+        play(apps, *CHESS)
+        alice, bob = apps[0], apps[1]
+        key(alice, pygame.K_LEFT)
+        parts = status_parts(alice, size, monkeypatch)
+        assert parts[0][:2] == ("Your move · ", theme.GOOD), parts
+        assert parts[1][1] == theme.ACCENT and "End" in parts[1][0]
+        assert all(whole for _, _, whole in parts), parts
+        if size == (1280, 800):
+            assert parts[1][0] == "Move 5 of 6 · End: back to the game"
+        out = tmp_path / f"polish2-browse-{size[0]}x{size[1]}.png"
+        save(alice, out, size)
+        shutil.copy(out, Path("/tmp") / out.name)
+        key(bob, pygame.K_LEFT)
+        parts = status_parts(bob, size, monkeypatch)
+        assert len(parts) == 1 and parts[0][1] == theme.ACCENT
+        assert "Your move" not in parts[0][0] and "End" in parts[0][0]

@@ -283,3 +283,29 @@ def test_a_premove_being_entered_shows_its_targets_in_the_premove_colour(
         assert a.picker.selected == own and not a.marks().premoving
         surface = shoot(alice, tmp_path, f"targets-{game}")
         assert not violet(surface.get_at(px(alice, own_target)))
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (640, 480)])
+def test_the_status_line_says_a_premove_is_set_and_how_to_cancel_it(
+        tmp_path: Path, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bob's premove ...e7-e5 is in the status line (whole, in the premove's colour) at both
+    window sizes, with Esc to cancel it where there is room; after Esc the line is the turn's
+    again. Saved as /tmp/polish2-premove-WxH.png."""
+    import shutil
+
+    from client.screenshot import save
+    from tests.client.helpers import status_parts
+
+    with seated(tmp_path, "chess") as (_, _alice, bob):
+        play(bob, "e7", "e5")
+        parts = status_parts(bob, size, monkeypatch)
+        line = "".join(text for text, _, _ in parts)
+        assert "Premove: e7-e5" in line and all(whole for _, _, whole in parts), parts
+        if size == (1280, 800):
+            assert line == "Alice is thinking… · Premove: e7-e5 · Esc cancels"
+        out = tmp_path / f"polish2-premove-{size[0]}x{size[1]}.png"
+        save(bob, out, size)
+        shutil.copy(out, Path("/tmp") / out.name)
+        key(bob, pygame.K_ESCAPE)
+        parts = status_parts(bob, size, monkeypatch)
+        assert [text for text, _, _ in parts] == ["Alice is thinking…"]
