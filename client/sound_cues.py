@@ -2,8 +2,10 @@
 room looked like before and after a server message, so the rules are plain data in, a name out.
 
 - ``moved``: every move, ours (once the server confirms it) and the opponent's, for players and
-  spectators: ``check`` when it gives check in chess, ``capture`` when it took a piece in chess,
-  draughts or a custom variant, ``move`` otherwise (number chess and five-in-a-row: always).
+  spectators: ``check`` when it gives check in chess or threatens a captain in a custom variant
+  (xiangqi's general, a JBQ captain: what the board marks), ``capture`` when it took a piece in
+  chess, draughts or a custom variant, ``move`` otherwise (number chess and five-in-a-row:
+  always).
 - ``over``: ``end``, for everyone in the room.
 - ``room`` (a snapshot): ``start`` when it shows a game of ours that has just begun (no move
   yet); nothing else, so a reconnect or opening a finished room is quiet (snapshots are not
@@ -24,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from client.annotations import check_squares
+from client.annotations import check_squares, threatened_captains
 from client.room_model import SEATS, RoomModel
 
 if TYPE_CHECKING:
@@ -34,6 +36,8 @@ LOW_TIME_MS = 10_000
 """Under this much time left on our own clock, the low-time warning sounds (once per turn)."""
 CAPTURE_GAMES = frozenset({"chess", "draughts", "custom"})
 """Games whose captures have their own sound (number chess and five-in-a-row: the move's)."""
+CHECK_GAMES = frozenset({"chess", "custom"})
+"""Games whose checks have their own sound (custom: a threatened captain)."""
 
 
 @dataclass(frozen=True)
@@ -52,7 +56,7 @@ class Moment:
     pieces: int | None = None
     """Pieces on the board (``None``: not counted)."""
     check: bool = False
-    """The side to move is in check (chess)."""
+    """The side to move is in check (chess), or has a captain threatened (custom)."""
 
     @property
     def seated(self) -> bool:
@@ -69,7 +73,7 @@ def cue(message: dict[str, Any], before: Moment, after: Moment,
     if kind == "moved":
         if after.plies != before.plies + 1 or after.game_id != before.game_id:
             return None  # a copy of a move we had, or one after a gap (a snapshot follows)
-        if after.game == "chess" and after.check:
+        if after.game in CHECK_GAMES and after.check:
             return "check"
         if (after.game in CAPTURE_GAMES and before.pieces is not None
                 and after.pieces is not None and after.pieces < before.pieces):
@@ -115,15 +119,21 @@ def time_left(model: RoomModel, now: float) -> int | None:
 
 def moment(model: RoomModel, view: BoardView | None = None, board: bool = False) -> Moment:
     """``model`` as :func:`cue` sees it; with ``board``, its pieces counted (through ``view``,
-    the board's renderer) and chess's check looked at."""
+    the board's renderer) and a check looked at (chess's, or a custom game's threatened
+    captains, which need ``view`` to find them)."""
     pieces, check = None, False
-    if board and model.state is not None:
+    state, engine = model.state, model.engine
+    if board and state is not None:
         if view is not None:
             with contextlib.suppress(Exception):  # a renderer that cannot read it: no count
-                pieces = len(view.pieces_of(model.state))
-        if model.game == "chess" and model.engine is not None:
+                pieces = len(view.pieces_of(state))
+        if model.game == "chess" and engine is not None:
             with contextlib.suppress(Exception):
-                check = bool(check_squares("chess", model.engine.position(model.state)))
+                check = bool(check_squares("chess", engine.position(state)))
+        elif model.game == "custom" and engine is not None and view is not None:
+            with contextlib.suppress(Exception):
+                check = bool(threatened_captains(engine, model.variant, engine.position(state),
+                                                 view.captains_of(state, state.turn)))
     return Moment(model.game, model.game_id, model.status, len(model.moves), model.you,
                   model.hotseat, pieces, check)
 

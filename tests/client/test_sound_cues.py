@@ -48,12 +48,13 @@ def test_a_capture_has_its_own_sound_where_the_game_has_captures(game: str, soun
 
 @pytest.mark.parametrize(("game", "sound"), [
     ("chess", "check"), ("draughts", "move"), ("shuqi", "move"), ("hexgomoku", "move"),
-    ("custom", "move")])
-def test_check_sounds_in_chess_and_wins_over_a_capture(game: str, sound: str) -> None:
+    ("custom", "check")])
+def test_check_sounds_in_chess_and_custom_and_wins_over_a_capture(game: str, sound: str) -> None:
+    """A check (custom: a threatened captain) has its sound, over a capture's."""
     before = Moment(game, "g1", "playing", 4, None, pieces=20)
     assert cue(moved(), before, after_move(before, check=True)) == sound
-    expected = "check" if game == "chess" else ("move" if game in ("shuqi", "hexgomoku")
-                                                 else "capture")
+    expected = sound if sound == "check" else ("move" if game in ("shuqi", "hexgomoku")
+                                               else "capture")
     assert cue(moved(), before, after_move(before, check=True, pieces=19)) == expected
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pygame
+import pytest
 
 from client.app import App
 from client.local import EmbeddedServer
@@ -39,11 +40,12 @@ def listening(app: App) -> list[str]:
 
 @contextlib.contextmanager
 def game_on(tmp_path: Path, url: str, game: str, clock: dict[str, Any] | None = None,
-            times: tuple[Callable[[], float], ...] = ()
+            times: tuple[Callable[[], float], ...] = (), variant: str | None = None
             ) -> Iterator[tuple[list[App], dict[App, list[str]]]]:
-    """Alice (first) and Bob in a new ``game`` room (with ``clock``) on the server at ``url``,
-    once it has begun: the apps and the sounds each has played (recorded from the start). Each
-    app runs on its clock from ``times`` if given; all disconnect at the end."""
+    """Alice (first) and Bob in a new ``game`` room (with ``clock``; of ``variant``) on the
+    server at ``url``, once it has begun: the apps and the sounds each has played (recorded
+    from the start). Each app runs on its clock from ``times`` if given; all disconnect at the
+    end."""
     apps = [open_app(tmp_path, name, url, clock=times[i] if times else time.monotonic)
             for i, name in enumerate(("Alice", "Bob"))]
     heard = {app: listening(app) for app in apps}
@@ -51,7 +53,8 @@ def game_on(tmp_path: Path, url: str, game: str, clock: dict[str, Any] | None = 
     try:
         pump(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
         alice.send({"type": "create", "game": game, "color": "first",
-                    **({"clock": clock} if clock else {})})
+                    **({"clock": clock} if clock else {}),
+                    **({"variant": variant} if variant else {})})
         pump(apps, lambda: bool(alice.find(RoomScene)))
         assert heard[alice] == []  # waiting for an opponent
         bob.send({"type": "join", "room": room_of(alice).model.room})
@@ -181,3 +184,34 @@ def test_low_time_warns_once_per_turn_on_our_own_clock(tmp_path: Path,
         assert heard[alice] == ["start", "low_time", "move", "move", "low_time", "move", "move",
                                 "low_time"]
         assert heard[bob] == ["start", "move", "move", "move", "move"]
+
+
+XIANGQI_CHECK = ["8,2-6,2", "3,8-10,8", "6,2-6,3", "3,2-3,1", "6,3-6,7", "3,1-3,4", "8,8-9,8",
+                 "4,1-5,1", "9,8-9,4", "1,8-3,9", "6,7-6,5"]
+"""Red's cannon ends on 6,5, checking blue's general on 1,5 over the soldier on 4,5 (the second
+move takes red's horse)."""
+GUARDS_CHECK = ["6,4-5,3", "2,2-3,2", "5,1-4,1", "1,4-2,4", "5,6-4,6", "2,4-3,4", "5,3-5,4",
+                "2,5-3,5", "5,4-6,4", "3,2-4,2", "6,5-5,4", "2,1-3,1", "6,2-5,3", "1,3-2,4",
+                "5,3-4,4", "2,4-1,3", "6,4-5,3", "1,2-2,3", "5,4-4,3"]
+"""The last move threatens the second side's captain on 3,4."""
+
+
+@pytest.mark.parametrize(("variant", "moves", "sounds"), [
+    ("xiangqi", XIANGQI_CHECK, ["move", "capture", *["move"] * 8, "check"]),
+    ("guards", GUARDS_CHECK, [*["move"] * 18, "check"]),
+])
+def test_a_move_threatening_a_custom_captain_sounds_the_check(
+        tmp_path: Path, embedded: EmbeddedServer, variant: str, moves: list[str],
+        sounds: list[str]) -> None:
+    """Custom variants with captains: the move that threatens one (xiangqi's general, guards'
+    captain) plays the check sound for both players, as a check does in chess."""
+    with game_on(tmp_path, embedded.url, "custom", variant=variant) as (apps, heard):
+        for text in moves:
+            n = len(room_of(apps[0]).model.moves)
+            mover = next(a for a in apps if room_of(a).model.is_my_turn())
+            room_of(mover).send_move(text)
+            pump(apps, lambda n=n: all(  # type: ignore[misc]
+                len(room_of(a).model.moves) == n + 1 for a in apps))
+        assert room_of(apps[1]).marks().highlight  # the room marks the threatened captain
+        for app in apps:
+            assert heard[app] == ["start", *sounds], heard[app]
