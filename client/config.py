@@ -40,9 +40,9 @@ MAX_BYTES = 1 << 20
 NAME_CHARS = 32
 SERVER_CHARS = 200
 SLOTS = 8
+"""Identities per server a config keeps (windows open at once on one server)."""
 DEFAULT_VOLUME = 80
 """The sounds' volume (0 to 100) unless the file says another."""
-"""Identities per server a config keeps (windows open at once on one server)."""
 LOCK_WAIT_S = 5.0
 """How long :meth:`Config.save` waits for another client's save to finish."""
 _TMP_PREFIX = ".boardhall-"
@@ -195,7 +195,7 @@ class Config:
     sound: bool = True
     """Whether the client plays sounds (the room's Sound toggle and the lobby's)."""
     volume: int = DEFAULT_VOLUME
-    """How loud the sounds are, 0 to 100 (set in the file)."""
+    """How loud the sounds are, 0 to 100 (a room's ``-`` and ``+``)."""
     path: Path | None = None
     persist: bool = True
     """False: an in-memory config (screenshots): nothing is read, written or locked."""

@@ -213,9 +213,25 @@ class Sounds:
         self.backend.play(name, min(self.config.volume, 100) / 100)
 
 
+VOLUME_STEP = 10
+"""How much one press of ``-`` or ``+`` in a room changes the volume (0 to 100)."""
+
+
 def label(on: bool) -> str:
     """The setting in words (a toggle button's label): ``Sound on`` or ``Sound off``."""
     return f"Sound {'on' if on else 'off'}"
+
+
+def change_volume(config: Config, steps: int) -> tuple[bool, str]:
+    """Make the sounds ``steps`` times :data:`VOLUME_STEP` louder (negative: softer), within 0
+    to 100, and save it in the config file; returns whether it was saved and what to tell the
+    user (the new level, or why it was not saved)."""
+    config.volume = max(0, min(100, config.volume + steps * VOLUME_STEP))
+    if not config.save():
+        return False, config.problem
+    if not config.sound:
+        return True, f"Volume {config.volume}% (sound is off: V turns it on)."
+    return True, f"Volume {config.volume}% (- and + change it)."
 
 
 def toggle(config: Config) -> tuple[bool, str]:

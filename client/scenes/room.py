@@ -134,6 +134,9 @@ LOCAL_ACTIONS = frozenset({"result", "flip", "coords", "premove", "sound", "leav
 CLOSED_WORDS = ("This room has closed: the game is over and its players have left. "
                 "Esc goes back to the lobby.")
 OFFLINE_WORDS = "Not connected to the server: wait for it to come back, or Esc to leave."
+VOLUME_KEYS = {pygame.K_MINUS: -1, pygame.K_KP_MINUS: -1, pygame.K_EQUALS: 1,
+               pygame.K_PLUS: 1, pygame.K_KP_PLUS: 1}
+"""Keys that make the sounds softer or louder (``+`` is Shift and ``=`` on many keyboards)."""
 PENDING_WORDS = "Your move is on its way to the server…"
 PREMOVE_CANCELLED = "Premove cancelled: it is not legal after that move."
 PREMOVES_OFF = "Premoves are off: wait for your turn (Q turns them on)."
@@ -452,6 +455,10 @@ class RoomScene(Scene):
         if event.type == pygame.MOUSEWHEEL and MOVES_RECT.collidepoint(self.mouse):
             self.scroll_moves(event.y * 2)
             return
+        if event.type == pygame.MOUSEWHEEL and any(
+                b.action == "sound" and b.rect.collidepoint(self.mouse) for b in self.buttons()):
+            self.change_volume(event.y)  # the wheel over the Sound button: its volume
+            return
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
             self.hover = self.view.point_at(event.pos) if self.view else None
@@ -547,6 +554,9 @@ class RoomScene(Scene):
             self.browse.key(self.model, event.key)
             self.reveal_browsed()
             return
+        if event.key in VOLUME_KEYS:
+            self.change_volume(VOLUME_KEYS[event.key])
+            return
         for action in ACTIONS:
             if event.key == action.key and self.available(action):
                 self.act(action.name)
@@ -606,9 +616,9 @@ class RoomScene(Scene):
                 b.label, b.short = f"Premoves {state}", "Premove"
                 b.short_hint = f"{b.hint} · {state}"
             elif b.action == "sound":
-                on = self.app.config.sound
-                b.label, b.short = sounds.label(on), "Sound"
-                b.short_hint = f"{b.hint} · {'on' if on else 'off'}"
+                on, volume = self.app.config.sound, self.app.config.volume
+                b.label = f"Sound {volume}%" if on else sounds.label(on)
+                b.short, b.short_hint = "Sound", f"{b.hint} · {f'{volume}%' if on else 'off'}"
 
     def act(self, name: str) -> None:
         """Perform a room action by name."""
@@ -644,7 +654,9 @@ class RoomScene(Scene):
             self.toggle_premoves()
         elif name == "sound":
             saved, words = sounds.toggle(self.app.config)
-            self.say(f"{words} (V turns it {'off' if self.app.config.sound else 'on'})."
+            on = self.app.config.sound
+            volume = f", volume {self.app.config.volume}% (- and + change it)" if on else ""
+            self.say(f"{words}{volume} (V turns it {'off' if on else 'on'})."
                      if saved else words, theme.TEXT if saved else theme.WARN)
         elif name == "sit":
             self.request({"type": "join", "role": "player"})
@@ -664,6 +676,14 @@ class RoomScene(Scene):
             self.say(f"You offered {OFFER_WORDS.get(name, name)}.")
         elif name in ("stop", "report", "timeout", "abort"):
             self.request({"type": name})
+
+    def change_volume(self, steps: int) -> None:
+        """Make the sounds louder (``steps`` > 0) or softer (see :func:`sounds.change_volume`):
+        the new level is said, shown on the Sound button and heard."""
+        saved, words = sounds.change_volume(self.app.config, steps)
+        self.say(words, theme.TEXT if saved else theme.WARN, 4)
+        self.app.sounds.play("move")
+        self.refresh_buttons()
 
     def answer(self, accept: bool) -> None:
         """Answer the opponent's pending offer."""

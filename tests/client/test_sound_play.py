@@ -26,9 +26,12 @@ class Recorder:
 
     def __init__(self) -> None:
         self.played: list[str] = []
+        self.volumes: list[float] = []
+        """The volume each was played at."""
 
     def play(self, name: str, volume: float) -> None:
         self.played.append(name)
+        self.volumes.append(volume)
 
 
 def listening(app: App) -> list[str]:
@@ -215,3 +218,44 @@ def test_a_move_threatening_a_custom_captain_sounds_the_check(
         assert room_of(apps[1]).marks().highlight  # the room marks the threatened captain
         for app in apps:
             assert heard[app] == ["start", *sounds], heard[app]
+
+
+def test_the_volume_is_changed_in_the_room_and_kept(tmp_path: Path,
+                                                  embedded: EmbeddedServer) -> None:
+    """In a room '-' makes the sounds softer and '+' (or '=', or the keypad's) louder, by 10
+    within 0 to 100, saved in the config file as "volume"; each change is said, shown on the
+    Sound button and heard at the new level, and so is the next move. The mouse wheel over the
+    Sound button does the same; typed in the chat, '-' is only text."""
+    with game_on(tmp_path, embedded.url, "chess") as (apps, _heard):
+        alice = apps[0]
+        scene = room_of(alice)
+        recorder = alice.sounds.backend
+        assert isinstance(recorder, Recorder) and alice.config.volume == 80
+
+        def saved() -> Any:
+            return json.loads((tmp_path / "Alice.json").read_text()).get("volume")
+
+        button = next(b for b in scene.buttons() if b.action == "sound")
+        key(alice, pygame.K_MINUS, "-")
+        assert alice.config.volume == 70 and saved() == 70
+        assert scene.message.startswith("Volume 70%") and button.label == "Sound 70%"
+        assert (recorder.played[-1], recorder.volumes[-1]) == ("move", 0.7)  # heard
+        key(alice, pygame.K_EQUALS, "+", pygame.KMOD_SHIFT)
+        assert alice.config.volume == 80 and saved() == 80
+        for _ in range(3):
+            key(alice, pygame.K_KP_PLUS)
+        assert alice.config.volume == 100 and saved() == 100
+        alice.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=button.rect.center,
+                                              rel=(0, 0), buttons=(0, 0, 0)))
+        alice.handle_event(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-2))
+        assert alice.config.volume == 80 and button.label == "Sound 80%"
+        key(alice, pygame.K_RETURN)
+        key(alice, pygame.K_MINUS, "-")
+        assert alice.config.volume == 80 and scene.chat_field.value == "-"
+        key(alice, pygame.K_ESCAPE)
+        move(alice, apps, "e2", "e4")
+        assert (recorder.played[-1], recorder.volumes[-1]) == ("move", 0.8)
+        key(alice, pygame.K_v)  # off: the button says so, and '-' still sets the level
+        key(alice, pygame.K_MINUS, "-")
+        assert alice.config.volume == 70 and button.label == "Sound off"
+        assert "V turns it on" in scene.message

@@ -199,8 +199,8 @@ def test_the_lobby_and_the_room_switch_sound_off_and_on(ui: Any, tmp_path: Path)
     assert (button.label, button.hint, button.enabled) == ("Sound off", "V", True)
     ui.app.dispatch_net(NetEvent("reconnecting", text="Connection lost; reconnecting…"))
     ui.key(pygame.K_v)
-    assert ui.app.config.sound is True and button.label == "Sound on"
-    assert room.message == "Sound on (V turns it off)."
+    assert ui.app.config.sound is True and button.label == "Sound 80%"
+    assert room.message == "Sound on, volume 80% (- and + change it) (V turns it off)."
     assert json.loads((tmp_path / "config.json").read_text())["sound"] is True
     ui.shoot("sound-room-on")
     ui.app.pop(room)
