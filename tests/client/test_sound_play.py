@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import shutil
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -199,25 +201,46 @@ GUARDS_CHECK = ["6,4-5,3", "2,2-3,2", "5,1-4,1", "1,4-2,4", "5,6-4,6", "2,4-3,4"
 """The last move threatens the second side's captain on 3,4."""
 
 
+MAPS = Path(os.environ.get("BOARDHALL_JBQ_MAPS", Path(os.environ["BOARDHALL_SHARED"], "jbq-maps")))
+JBQ_XIANGQI = MAPS / "中国象棋.xlsx"
+"""The JBQ map of Xiangqi (its captain: the general), read from the shared maps."""
+
+
 @pytest.mark.parametrize(("variant", "moves", "sounds"), [
     ("xiangqi", XIANGQI_CHECK, ["move", "capture", *["move"] * 8, "check"]),
     ("guards", GUARDS_CHECK, [*["move"] * 18, "check"]),
+    ("xiangqi-jbq", XIANGQI_CHECK, ["move", "capture", *["move"] * 8, "check"]),
 ])
 def test_a_move_threatening_a_custom_captain_sounds_the_check(
-        tmp_path: Path, embedded: EmbeddedServer, variant: str, moves: list[str],
-        sounds: list[str]) -> None:
+        tmp_path: Path, variant: str, moves: list[str], sounds: list[str]) -> None:
     """Custom variants with captains: the move that threatens one (xiangqi's general, guards'
-    captain) plays the check sound for both players, as a check does in chess."""
-    with game_on(tmp_path, embedded.url, "custom", variant=variant) as (apps, heard):
-        for text in moves:
-            n = len(room_of(apps[0]).model.moves)
-            mover = next(a for a in apps if room_of(a).model.is_my_turn())
-            room_of(mover).send_move(text)
-            pump(apps, lambda n=n: all(  # type: ignore[misc]
-                len(room_of(a).model.moves) == n + 1 for a in apps))
-        assert room_of(apps[1]).marks().highlight  # the room marks the threatened captain
-        for app in apps:
-            assert heard[app] == ["start", *sounds], heard[app]
+    captain, the JBQ Xiangqi map's general) plays the check sound for both players, as a check
+    does in chess."""
+    variants = tmp_path / "variants"
+    variants.mkdir()
+    if variant == "xiangqi-jbq":
+        if not JBQ_XIANGQI.exists():
+            pytest.skip("the JBQ maps are not available")
+        shutil.copy(JBQ_XIANGQI, variants / JBQ_XIANGQI.name)  # the test's own folder
+    server = EmbeddedServer(db=tmp_path / "db.sqlite", variants=variants).start()
+    try:
+        with game_on(tmp_path, server.url, "custom", variant=variant) as (apps, heard):
+            play_through(apps, moves)
+            assert room_of(apps[1]).marks().highlight  # the room marks the threatened captain
+            for app in apps:
+                assert heard[app] == ["start", *sounds], heard[app]
+    finally:
+        server.stop()
+
+
+def play_through(apps: list[App], moves: list[str]) -> None:
+    """The side to move plays each of ``moves`` through its room; both apps see each one."""
+    for text in moves:
+        n = len(room_of(apps[0]).model.moves)
+        mover = next(a for a in apps if room_of(a).model.is_my_turn())
+        room_of(mover).send_move(text)
+        pump(apps, lambda n=n: all(  # type: ignore[misc]
+            len(room_of(a).model.moves) == n + 1 for a in apps))
 
 
 def test_the_volume_is_changed_in_the_room_and_kept(tmp_path: Path,
