@@ -130,6 +130,9 @@ class RecordInfo:
     """Canonical moves in order."""
     first_name: str = "?"
     second_name: str = "?"
+    first_rating: int | None = None
+    """The first player's rating before a rated game (PGN ``WhiteElo``)."""
+    second_rating: int | None = None
     result: Result | None = None
     reason: str | None = None
     event: str = "Boardhall game"

@@ -144,6 +144,10 @@ class SeatInfo(BaseModel):
     name: str
     connected: bool
     bot: bool = False
+    rating: int | None = None
+    """The player's rating for the room's game and variant; ``None`` for a bot."""
+    rd: int | None = None
+    """That rating's deviation: above 110 the rating is provisional (shown "1500?")."""
 
 
 class Seats(BaseModel):
@@ -153,6 +157,24 @@ class Seats(BaseModel):
 
     first: SeatInfo | None = None
     second: SeatInfo | None = None
+
+
+class RatingChange(BaseModel):
+    """A player's rating before and after a rated game."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    before: int
+    after: int
+
+
+class RatingChanges(BaseModel):
+    """Both players' rating changes of a rated game."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    first: RatingChange
+    second: RatingChange
 
 
 class OfferInfo(BaseModel):
@@ -433,6 +455,11 @@ class RoomState(Outbound):
     variant_info: dict[str, Any] | None = None
     highlight: list[str] = Field(default_factory=list)
     """Points a client may emphasise once the game is over (the winning five)."""
+    rated: bool = False
+    """The game counts for the players' ratings if it ends with a result after both sides
+    have moved (README.md, "Ratings")."""
+    ratings: RatingChanges | None = None
+    """After a rated game: both players' rating changes."""
 
 
 class Moved(Outbound):
@@ -463,6 +490,8 @@ class Over(Outbound):
     scores: dict[Side, int] | None = None
     position: str
     highlight: list[str] = Field(default_factory=list)
+    ratings: RatingChanges | None = None
+    """Both players' rating changes, when the game was rated."""
 
 
 class OfferMade(Outbound):

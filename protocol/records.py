@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from protocol.messages import Clock, Reason, Result, Side
+from protocol.messages import Clock, RatingChanges, Reason, Result, Side
 
 
 class RecordMove(BaseModel):
@@ -34,6 +34,8 @@ class RecordPlayer(BaseModel):
     """Public identity id."""
     name: str = "?"
     bot: bool = False
+    rating: int | None = None
+    """The player's rating before the game, when the game was rated."""
 
 
 class RecordPlayers(BaseModel):
@@ -69,6 +71,8 @@ class GameRecord(BaseModel):
     clock: Clock | None = None
     private: bool = False
     variant_info: dict[str, Any] | None = None
+    ratings: RatingChanges | None = None
+    """Both players' rating changes, when the game was rated."""
 
 
 game_record_adapter: TypeAdapter[GameRecord] = TypeAdapter(GameRecord)

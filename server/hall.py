@@ -17,7 +17,7 @@ import random
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,8 +59,10 @@ from protocol import (
 from protocol.messages import MessageId
 from server.clock import TimeControl
 from server.config import ServerConfig
+from server.glicko2 import Rating
 from server.liveness import Alive, Run, crash_charges
 from server.outputs import ConnId, LaunchBot, Outputs, SaveAlive, SaveGame, SaveIdentity
+from server.ratings import RatingBook
 from server.records import json_record
 from server.room import Room
 from server.sanitize import clean_name, clean_text, name_refusal
@@ -196,6 +198,9 @@ class Hall:
         self._wall_second: int | None = None
         self._wall_text = ""
         self._games: list[GameInfo] | None = None
+        self.ratings = RatingBook()
+        """The ratings of every identity in memory and every seated player (loaded with the
+        identity, or with the restored rooms: :meth:`load_ratings`)."""
 
     # ---- small helpers -----------------------------------------------------------------------
 
@@ -250,8 +255,15 @@ class Hall:
         """Whether ``token`` belongs to an identity loaded in memory."""
         return hash_token(token) in self.by_token
 
-    def add_identity(self, player: str, token_hash: str, name: str) -> Identity:
-        """Load an identity known to storage."""
+    def add_identity(
+        self,
+        player: str,
+        token_hash: str,
+        name: str,
+        ratings: Mapping[str, Rating] | None = None,
+    ) -> Identity:
+        """Load an identity known to storage, with its stored ``ratings``."""
+        self.ratings.load(player, ratings or {})
         identity = self.identities.get(player)
         if identity is None:
             identity = Identity(player, token_hash, name, stored=True)
@@ -718,6 +730,7 @@ class Hall:
             private=private,
             variant_info=engine.variant_info(variant),
             run=self.run,
+            ratings=self.ratings,
         )
         self.rooms[code] = room
         self._lobby_changed()
@@ -1263,6 +1276,7 @@ class Hall:
         if self.player_rooms.get(player) or (identity is not None and identity.conn is not None):
             return
         self.player_rooms.pop(player, None)
+        self.ratings.forget(player)
         if identity is not None:
             del self.identities[player]
             self.by_token.pop(identity.token_hash, None)
@@ -1350,6 +1364,15 @@ class Hall:
         engine.load_data(stored)  # type: ignore[attr-defined]
         return engine
 
+    def seated_players(self) -> set[str]:
+        """Every player seated in a room in memory (whose ratings a restart loads)."""
+        return {p for p, codes in self.player_rooms.items() if codes}
+
+    def load_ratings(self, player: str, ratings: Mapping[str, Rating]) -> None:
+        """Take ``player``'s stored ratings (a player seated in a restored room), unless in
+        memory already."""
+        self.ratings.load(player, ratings)
+
     def restore(
         self,
         meta: dict[str, Any],
@@ -1384,6 +1407,7 @@ class Hall:
             private=bool(meta.get("private")),
             variant_info=meta.get("variant_info"),
             run=self.run,
+            ratings=self.ratings,
         )
         room.created = meta.get("created") or room.created
         room.bot_seat = meta.get("bot_seat")

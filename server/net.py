@@ -47,6 +47,7 @@ from protocol import (
 from server import discovery as lan_discovery
 from server.config import ServerConfig, server_version
 from server.delivery import DeliveryOrder, Pending, first_sends_first
+from server.glicko2 import Rating
 from server.hall import Hall, hash_token
 from server.keepalive import Keepalive
 from server.liveness import Alive
@@ -442,6 +443,11 @@ class BoardhallServer:
                 self.restored += 1
             elif not room.closed:
                 self.reopened += 1
+        seated = self.hall.seated_players()
+        if seated:  # their games may end before they say hello again
+            stored = await self.storage.run(partial(self.storage.storage.ratings_of, seated))
+            for player, ratings in stored.items():
+                self.hall.load_ratings(player, ratings)
         if rows or finished:
             log.info(
                 "restored games",
@@ -698,9 +704,14 @@ class BoardhallServer:
             return
         token_hash = hash_token(token)
         storage = self.storage.storage
-        row = await self.storage.run(lambda: storage.identity(token_hash), held_ok=True)
+
+        def read() -> tuple[tuple[str, str, str] | None, dict[str, Rating]]:
+            row = storage.identity(token_hash)
+            return row, storage.ratings(row[0]) if row is not None else {}
+
+        row, ratings = await self.storage.run(read, held_ok=True)
         if row is not None:
-            self.hall.add_identity(*row)
+            self.hall.add_identity(*row, ratings=ratings)
 
     # ---- outputs -----------------------------------------------------------------------------
 

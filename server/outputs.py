@@ -7,6 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from server.ratings import NewRating
+
 ConnId = int
 """A connection, numbered by the I/O layer."""
 
@@ -77,7 +79,20 @@ class SaveAlive:
     wall: float
 
 
-StorageOp = SaveIdentity | SaveGame | SaveMove | TruncateMoves | SaveChat | SaveAlive
+@dataclass(frozen=True)
+class SaveRatings:
+    """Store the players' new ratings after the rated game ``game_id``, once: written with
+    the game's end, and applied only if that game's changes are not stored yet."""
+
+    game_id: str
+    key: str
+    """The rating the game counts for (:func:`server.ratings.rating_key`)."""
+    changes: tuple[NewRating, ...]
+
+
+StorageOp = (
+    SaveIdentity | SaveGame | SaveMove | TruncateMoves | SaveChat | SaveAlive | SaveRatings
+)
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,15 @@ from typing import Any
 
 import engines
 from engines.base import RecordInfo
-from protocol import Clock, GameRecord, RecordMove, RecordPlayer, RecordPlayers
+from protocol import (
+    Clock,
+    GameRecord,
+    RatingChanges,
+    RecordMove,
+    RecordPlayer,
+    RecordPlayers,
+    Side,
+)
 from server.clock import TimeControl
 
 NATIVE_FORMATS = {"chess": ("pgn", "application/x-chess-pgn"), "draughts": ("pdn", "text/plain")}
@@ -53,12 +61,18 @@ def json_record(text: str, game: str) -> dict[str, Any] | None:
 def build_record(meta: dict[str, Any], moves: list[dict[str, Any]]) -> GameRecord:
     """The JSON record of a stored game."""
     seats = meta.get("seats") or {}
+    ratings = RatingChanges.model_validate(meta["ratings"]) if meta.get("ratings") else None
 
-    def player(side: str) -> RecordPlayer:
+    def player(side: Side) -> RecordPlayer:
         seat = seats.get(side)
         if not seat:
             return RecordPlayer()
-        return RecordPlayer(player=seat["player"], name=seat["name"], bot=bool(seat.get("bot")))
+        return RecordPlayer(
+            player=seat["player"],
+            name=seat["name"],
+            bot=bool(seat.get("bot")),
+            rating=getattr(ratings, side).before if ratings else None,
+        )
 
     return GameRecord(
         id=meta["id"],
@@ -86,6 +100,7 @@ def build_record(meta: dict[str, Any], moves: list[dict[str, Any]]) -> GameRecor
         clock=Clock.model_validate(meta["clock"]) if meta.get("clock") else None,
         private=bool(meta.get("private")),
         variant_info=meta.get("variant_info"),
+        ratings=ratings,
     )
 
 
@@ -103,6 +118,8 @@ def export(meta: dict[str, Any], moves: list[dict[str, Any]], fmt: str | None) -
         moves=tuple(m.move for m in record.moves),
         first_name=record.players.first.name,
         second_name=record.players.second.name,
+        first_rating=record.players.first.rating,
+        second_rating=record.players.second.rating,
         result=record.result,
         reason=record.reason,
         date=(record.created or "")[:10].replace("-", ".") or None,

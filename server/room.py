@@ -25,6 +25,8 @@ from protocol import (
     Over,
     Presence,
     ProtocolError,
+    RatingChange,
+    RatingChanges,
     RoomState,
     RoomSummary,
     SeatInfo,
@@ -35,7 +37,16 @@ from server.clock import GameClock, LagPolicy, TimeControl
 from server.config import ServerConfig
 from server.liveness import Run
 from server.movelog import ClockHistory, MoveNote, MoveNotes
-from server.outputs import ConnId, Outputs, SaveChat, SaveGame, SaveMove, TruncateMoves
+from server.outputs import (
+    ConnId,
+    Outputs,
+    SaveChat,
+    SaveGame,
+    SaveMove,
+    SaveRatings,
+    TruncateMoves,
+)
+from server.ratings import GameFacts, RatingBook, rating_key, shown, unrated_because
 from server.stateline import StateLine
 
 log = logging.getLogger("boardhall.room")
@@ -108,6 +119,7 @@ class Room:
         private: bool = False,
         variant_info: dict[str, Any] | None = None,
         run: Run | None = None,
+        ratings: RatingBook | None = None,
     ) -> None:
         self.code = code
         self.game_id = game_id
@@ -179,6 +191,22 @@ class Room:
         """The latest chat lines, oldest first."""
         self.chat_seq = 0
         """The number of the next chat line."""
+        self.ratings = ratings
+        """The players' ratings (None: this room shows and changes none)."""
+        self.rating_key = rating_key(self.game, variant)
+        self.standard_start = self._is_standard_start(options)
+        self.rating_changes: RatingChanges | None = None
+        """Both players' changes, once the game ended rated."""
+
+    def _is_standard_start(self, options: dict[str, Any]) -> bool:
+        """Whether the game starts where the variant does (not from a position or record)."""
+        engine_options = {k: v for k, v in options.items() if k in self.engine.default_options}
+        try:
+            return self.start == self.engine.position(
+                self.engine.start(self.variant, None, engine_options)
+            )
+        except EngineError:
+            return False
 
     # ---- reading -----------------------------------------------------------------------------
 
@@ -258,15 +286,53 @@ class Room:
             private=self.private,
             variant_info=self.variant_info,
             highlight=list(outcome.highlight) if outcome else [],
+            rated=self.ratings is not None and unrated_because(self._facts("first", True)) is None,
+            ratings=self.rating_changes,
         )
 
     def _seat_info(self, side: Side) -> SeatInfo | None:
         seat = self.seats[side]
         if seat is None:
             return None
+        rating = None
+        if self.ratings is not None and not seat.bot:
+            rating = self.ratings.get(seat.player, self.rating_key)
         return SeatInfo(
-            player=seat.player, name=seat.name, connected=seat.shown_connected, bot=seat.bot
+            player=seat.player,
+            name=seat.name,
+            connected=seat.shown_connected,
+            bot=seat.bot,
+            rating=shown(rating) if rating else None,
+            rd=round(rating.deviation) if rating else None,
         )
+
+    def _facts(self, result: str | None, both_moved: bool) -> GameFacts:
+        """What decides whether this game, ended with ``result``, is rated."""
+        return GameFacts(
+            result=result,
+            both_moved=both_moved,
+            any_bot=any(seat is None or seat.bot for seat in self.seats.values()),
+            timed=self.control.timed,
+            standard_start=self.standard_start,
+            default_options=self.options == dict(self.engine.default_options),
+        )
+
+    def _rate(self, outcome: Outcome) -> SaveRatings | None:
+        """Rate the game that just ended with ``outcome``, if it is rated: keep both players'
+        new ratings (:attr:`rating_changes`) and return the write that stores them."""
+        if self.ratings is None:
+            return None
+        facts = self._facts(outcome.result, len(self.notes.sides()) == 2)
+        if unrated_because(facts) is not None or outcome.result is None:
+            return None
+        first, second = self.seats["first"], self.seats["second"]
+        assert first is not None and second is not None  # no bot seat, so both taken
+        a, b = self.ratings.play(self.rating_key, first.player, second.player, outcome.result)
+        self.rating_changes = RatingChanges(
+            first=RatingChange(before=shown(a.before), after=shown(a.after)),
+            second=RatingChange(before=shown(b.before), after=shown(b.after)),
+        )
+        return SaveRatings(self.game_id, self.rating_key, (a, b))
 
     def summary(self) -> RoomSummary:
         """The lobby line of this room."""
@@ -324,6 +390,11 @@ class Room:
             **({"turn": kept} if (kept := self._kept_turn()) else {}),
             **({"away": away} if (away := self._absences()) else {}),
             **({"paused": self.kept_at_stop} if self.kept_at_stop is not None else {}),
+            **(
+                {"ratings": self.rating_changes.model_dump(mode="json")}
+                if self.rating_changes is not None
+                else {}
+            ),
             **(self._after_end() if self.status == "over" else {}),
         }
 
@@ -802,7 +873,10 @@ class Room:
         self.ended_at = now
         self._finished_expiry(now)
         self.states.settle()
+        rated = self._rate(outcome)
         out.writes.append(SaveGame(self.meta()))
+        if rated is not None:  # in the same transaction as the end: both or neither
+            out.writes.append(rated)
         log.info(
             "game over",
             extra={
@@ -822,6 +896,7 @@ class Room:
             scores=dict(outcome.scores) if outcome.scores else None,
             position=self.engine.position(self.state),
             highlight=list(outcome.highlight),
+            ratings=self.rating_changes,
         )
         everyone = self.everyone()
         if requester is not None and re is not None:
@@ -1208,6 +1283,11 @@ class Room:
         self.states.settle()
         self.done_with = {str(player) for player in meta.get("left") or ()}
         self.rematch_room = meta.get("rematch_room")
+        if meta.get("ratings"):
+            try:
+                self.rating_changes = RatingChanges.model_validate(meta["ratings"])
+            except ValueError:  # a ValidationError is a ValueError
+                log.warning("the stored ratings of game %s do not read", self.game_id)
         self.expires = min(
             ended_at + self.config.finished_room_ttl_s, now + self.config.finished_room_return_s
         )

@@ -23,6 +23,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
+from server.glicko2 import Rating
 from server.logsync import LogSyncer, Syncer, start_syncer
 from server.outputs import (
     SaveAlive,
@@ -30,6 +31,7 @@ from server.outputs import (
     SaveGame,
     SaveIdentity,
     SaveMove,
+    SaveRatings,
     StorageOp,
     TruncateMoves,
 )
@@ -85,10 +87,28 @@ CREATE TABLE IF NOT EXISTS alive (
     run TEXT NOT NULL,
     wall REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS ratings (
+    player TEXT NOT NULL,
+    key TEXT NOT NULL,
+    rating REAL NOT NULL,
+    deviation REAL NOT NULL,
+    volatility REAL NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY (player, key)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS rating_changes (
+    game_id TEXT NOT NULL,
+    player TEXT NOT NULL,
+    key TEXT NOT NULL,
+    before REAL NOT NULL,
+    after REAL NOT NULL,
+    PRIMARY KEY (game_id, player)
+) WITHOUT ROWID;
 """
 """Every table is created if missing when a database opens, so a database made before a table
-was added (``chat``, ``alive``) opens as it is and gets the new table empty; so is every index
-(``games_ended``, built from the games already there when an older database first opens)."""
+was added (``chat``, ``alive``, ``ratings``, ``rating_changes``) opens as it is and gets the new
+table empty; so is every index (``games_ended``, built from the games already there when an older
+database first opens)."""
 
 
 INSERT_MOVES = (
@@ -227,6 +247,8 @@ class Storage:
                         "DO UPDATE SET name = excluded.name",
                         (op.player, op.token_hash, op.name),
                     )
+                elif isinstance(op, SaveRatings):
+                    self._save_ratings(op)
                 elif isinstance(op, SaveAlive):
                     db.execute("INSERT OR REPLACE INTO alive VALUES (0, ?, ?)", (op.run, op.wall))
                 elif isinstance(op, SaveChat):
@@ -246,6 +268,23 @@ class Storage:
                 db.execute("ROLLBACK")
             raise
 
+    def _save_ratings(self, op: SaveRatings) -> None:
+        """Apply a rated game's new ratings unless its changes are stored already (a game is
+        never applied twice, whatever writes it again)."""
+        db = self._writer
+        for change in op.changes:
+            db.execute(
+                "INSERT OR IGNORE INTO rating_changes VALUES (?, ?, ?, ?, ?)",
+                (op.game_id, change.player, op.key, change.before.rating, change.after.rating),
+            )
+            if db.rowcount != 1:
+                continue
+            new = change.after
+            db.execute(
+                "INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?, ?, ?)",
+                (change.player, op.key, new.rating, new.deviation, new.volatility, new.games),
+            )
+
     def _save_moves(self, rows: list[tuple[Any, ...]]) -> None:
         """Insert the moves gathered so far in one statement (and empty the list)."""
         if len(rows) == 1 and all(type(value) in _BINDABLE for value in rows[0]):
@@ -260,6 +299,19 @@ class Storage:
             "SELECT player, token_hash, name FROM identities WHERE token_hash = ?", (token_hash,)
         ).fetchone()
         return (row[0], row[1], row[2]) if row else None
+
+    def ratings(self, player: str) -> dict[str, Rating]:
+        """``player``'s stored ratings by key (none for a player never rated)."""
+        rows = self.db.execute(
+            "SELECT key, rating, deviation, volatility, games FROM ratings WHERE player = ?",
+            (player,),
+        ).fetchall()
+        return {r[0]: Rating(r[1], r[2], r[3], r[4]) for r in rows}
+
+    def ratings_of(self, players: Iterable[str]) -> dict[str, dict[str, Rating]]:
+        """The stored ratings of each of ``players`` who has any."""
+        found = {player: self.ratings(player) for player in players}
+        return {player: ratings for player, ratings in found.items() if ratings}
 
     def alive(self) -> tuple[str, float] | None:
         """``(run, wall)`` of the last stamp that the server was alive, if any."""

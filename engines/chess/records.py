@@ -51,6 +51,9 @@ def write_pgn(info: RecordInfo, board: chess.Board) -> str:
     game.headers["Round"] = "?"
     game.headers["White"] = info.first_name
     game.headers["Black"] = info.second_name
+    if info.first_rating is not None and info.second_rating is not None:
+        game.headers["WhiteElo"] = str(info.first_rating)
+        game.headers["BlackElo"] = str(info.second_rating)
     game.headers["Result"] = PGN_RESULTS[info.result]
     if info.result is None and info.reason is None:
         game.headers["Termination"] = "unterminated"

@@ -142,6 +142,8 @@ def test_after_a_restart_the_bot_seat_does_not_flap() -> None:
         "name": "Computer L1",
         "connected": True,
         "bot": True,
+        "rating": None,  # a bot has none
+        "rd": None,
     }
     bot2 = e.player("Bot L1", client="bot/1", token=launch.token)
     assert e.request(bot2, type="join", room=code)["seats"]["second"]["name"] == "Computer L1"

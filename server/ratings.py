@@ -1,0 +1,128 @@
+"""Which games are rated, under which rating, and the ratings of the players in memory (no I/O).
+
+A player has one Glicko-2 rating (:mod:`server.glicko2`) per game and variant: the key is the
+game id, followed by ``/variant`` unless the variant is ``standard`` (``chess``,
+``draughts/russian``, ``custom/xiangqi``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from server.glicko2 import Rating, Result, rate
+
+PROVISIONAL_DEVIATION = 110
+"""A rating whose deviation is above this is provisional (shown with a "?", as lichess does)."""
+
+
+def rating_key(game: str, variant: str) -> str:
+    """The rating a game of ``game`` and ``variant`` counts for.
+
+    >>> rating_key("chess", "standard"), rating_key("draughts", "russian")
+    ('chess', 'draughts/russian')
+    """
+    return game if variant == "standard" else f"{game}/{variant}"
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """What decides whether a finished game is rated."""
+
+    result: str | None
+    """``first``, ``second``, ``draw``, or None (aborted)."""
+    both_moved: bool
+    any_bot: bool
+    """A seat is a bot: the server's or a program that says hello as ``Bot ...``."""
+    timed: bool
+    standard_start: bool
+    """Started from the variant's own start (no ``position`` or ``record``)."""
+    default_options: bool
+
+
+def unrated_because(facts: GameFacts) -> str | None:
+    """Why a finished game is not rated, or None when it is.
+
+    Rated: a result (not aborted), both sides having moved (so an abandoned or resigned game
+    before the second side's first move counts for nobody), two players none of whom is a bot,
+    a clock, the variant's own start and the game's default options. Private games are rated
+    as public ones are."""
+    if facts.result is None:
+        return "no result"
+    if not facts.both_moved:
+        return "a side never moved"
+    if facts.any_bot:
+        return "a bot played"
+    if not facts.timed:
+        return "untimed"
+    if not facts.standard_start:
+        return "started from a position"
+    if not facts.default_options:
+        return "options other than the defaults"
+    return None
+
+
+@dataclass(frozen=True)
+class NewRating:
+    """One player's rating before and after a rated game."""
+
+    player: str
+    before: Rating
+    after: Rating
+
+
+SCORES = {"first": (1.0, 0.0), "second": (0.0, 1.0), "draw": (0.5, 0.5)}
+
+
+def rate_game(
+    first: tuple[str, Rating], second: tuple[str, Rating], result: str
+) -> tuple[NewRating, NewRating]:
+    """Both players' changes for one rated game (a rating period of its own), each rated
+    against the other's rating before the game. Raises :class:`ValueError` for a result that
+    is not ``first``, ``second`` or ``draw``."""
+    if result not in SCORES:
+        raise ValueError(f"a rated game's result is first, second or draw, not {result!r}")
+    score_first, score_second = SCORES[result]
+    (a, rating_a), (b, rating_b) = first, second
+    return (
+        NewRating(a, rating_a, rate(rating_a, [Result(rating_b, score_first)])),
+        NewRating(b, rating_b, rate(rating_b, [Result(rating_a, score_second)])),
+    )
+
+
+class RatingBook:
+    """The ratings of the players in memory, by player and key; a player not loaded has none
+    (a new player's: 1500, deviation 350)."""
+
+    def __init__(self) -> None:
+        self._players: dict[str, dict[str, Rating]] = {}
+
+    def knows(self, player: str) -> bool:
+        """Whether ``player``'s ratings are loaded."""
+        return player in self._players
+
+    def load(self, player: str, ratings: Mapping[str, Rating]) -> None:
+        """Take ``player``'s stored ratings, unless they are in memory already (then those are
+        newer: a rated game's write may still be on its way)."""
+        if player not in self._players:
+            self._players[player] = dict(ratings)
+
+    def forget(self, player: str) -> None:
+        """Drop ``player``'s ratings from memory (storage keeps them)."""
+        self._players.pop(player, None)
+
+    def get(self, player: str, key: str) -> Rating:
+        """``player``'s rating for ``key`` (the initial rating if never rated)."""
+        return self._players.get(player, {}).get(key) or Rating()
+
+    def play(self, key: str, first: str, second: str, result: str) -> tuple[NewRating, NewRating]:
+        """Rate a game of ``key`` between ``first`` and ``second`` and keep the new ratings."""
+        changes = rate_game((first, self.get(first, key)), (second, self.get(second, key)), result)
+        for change in changes:
+            self._players.setdefault(change.player, {})[key] = change.after
+        return changes
+
+
+def shown(rating: Rating) -> int:
+    """A rating as players see it: a whole number."""
+    return round(rating.rating)
