@@ -29,6 +29,16 @@ def reply_to(message: dict[str, Any]) -> int | None:
     return _int(message.get("re"))
 
 
+PROVISIONAL_RD = 110
+"""A rating whose deviation is above this is provisional (shown "1500?", as lichess does)."""
+
+
+def _ratings(message: dict[str, Any]) -> dict[str, Any] | None:
+    """A message's ``ratings`` (both players' changes), if it has any."""
+    ratings = message.get("ratings")
+    return ratings if isinstance(ratings, dict) else None
+
+
 def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
@@ -82,6 +92,8 @@ class RoomModel:
     chat_follows: bool = False
     """A ``welcome`` named this room in ``resumed``: the server's next snapshot of it is followed
     by the room's chat lines, as one answering our own join is."""
+    ratings: dict[str, Any] | None = None
+    """After a rated game: ``{first: {before, after}, second: ...}``."""
 
     # ---- applying messages --------------------------------------------------------------------
 
@@ -130,6 +142,7 @@ class RoomModel:
         offers = m.get("offers")
         self.offers = [o for o in offers if isinstance(o, dict)] if isinstance(offers, list) else []
         self.private = bool(m.get("private"))
+        self.ratings = _ratings(m) if self.status == "over" else None
         info = m.get("variant_info")
         self.variant_info = info if isinstance(info, dict) else self.variant_info
         self.needs_resync = False
@@ -161,6 +174,7 @@ class RoomModel:
         scores = m.get("scores")
         self.scores = scores if isinstance(scores, dict) else None
         self.game_id = _str(m.get("game_id"), self.game_id)
+        self.ratings = _ratings(m)
         self.offers = []
         running = self.clocks.get("running")
         if running in SEATS:
@@ -300,6 +314,25 @@ class RoomModel:
         if isinstance(info, dict):
             return _str(info.get("name"), "?") or "?"
         return "(empty seat)"
+
+    def rating_text(self, seat: str) -> str:
+        """The rating in ``seat``, "1500?" while provisional, or "" (a bot, an older server)."""
+        info = self.seats.get(seat)
+        rating = _int(info.get("rating")) if isinstance(info, dict) else None
+        if rating is None or not isinstance(info, dict):
+            return ""
+        rd = _int(info.get("rd"))
+        return f"{rating}?" if rd is None or rd > PROVISIONAL_RD else str(rating)
+
+    def rating_change(self, seat: str) -> str:
+        """What the finished game did to ``seat``'s rating ("+12", "-12", "±0"), or ""."""
+        change = (self.ratings or {}).get(seat)
+        if not isinstance(change, dict):
+            return ""
+        before, after = _int(change.get("before")), _int(change.get("after"))
+        if before is None or after is None:
+            return ""
+        return "±0" if after == before else f"{after - before:+d}"
 
     def is_my_turn(self) -> bool:
         """True when we are seated and it is our move in a game that is on."""

@@ -12,9 +12,6 @@ from dataclasses import dataclass
 
 from server.glicko2 import Rating, Result, rate
 
-PROVISIONAL_DEVIATION = 110
-"""A rating whose deviation is above this is provisional (shown with a "?", as lichess does)."""
-
 
 def rating_key(game: str, variant: str) -> str:
     """The rating a game of ``game`` and ``variant`` counts for.

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from client.room_model import OFFER_WORDS
+from client.room_model import OFFER_WORDS, RoomModel
 from client.scenes.dialogs import Dialog
 from client.ui import draw, fonts, theme
 from client.ui.widgets import Button, plain_key, pressed
@@ -101,6 +101,10 @@ class ResultPanel(Dialog):
         if detail:
             draw.text(surface, detail, (self.card.centerx, self.card.top + 128), 18, theme.MUTED,
                       "midtop", self.card.width - 40)
+        line = ratings_line(m, width)
+        if line:
+            draw.text(surface, line, (self.card.centerx, self.card.top + 154), 16, theme.TEXT,
+                      "midtop", width)
         if m.scores:
             # each side gets half the line, so a long first name cannot push the other
             # side's score out of sight
@@ -110,7 +114,8 @@ class ResultPanel(Dialog):
                 score = f" {m.scores.get(s, '?')}"
                 parts.append(fonts.fit_keeping(m.name_of(s), score, 18, share))
             draw.text(surface, "Scores:  " + "   ·   ".join(parts),
-                      (self.card.centerx, self.card.top + 164), 18, theme.TEXT, "midtop",
+                      (self.card.centerx, self.card.top + (176 if line else 164)), 18,
+                      theme.TEXT, "midtop",
                       self.card.width - 40)
         offer = m.pending_offer()
         if offer is not None:
@@ -127,3 +132,19 @@ class ResultPanel(Dialog):
         self.buttons[0].label = "Accept" if self.rematch_offered() else "Rematch"
         for b in self.buttons:
             b.draw(surface)
+
+
+def ratings_line(m: RoomModel, width: int | None = None) -> str:
+    """"Ratings:  Alice 1512 (+12)   ·   Bob 1488 (-12)" after a rated game, else "". With
+    ``width``, each name is cut so the line fits in that many pixels (never the numbers)."""
+    parts = []
+    for seat in ("first", "second"):
+        change = m.rating_change(seat)
+        after = (m.ratings or {}).get(seat, {}).get("after")
+        if not change or not isinstance(after, int):
+            return ""
+        parts.append((m.name_of(seat), f" {after} ({change.replace('±', '+')})"))
+    if width is not None:
+        share = (width - fonts.text_width("Ratings:      ·   ", 16)) // 2
+        return "Ratings:  " + "   ·   ".join(fonts.fit_keeping(n, s, 16, share) for n, s in parts)
+    return "Ratings:  " + "   ·   ".join(n + s for n, s in parts)

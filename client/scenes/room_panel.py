@@ -10,7 +10,7 @@ import pygame
 
 from client.annotations import CaptureTracker, material_edge, sort_key
 from client.premove import describe
-from client.room_model import clock_text, format_clock, options_text
+from client.room_model import RoomModel, clock_text, format_clock, options_text
 from client.ui import draw, fonts, theme
 
 if TYPE_CHECKING:
@@ -106,9 +106,12 @@ def draw_player(room: RoomScene, surface: pygame.Surface, seat: str, rect: pygam
     info = m.seats.get(seat) or {}
     name = m.name_of(seat)
     width = rect.width - 210
+    rating = card_name(m, seat)[len(name):]
     if seat == m.you and not room.app.seat_connections:  # hot-seat: both seats are "you"
-        # a long name is cut, never the "(you)" that says which card is ours
-        name = fonts.fit_keeping(name, " (you)", 19, width)
+        # a long name is cut, never the "(you)" that says which card is ours, nor the rating
+        name = fonts.fit_keeping(name, rating + " (you)", 19, width)
+    elif rating:
+        name = fonts.fit_keeping(name, rating, 19, width)
     draw.text(surface, name, (rect.left + 46, rect.top + 14), 19, theme.TEXT, max_width=width)
     details = []
     # a closed room's presence is stale (nobody is in it any more), and so is everyone's
@@ -153,6 +156,14 @@ def draw_player(room: RoomScene, surface: pygame.Surface, seat: str, rect: pygam
         bar = pygame.Rect(clock_rect.left, clock_rect.bottom + 3, int(clock_rect.width * frac),
                           3)
         pygame.draw.rect(surface, theme.WARN if frac < 0.3 else theme.ACCENT, bar)
+
+
+def card_name(m: RoomModel, seat: str) -> str:
+    """A player card's name line: the name, the rating ("Alice 1523", "Bob 1500?") and, after
+    a rated game, its change ("Alice 1535 +12")."""
+    return " ".join(
+        part for part in (m.name_of(seat), m.rating_text(seat), m.rating_change(seat)) if part
+    )
 
 
 def draw_captured(surface: pygame.Surface, view: BoardView | None, game: str,
