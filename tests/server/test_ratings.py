@@ -240,3 +240,24 @@ def test_an_older_database_gets_the_ratings_tables(tmp_path: Path) -> None:
         assert storage.ratings("p1")["chess"].rating == 1600
     finally:
         storage.close()
+
+
+def test_a_game_against_the_server_s_bot_is_not_rated() -> None:
+    """A timed room against the computer (``opponent: bot:1``): not rated from the start,
+    the bot's seat shows no rating, and the end changes no rating."""
+    driver = HallDriver()
+    ann = driver.player("ann")
+    room = driver.request(
+        ann, type="create", game="hexgomoku", color="first", opponent="bot:1", clock=BLITZ
+    )
+    assert room["rated"] is False and room["seats"]["second"]["rating"] is None
+    code = room["room"]
+    bot = driver.player("Bot L1", client="bot/1", token=driver.bots[-1].token)
+    driver.request(bot, type="join", room=code)
+    driver.move(ann, code, "0,0")
+    driver.move(bot, code, "0,1")
+    over = driver.request(ann, type="resign", room=code)
+    assert (over["type"], over["ratings"]) == ("over", None)
+    assert not any(isinstance(w, SaveRatings) for w in driver.writes)
+    player = driver.hall.rooms[code].seats["first"].player  # type: ignore[union-attr]
+    assert driver.hall.ratings.get(player, "hexgomoku") == Rating()
