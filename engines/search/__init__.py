@@ -8,6 +8,8 @@
 - :mod:`engines.search.evaluate`: one module per game with its fast adapter and evaluation.
 - :mod:`engines.search.levels`: the levels table (level L thinks at most 0.05 x 2^(L-1) s).
 - :mod:`engines.search.player`: :class:`BotPlayer`, what a bot does next in a given state.
+- :mod:`engines.search.analysis`: computer analysis of a finished game (an evaluation and best
+  move per position, each move's loss classified as inaccuracy / mistake / blunder).
 
 Levels (also in the README):
 

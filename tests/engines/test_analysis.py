@@ -1,0 +1,152 @@
+"""Computer analysis (engines.search.analysis): known positions of chess, draughts and
+hexgomoku, the first player's view, mates, verdicts, determinism and cancellation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import engines
+from engines.search.analysis import (
+    SCALES,
+    PositionEval,
+    analyse,
+    classify,
+    evaluate_position,
+    iter_analysis,
+    judge,
+    summary,
+)
+
+BACK_RANK = "6k1/5ppp/8/8/8/2n5/5PPP/R5K1 w - - 0 1"
+"""White mates in one with Ra8; the knight cannot cover the back rank."""
+
+
+def replay(game: str, moves: list[str], position: str | None = None) -> list[Any]:
+    """The states of ``moves`` played from the start (or ``position``)."""
+    engine = engines.get(game)
+    state = engine.start(position=position)
+    states = [state]
+    for move in moves:
+        state = engine.play(state, move)
+        states.append(state)
+    return states
+
+
+def played(states: list[Any]) -> list[str]:
+    """The canonical moves that lead through ``states``."""
+    return [s.last_move for s in states[1:]]
+
+
+def test_a_mate_in_one_is_found_and_missing_it_is_a_blunder() -> None:
+    states = replay("chess", ["h2h3"], BACK_RANK)
+    evals = analyse(engines.get("chess"), states)
+    assert evals[0].best == "a1a8"
+    assert evals[0].mate == 1
+    assert evals[0].score == SCALES["chess"].clamp
+    assert evals[1].mate is None and 0 < evals[1].score < 600  # a rook for a knight
+    [verdict] = judge("chess", evals, played(states))
+    assert verdict.side == "first" and verdict.best == "a1a8"
+    assert verdict.loss >= SCALES["chess"].blunder
+    assert verdict.verdict == "blunder"
+
+
+def test_the_best_move_played_loses_nothing() -> None:
+    states = replay("chess", ["a1a8"], BACK_RANK)
+    evals = analyse(engines.get("chess"), states)
+    assert evals[1] == PositionEval(1000, 0, None, "second", "first")
+    [verdict] = judge("chess", evals, played(states))
+    assert (verdict.loss, verdict.verdict) == (0, None)
+
+
+def test_the_second_players_mate_is_negative_and_the_move_allowing_it_a_blunder() -> None:
+    states = replay("chess", ["f2f3", "e7e5", "g2g4", "d8h4"])
+    evals = analyse(engines.get("chess"), states)
+    assert evals[3].best == "d8h4" and evals[3].mate == -1
+    assert evals[3].score == -SCALES["chess"].clamp
+    assert evals[4].result == "second" and evals[4].mate == 0
+    judged = judge("chess", evals, played(states))
+    assert judged[2].verdict == "blunder" and judged[2].side == "first"
+    assert judged[3].verdict is None and judged[3].loss == 0
+    assert summary(judged, "first")["blunder"] >= 1
+    assert summary(judged, "second") == {"inaccuracy": 0, "mistake": 0, "blunder": 0}
+
+
+def test_a_draughts_man_given_away_is_a_mistake_with_the_safe_move_shown() -> None:
+    position = "W:W28,38:B17,7"
+    states = replay("draughts", ["28-22"], position)
+    evals = analyse(engines.get("draughts"), states)
+    assert evals[0].best == "28-23"
+    assert evals[0].score > 0 > evals[1].score  # white's view both times
+    [verdict] = judge("draughts", evals, played(states))
+    assert verdict.verdict in ("mistake", "blunder") and verdict.best == "28-23"
+    safe = replay("draughts", ["28-23"], position)
+    assert judge("draughts", analyse(engines.get("draughts"), safe), played(safe))[0].loss == 0
+
+
+HEX_FOUR = ["5,0", "1,0", "-3,3", "2,0", "3,-6", "3,0", "-5,2", "4,0"]
+"""Second has four in a row (1,0 to 4,0), first holds 5,0: only 0,0 stops the five."""
+
+
+def test_a_hexgomoku_five_threat_left_open_is_a_blunder() -> None:
+    states = replay("hexgomoku", [*HEX_FOUR, "-4,4"])
+    evals = analyse(engines.get("hexgomoku"), states[-2:])
+    assert evals[0].best == "0,0" and evals[0].mate is None
+    assert evals[1].mate == -1 and evals[1].best == "0,0"
+    [verdict] = judge("hexgomoku", evals, ["-4,4"])
+    assert verdict.verdict == "blunder" and verdict.best == "0,0"
+    assert verdict.loss >= SCALES["hexgomoku"].blunder
+
+
+def test_number_chess_is_analysed_through_its_evaluation() -> None:
+    engine = engines.get("shuqi")
+    state = engine.start()
+    found = evaluate_position(engine, state, nodes=500)
+    assert found.best in engine.legal_moves(state)
+    assert found.turn == "first" and found.nodes <= 501
+
+
+def test_the_same_game_gets_the_same_analysis_twice() -> None:
+    states = replay("chess", ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"])
+    first = analyse(engines.get("chess"), states, nodes=1500)
+    second = analyse(engines.get("chess"), states, nodes=1500)
+    assert first == second
+    assert judge("chess", first, played(states)) == judge("chess", second, played(states))
+
+
+def test_a_stop_ends_the_analysis_between_and_inside_positions() -> None:
+    states = replay("chess", ["e2e4", "e7e5", "g1f3", "b8c6"])
+    got: list[PositionEval] = []
+    for found in iter_analysis(engines.get("chess"), states, nodes=300,
+                               stop=lambda: len(got) >= 2):
+        got.append(found)
+    assert len(got) == 2
+    polls: list[int] = []
+
+    def stop_inside() -> bool:
+        polls.append(1)
+        return len(polls) > 3  # polled every 64 nodes inside the search
+
+    assert analyse(engines.get("chess"), states, nodes=10**9, stop=stop_inside) == []
+    assert len(polls) < 10  # the endless budget was cut at once, not searched out
+
+
+def test_the_thresholds_classify_in_order() -> None:
+    scale = SCALES["chess"]
+    assert [classify(x, scale) for x in (0, 49, 50, 99, 100, 299, 300, 5000)] == [
+        None, None, "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
+    for game, each in SCALES.items():
+        assert 0 < each.inaccuracy < each.mistake < each.blunder <= each.clamp, game
+
+
+@pytest.mark.parametrize("nodes", [0, -5, 2.5, True])
+def test_a_bad_node_budget_is_named(nodes: Any) -> None:
+    engine = engines.get("chess")
+    with pytest.raises(ValueError, match="node budget"):
+        evaluate_position(engine, engine.start(), nodes)
+
+
+def test_an_unknown_game_is_named() -> None:
+    with pytest.raises(ValueError, match=r"'go'.*chess"):
+        judge("go", [], [])
