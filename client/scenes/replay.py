@@ -17,16 +17,19 @@ import pygame
 
 import engines
 from client.address import http_url
+from client.analysis import SUFFIX, AnalysisRun, eval_text, summary_line
 from client.annotations import CaptureTracker, position_highlight
 from client.boards import make_view
 from client.boards.base import BoardView, Marks
 from client.http_get import FetchFailed, get_text
 from client.moves import display_moves, move_rows, points_of
 from client.room_model import SEATS, RoomModel
-from client.scenes import room_panel
+from client.scenes import analysis_panel, room_panel
 from client.scenes.base import Scene
 from client.ui import draw, theme
 from client.ui.widgets import Button, plain_key, pressed
+from engines.base import SIDES
+from engines.search.analysis import PositionEval
 
 if TYPE_CHECKING:
     from client.app import App
@@ -34,6 +37,12 @@ if TYPE_CHECKING:
 BOARD_RECT = pygame.Rect(16, 16, 768, 768)
 ERROR_RECT = pygame.Rect(800, 544, 464, 80)
 """Why the record stops early: at the foot of the move list, beside the board."""
+BAR_RECT = pygame.Rect(22, 24, 16, 752)
+"""The evaluation bar, inside the board's panel, once the game is analysed."""
+ANALYSED_BOARD = pygame.Rect(44, 20, 736, 760)
+"""Where the board goes beside the evaluation bar."""
+GRAPH_HEIGHT = 72
+SUMMARY_HEIGHT = 46
 
 
 class RecordError(ValueError):
@@ -268,10 +277,13 @@ class ReplayScene(Scene):
             self.moves = self.moves[: max(0, len(self.states) - 1)]
             self.index = len(self.moves)
             self.shown = display_moves(game, start, self.moves)  # the playable part, in SAN
+        self.analysis: AnalysisRun | None = None
+        self.analysis_nodes: int | None = None
+        """Search nodes per position (``None``: the game's budget; tests lower it)."""
         self.view: BoardView | None = None
         try:
             self.view = make_view(game, variant, variant_info)
-            self.view.layout(BOARD_RECT.inflate(-8, -8), flipped)
+            self.view.layout(self.board_rect(), flipped)
         except Exception as exc:
             self.error = self.error or f"No board renderer for {game}: {exc}"
         y = 700
@@ -280,13 +292,36 @@ class ReplayScene(Scene):
             Button(pygame.Rect(914, y, 106, 50), "<", "back", "Left"),
             Button(pygame.Rect(1028, y, 106, 50), ">", "forward", "Right"),
             Button(pygame.Rect(1142, y, 106, 50), ">|", "end", "End"),
-            Button(pygame.Rect(800, y - 60, 144, 44), "Back", "close", "Esc"),
-            Button(pygame.Rect(952, y - 60, 144, 44), "Flip board", "flip", "F"),
-            Button(pygame.Rect(1104, y - 60, 144, 44), "Coords on", "coords", "K"),
+            Button(pygame.Rect(800, y - 60, 106, 44), "Back", "close", "Esc"),
+            Button(pygame.Rect(914, y - 60, 106, 44), "Flip board", "flip", "F", short="Flip"),
+            Button(pygame.Rect(1028, y - 60, 106, 44), "Coords on", "coords", "K",
+                   short="Coords"),
+            Button(pygame.Rect(1142, y - 60, 106, 44), "Analyse", "analyse", "A"),
         ]
         self.coordinates = True
         self._highlights: dict[int, tuple[str, ...]] = {}
         self.captures = CaptureTracker()
+        self._analysis_seen: tuple[int, bool, str] = (0, False, "")
+        self._best_shown: dict[int, str] = {}
+
+    def board_rect(self) -> pygame.Rect:
+        """Where the board is drawn: beside the evaluation bar once the game is analysed."""
+        return ANALYSED_BOARD if self.analysis is not None else BOARD_RECT.inflate(-8, -8)
+
+    def bar_rect(self) -> pygame.Rect | None:
+        """The evaluation bar, once the game is analysed."""
+        return BAR_RECT if self.analysis is not None else None
+
+    def list_bottom(self) -> int:
+        """The foot of the move list (and of the analysis under it)."""
+        return ERROR_RECT.top - 8 if self.error else 624
+
+    def graph_rect(self) -> pygame.Rect | None:
+        """The evaluation graph under the move list, once the game is analysed."""
+        if self.analysis is None:
+            return None
+        return pygame.Rect(800, self.list_bottom() - SUMMARY_HEIGHT - GRAPH_HEIGHT, 464,
+                           GRAPH_HEIGHT)
 
     @classmethod
     def from_record(cls, app: App, record: Mapping[str, Any],
@@ -323,10 +358,17 @@ class ReplayScene(Scene):
         if action:
             self.act(action)
             return
+        graph = self.graph_rect()
+        if (event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and graph is not None
+                and graph.collidepoint(event.pos)):
+            ply = analysis_panel.graph_ply_at(graph, len(self.moves), event.pos)
+            if ply is not None:
+                self.index = ply
+            return
         if event.type == pygame.KEYDOWN and plain_key(event):
             keys = {pygame.K_LEFT: "back", pygame.K_RIGHT: "forward", pygame.K_HOME: "home",
                     pygame.K_END: "end", pygame.K_ESCAPE: "close", pygame.K_f: "flip",
-                    pygame.K_k: "coords"}
+                    pygame.K_k: "coords", pygame.K_a: "analyse"}
             action = keys.get(event.key)
             if action:
                 self.act(action)
@@ -342,12 +384,35 @@ class ReplayScene(Scene):
         elif action == "end":
             self.index = len(self.moves)
         elif action == "flip" and self.view is not None:
-            self.view.layout(BOARD_RECT.inflate(-8, -8), not self.view.flipped)
+            self.view.layout(self.board_rect(), not self.view.flipped)
         elif action == "coords":
             self.coordinates = not self.coordinates
-            self.buttons[-1].label = "Coords on" if self.coordinates else "Coords off"
+            button = next(b for b in self.buttons if b.action == "coords")
+            button.label = "Coords on" if self.coordinates else "Coords off"
+        elif action == "analyse":
+            self.toggle_analysis()
         elif action == "close":
             self.app.pop(self)
+
+    def toggle_analysis(self) -> None:
+        """Start the computer analysis, stop it while it runs, or go on where it stopped."""
+        if self.analysis is None:
+            if not self.states:
+                return
+            moves = [state.last_move or "" for state in self.states[1:]]
+            self.analysis = AnalysisRun(self.game, self.states, moves, self.analysis_nodes)
+            if self.view is not None:
+                self.view.layout(self.board_rect(), self.view.flipped)
+        elif self.analysis.running:
+            self.analysis.cancel()
+        else:
+            self.analysis.resume()
+        self.update(0.0)
+
+    def exit(self) -> None:
+        """Leaving the replay stops its analysis."""
+        if self.analysis is not None:
+            self.analysis.cancel()
 
     def highlight(self) -> tuple[str, ...]:
         """What to emphasise at the shown move: the winning line at the end, a checked king or
@@ -362,7 +427,18 @@ class ReplayScene(Scene):
         return self._highlights[index]
 
     def update(self, dt: float) -> None:
-        """Follow the captures up to the shown move."""
+        """Follow the captures up to the shown move, and the analysis as it goes."""
+        run = self.analysis
+        if run is not None:
+            seen = (len(run.evals), run.running, run.error)
+            if seen != self._analysis_seen:
+                self._analysis_seen = seen
+                button = next(b for b in self.buttons if b.action == "analyse")
+                button.label = ("Stop" if run.running else "Analysed" if run.complete
+                                else "Analyse")
+                if run.error:
+                    self.error = run.error
+                self.app.invalidate()
         if self.view is not None and self.states:
             shown = self.states[: min(self.index, len(self.states) - 1) + 1]
             self.captures.update(self.view, (self.game,), shown)
@@ -387,6 +463,10 @@ class ReplayScene(Scene):
             self.view.draw(surface, state, Marks(last_move=points_of(self.game, last),
                                                  highlight=self.highlight(),
                                                  extra={"coordinates": self.coordinates}))
+            found = self.shown_eval()
+            if found is not None and found.best:
+                analysis_panel.draw_best(surface, self.view, self.game, found.best)
+        self.draw_analysis(surface)
         draw.text(surface, "Replay", (800, 18), 24)
         first = self.names.get("first") or "First player"
         second = self.names.get("second") or "Second player"
@@ -395,11 +475,17 @@ class ReplayScene(Scene):
             draw.text(surface, self.result_line(), (800, 84), 15, theme.MUTED, max_width=464)
         draw.text(surface, f"Move {self.index} of {len(self.moves)}", (800, 118), 18,
                   theme.ACCENT)
+        found = self.shown_eval()
+        if found is not None:
+            words = eval_text(found, self.display_names())
+            if found.best:
+                words += f"  ·  best {self.best_shown(self.index, found.best)}"
+            draw.text(surface, words, (1264, 118), 16, theme.TEXT, "topright", 300)
         self.draw_captures(surface, {"first": first, "second": second})
-        box = pygame.Rect(800, 212, 464, 412) if self.captures.pieces else pygame.Rect(
-            800, 148, 464, 476)
+        top = 212 if self.captures.pieces else 148
+        graph = self.graph_rect()
+        box = pygame.Rect(800, top, 464, (graph.top - 8 if graph else self.list_bottom()) - top)
         if self.error:  # beside the board, never over its pieces
-            box.height -= ERROR_RECT.height + 8
             draw.panel(surface, ERROR_RECT, theme.BAD_BG, theme.BAD)
             draw.paragraph(surface, self.error, ERROR_RECT.inflate(-20, -14), 15, theme.BAD)
         draw.panel(surface, box, theme.INPUT_BG)
@@ -409,12 +495,58 @@ class ReplayScene(Scene):
         at_line = next((j for j, (_, cells) in enumerate(lines)
                         if any(ply == self.index - 1 for ply, _ in cells)), 0)
         first_line = max(0, at_line - rows + 3)
+        verdicts = ({j.ply: j.verdict for j in self.analysis.judged() if j.verdict}
+                    if self.analysis is not None else {})
         for j, (number, cells) in enumerate(lines[first_line:first_line + rows]):
             y = box.top + 8 + j * 22
             draw.text(surface, f"{number}.", (box.left + 12, y), 14, theme.FAINT)
             for k, (ply, text) in enumerate(cells):
+                verdict = verdicts.get(ply) if ply is not None else None
                 color = (theme.ACCENT if ply == self.index - 1 else
-                         theme.FAINT if ply is None else theme.TEXT)
+                         theme.FAINT if ply is None else
+                         analysis_panel.VERDICT_COLORS[verdict] if verdict else theme.TEXT)
+                if verdict:
+                    text += SUFFIX[verdict]
                 draw.text(surface, text, (box.left + 60 + k * 200, y), 15, color, max_width=190)
         for b in self.buttons:
             b.draw(surface)
+
+    def display_names(self) -> dict[str, str]:
+        """The players' names as the replay shows them."""
+        return {"first": self.names.get("first") or "First player",
+                "second": self.names.get("second") or "Second player"}
+
+    def shown_eval(self) -> PositionEval | None:
+        """The analysis of the shown position, once it is done."""
+        if self.analysis is None or self.index >= len(self.analysis.evals):
+            return None
+        return self.analysis.evals[self.index]
+
+    def best_shown(self, index: int, best: str) -> str:
+        """The best move of position ``index`` as players read it (SAN in chess)."""
+        if index not in self._best_shown:
+            shown = best
+            with contextlib.suppress(Exception):  # the canonical text is shown then
+                start = engines.get(self.game).position(self.states[index])
+                shown = display_moves(self.game, start, [best])[0]
+            self._best_shown[index] = shown
+        return self._best_shown[index]
+
+    def draw_analysis(self, surface: pygame.Surface) -> None:
+        """The evaluation bar, the graph, and the summary per side (or the progress)."""
+        run, bar, graph = self.analysis, self.bar_rect(), self.graph_rect()
+        if run is None or bar is None or graph is None:
+            return
+        first_at_bottom = self.view is None or not self.view.flipped
+        analysis_panel.draw_bar(surface, bar, self.shown_eval(), run.scale.clamp, self.game,
+                                first_at_bottom)
+        judged = run.judged()
+        analysis_panel.draw_graph(surface, graph, list(run.evals), judged, len(self.moves),
+                                  self.index, run.scale.clamp, self.game)
+        names = self.display_names()
+        progress = run.progress()
+        lines = ([progress, "A stops it"] if progress else
+                 [summary_line(names[seat], judged, seat) for seat in SIDES])
+        for row, line in enumerate(lines):
+            draw.text(surface, line, (graph.left + 4, graph.bottom + 6 + row * 20), 15,
+                      theme.MUTED if progress else theme.TEXT, max_width=graph.width - 8)

@@ -272,3 +272,20 @@ def status_parts(app: App, size: tuple[int, int], monkeypatch: Any
         app.window = previous
         monkeypatch.setattr(draw, "text", real)
     return parts
+
+
+def replay_lines(scene: Any, monkeypatch: Any) -> list[str]:
+    """Every text a replay scene draws in one frame (``monkeypatch``: pytest's fixture)."""
+    from client.scenes import replay
+
+    seen: list[str] = []
+    real = replay.draw.text
+
+    def record(surface: Any, value: str, *args: Any, **kwargs: Any) -> Any:
+        seen.append(value)
+        return real(surface, value, *args, **kwargs)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(replay.draw, "text", record)
+        scene.draw(pygame.Surface((1280, 800)))
+    return seen

@@ -5,32 +5,15 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from client.scenes import replay as replay_module
 from client.scenes.replay import ReplayScene
 from tests.client.conftest import UI, shoot
+from tests.client.helpers import replay_lines
 
 LOST = Path("/tmp/lost")
 NAMES = {"first": "Alice", "second": "Bob"}
-
-
-def drawn_lines(scene: ReplayScene, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every text the replay draws."""
-    import pygame
-
-    seen: list[str] = []
-    real = replay_module.draw.text
-
-    def record(surface: Any, value: str, *args: Any, **kwargs: Any) -> Any:
-        seen.append(value)
-        return real(surface, value, *args, **kwargs)
-
-    monkeypatch.setattr(replay_module.draw, "text", record)
-    scene.draw(pygame.Surface((1280, 800)))
-    return seen
 
 
 @pytest.mark.parametrize(("game", "moves", "result", "reason", "expected"), [
@@ -46,7 +29,7 @@ def test_the_replay_says_the_end_as_the_room_does(
         ui: UI, monkeypatch: pytest.MonkeyPatch, game: str, moves: list[str],
         result: str | None, reason: str | None, expected: str) -> None:
     scene = ReplayScene(ui.app, game, None, None, moves, NAMES, result=result, reason=reason)
-    lines = drawn_lines(scene, monkeypatch)
+    lines = replay_lines(scene, monkeypatch)
     assert expected in lines, lines
     assert not any("you" in line.lower().split() for line in lines)
 
