@@ -15,8 +15,9 @@ from client.ui import theme
 from engines.search.analysis import MoveJudgement, PositionEval
 
 VERDICT_COLORS: dict[str, theme.Color] = {
-    "inaccuracy": (86, 180, 233), "mistake": (230, 159, 0), "blunder": (219, 48, 49)}
-"""The move list's and the graph's colour of each verdict (lichess's)."""
+    "inaccuracy": (190, 150, 240), "mistake": (230, 159, 0), "blunder": (219, 48, 49)}
+"""The move list's and the graph's colour of each verdict (lichess's orange and red; lilac for
+inaccuracies, which lichess draws in a blue too close to the shown move's accent)."""
 BEST_COLOR = (80, 200, 120, 170)
 """The best-move arrow: translucent green."""
 

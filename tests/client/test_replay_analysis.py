@@ -4,6 +4,7 @@ on the graph moves there; A again or leaving the replay stops it."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -11,10 +12,13 @@ from typing import Any
 import pygame
 import pytest
 
+import engines
 from client import screenshot
 from client.scenes import analysis_panel
 from client.scenes import replay as replay_module
 from client.scenes.replay import ReplayScene
+from client.ui import theme
+from engines.custom import CustomEngine
 from tests.client.conftest import UI
 from tests.client.helpers import pump, replay_lines
 
@@ -147,3 +151,29 @@ def test_analysis_pictures(ui: UI, size: tuple[int, int]) -> None:
     screenshot.save(ui.app, out, size)
     assert out.stat().st_size > 10_000
     shutil.copy(out, Path("/tmp") / out.name)
+
+
+MAPS = Path(os.environ.get("BOARDHALL_JBQ_MAPS", Path(os.environ["BOARDHALL_SHARED"], "jbq-maps")))
+CUSTOM_LINE = ["4,1-3,1", "1,7-2,6", "3,1-3,2", "2,2-3,3", "6,1-4,1", "1,1-2,2"]
+
+
+@pytest.mark.skipif(not (MAPS / "standard(7x7).xlsx").exists(), reason="JBQ maps not available")
+def test_a_custom_map_game_is_analysed(ui: UI, monkeypatch: pytest.MonkeyPatch) -> None:
+    engine = engines.get("custom")
+    assert isinstance(engine, CustomEngine)
+    variant = engine.load_file(MAPS / "standard(7x7).xlsx")
+    scene = ReplayScene(ui.app, "custom", variant, None, CUSTOM_LINE, NAMES,
+                        variant_info=engine.variant_info(variant))
+    scene.analysis_nodes = 400
+    ui.app.push(scene)
+    ui.key(pygame.K_a, "a")
+    pump(ui.app, lambda: scene.analysis is not None and scene.analysis.complete, 60)
+    assert scene.analysis is not None and not scene.analysis.error
+    scene.index = 2
+    assert any("best " in line for line in replay_lines(scene, monkeypatch))
+
+
+def test_the_verdict_colours_stand_apart_from_the_shown_move() -> None:
+    """An inaccuracy in lichess's blue read as the shown move (the accent) in the move list."""
+    for color in analysis_panel.VERDICT_COLORS.values():
+        assert sum(abs(a - b) for a, b in zip(color, theme.ACCENT, strict=True)) > 100
