@@ -29,7 +29,7 @@ from client.scenes.base import Scene
 from client.ui import draw, theme
 from client.ui.widgets import Button, plain_key, pressed
 from engines.base import SIDES
-from engines.search.analysis import PositionEval
+from engines.search.analysis import MoveJudgement, PositionEval
 
 if TYPE_CHECKING:
     from client.app import App
@@ -42,7 +42,7 @@ BAR_RECT = pygame.Rect(22, 24, 16, 752)
 ANALYSED_BOARD = pygame.Rect(44, 20, 736, 760)
 """Where the board goes beside the evaluation bar."""
 GRAPH_HEIGHT = 72
-SUMMARY_HEIGHT = 46
+SUMMARY_HEIGHT = 66
 
 
 class RecordError(ValueError):
@@ -545,8 +545,25 @@ class ReplayScene(Scene):
                                   self.index, run.scale.clamp, self.game)
         names = self.display_names()
         progress = run.progress()
+        verdict = self.shown_verdict(judged)
+        if verdict:
+            color = analysis_panel.VERDICT_COLORS[judged[self.index - 1].verdict or ""]
+            draw.text(surface, verdict, (graph.left + 4, graph.bottom + 6), 15, color,
+                      max_width=graph.width - 8)
         lines = ([progress, "A stops it"] if progress else
                  [summary_line(names[seat], judged, seat) for seat in SIDES])
-        for row, line in enumerate(lines):
+        for row, line in enumerate(lines, start=1):
             draw.text(surface, line, (graph.left + 4, graph.bottom + 6 + row * 20), 15,
                       theme.MUTED if progress else theme.TEXT, max_width=graph.width - 8)
+
+    def shown_verdict(self, judged: list[MoveJudgement]) -> str:
+        """What the move that led to the shown position was, when it lost something:
+        ``g4?? Blunder: e4 was best``."""
+        if not 0 < self.index <= len(judged) or self.index > len(self.shown):
+            return ""
+        item = judged[self.index - 1]
+        if item.verdict is None:
+            return ""
+        move = self.shown[self.index - 1] + SUFFIX[item.verdict]
+        best = f": {self.best_shown(self.index - 1, item.best)} was best" if item.best else ""
+        return f"{move} {item.verdict.capitalize()}{best}"

@@ -146,7 +146,7 @@ def test_analysis_pictures(ui: UI, size: tuple[int, int]) -> None:
     moves = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "f3g5", "d7d5", "e4d5", "f6d5",
              "g5f7", "e8f7", "d1f3", "f7e6", "b1c3", "c6b4"]
     scene = analysed(ui, "chess", moves, nodes=800)
-    scene.index = 12
+    scene.index = 11  # after Nxf7, marked
     out = ui.tmp_path / f"analysis-{size[0]}x{size[1]}.png"
     screenshot.save(ui.app, out, size)
     assert out.stat().st_size > 10_000
@@ -177,3 +177,13 @@ def test_the_verdict_colours_stand_apart_from_the_shown_move() -> None:
     """An inaccuracy in lichess's blue read as the shown move (the accent) in the move list."""
     for color in analysis_panel.VERDICT_COLORS.values():
         assert sum(abs(a - b) for a, b in zip(color, theme.ACCENT, strict=True)) > 100
+
+
+def test_the_shown_moves_verdict_says_what_was_best(ui: UI,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    scene = analysed(ui, "chess", FOOLS_MATE)
+    scene.index = 3  # after g4, the move that let the queen mate
+    line = next((x for x in replay_lines(scene, monkeypatch) if x.startswith("g4??")), "")
+    assert line.startswith("g4?? Blunder: ") and line.endswith(" was best"), line
+    scene.index = 4  # after the mate: the best move, nothing to say
+    assert not any(" was best" in x for x in replay_lines(scene, monkeypatch))
