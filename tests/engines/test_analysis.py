@@ -150,3 +150,33 @@ def test_a_bad_node_budget_is_named(nodes: Any) -> None:
 def test_an_unknown_game_is_named() -> None:
     with pytest.raises(ValueError, match=r"'go'.*chess"):
         judge("go", [], [])
+
+
+DETERMINISM_SCRIPT = """
+import engines
+from engines.search.analysis import analyse
+for game, variant, moves in [("chess", None, ["e2e4", "e7e5"]), ("custom", "xiangqi", [])]:
+    engine = engines.get(game)
+    states = [engine.start(variant)]
+    for move in moves:
+        states.append(engine.play(states[-1], move))
+    print([(e.score, e.best, e.nodes) for e in analyse(engine, states, nodes=800)])
+"""
+
+
+def test_the_analysis_is_the_same_in_another_process() -> None:
+    """String hashes change between processes (PYTHONHASHSEED); the analysis must not."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    outputs = set()
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(root)}
+        done = subprocess.run([sys.executable, "-c", DETERMINISM_SCRIPT], env=env, cwd=root,
+                              capture_output=True, text=True, timeout=120, check=True)
+        outputs.add(done.stdout)
+    assert len(outputs) == 1, outputs
+    assert next(iter(outputs)).count("(") == 4  # three chess positions and one xiangqi
