@@ -87,8 +87,8 @@ class AnalysisRun:
     def _run(self, stop: threading.Event) -> None:
         engine = engines.get(self.game)
         try:
-            for found in iter_analysis(engine, self.states[len(self.evals):], self.nodes,
-                                       stop.is_set):
+            for found in iter_analysis(engine, self.states, self.nodes, stop.is_set,
+                                       list(self.evals)):
                 self.evals.append(found)
         except Exception as exc:  # a state the search cannot read: said, never a crash
             self.error = f"Analysis stopped: {exc}"

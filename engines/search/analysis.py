@@ -2,15 +2,19 @@
 
 Each position gets a search of a fixed number of nodes with fresh tables and no random choice,
 so the same game always gets the same analysis whatever the machine's speed. The evaluation is
-turned to the first player's view; the loss of each move is the best score of the position
-before it less the score of the position after it, both from the mover's view and both clamped
-to the game's :class:`Scale` (a side already winning by more than the clamp loses nothing by a
-move that still wins by more). Losses are classified as on lichess:
+turned to the first player's view. The loss of a move is the score of the position the best
+move leads to less the score of the position the move played leads to, both from the mover's
+view and both clamped to the game's :class:`Scale` (a side already winning by more than the
+clamp loses nothing by a move that still wins by more). Both positions have the same side to
+move and are searched alike, so an evaluation that swings with whose move it is (number chess's
+tempo, hexgomoku's threats) does not pass for a loss; the position after the best move is only
+searched when the cheaper measure (the best score before the move less the score after it)
+says the move lost at least an inaccuracy. Losses are classified as on lichess:
 
 =========  ==========  =======  =======  =====  =====  ===========================================
 Game       Inaccuracy  Mistake  Blunder  Clamp  Nodes  Units
 =========  ==========  =======  =======  =====  =====  ===========================================
-chess      50          100      300      1000   4000   100 ~ a pawn
+chess      50          100      300      1000   3000   100 ~ a pawn
 draughts   50          100      300      1000   6000   100 ~ a man
 shuqi      50          100      300      1000   6000   100 ~ three steps of a middle piece
 custom     50          100      300      1000   3000   100 ~ a pawn-like piece
@@ -31,7 +35,7 @@ is a blunder). Node budgets keep a 60-ply chess game to about 5-15 s of one core
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from engines.base import Engine, Result, Side
@@ -57,7 +61,7 @@ class Scale:
 
 
 SCALES: dict[str, Scale] = {
-    "chess": Scale(50, 100, 300, 1000, 4000),
+    "chess": Scale(50, 100, 300, 1000, 3000),
     "draughts": Scale(50, 100, 300, 1000, 6000),
     "shuqi": Scale(50, 100, 300, 1000, 6000),
     "custom": Scale(50, 100, 300, 1000, 3000),
@@ -85,6 +89,11 @@ class PositionEval:
     """How the game stands when it is over here (``first``, ``second``, ``draw``)."""
     depth: int = 0
     nodes: int = 0
+    instead: int | None = None
+    """When the move that led here was not the best one and seemed to lose something: the score
+    (first player's view, clamped) of the position the best move would have led to, searched
+    the same way. The loss is measured against it: both positions have the same side to move,
+    so an evaluation that swings with whose move it is does not pass for a loss."""
 
 
 @dataclass(frozen=True)
@@ -137,26 +146,45 @@ def evaluate_position(
     return PositionEval(score, mate, result.notation, turn, None, result.depth, result.nodes)
 
 
+def _raw_loss(before: PositionEval, after: PositionEval) -> int:
+    sign = 1 if before.turn == "first" else -1
+    return max(0, sign * (before.score - after.score))
+
+
 def iter_analysis(
     engine: Engine, states: Sequence[Any], nodes: int | None = None,
-    stop: Callable[[], bool] | None = None,
+    stop: Callable[[], bool] | None = None, done: Sequence[PositionEval] = (),
 ) -> Iterator[PositionEval]:
-    """:func:`evaluate_position` of each state in turn; ends early once ``stop()`` is true (a
-    position whose search was cut short is not yielded)."""
-    for state in states:
+    """:func:`evaluate_position` of each state of a game in turn, from ``states[len(done)]``
+    (``done``: the analysis of the states before, to go on where a stopped run ended).
+
+    A position reached by a move other than the best one that seems to lose at least an
+    inaccuracy also gets :attr:`PositionEval.instead`. Ends early once ``stop()`` is true (a
+    position whose search was cut short is not yielded).
+    """
+    scale = scale_of(engine.game)
+    previous = done[-1] if done else None
+    for index in range(len(done), len(states)):
         if stop is not None and stop():
             return
-        found = evaluate_position(engine, state, nodes, stop)
+        found = evaluate_position(engine, states[index], nodes, stop)
+        if (previous is not None and previous.best is not None
+                and states[index].last_move != previous.best
+                and _raw_loss(previous, found) >= scale.inaccuracy):
+            better = evaluate_position(engine, engine.play(states[index - 1], previous.best),
+                                       nodes, stop)
+            found = replace(found, instead=better.score)
         if stop is not None and stop():
             return
         yield found
+        previous = found
 
 
 def analyse(
     engine: Engine, states: Sequence[Any], nodes: int | None = None,
     stop: Callable[[], bool] | None = None,
 ) -> list[PositionEval]:
-    """Every position of ``states`` analysed (see :func:`iter_analysis`)."""
+    """Every position of a game's ``states`` analysed (see :func:`iter_analysis`)."""
     return list(iter_analysis(engine, states, nodes, stop))
 
 
@@ -173,14 +201,21 @@ def classify(loss: int, scale: Scale) -> Verdict | None:
 
 def judge(game: str, evals: Sequence[PositionEval], moves: Sequence[str]) -> list[MoveJudgement]:
     """Judge each move whose positions before and after are both in ``evals``
-    (``evals[i]`` is the position before ``moves[i]``)."""
+    (``evals[i]`` is the position before ``moves[i]``): its loss is the score after the best
+    move (:attr:`PositionEval.instead`, else the best score before it) less the score after it,
+    from the mover's view."""
     scale = scale_of(game)
     judged = []
     for ply, move in enumerate(moves[: max(0, len(evals) - 1)]):
         before, after = evals[ply], evals[ply + 1]
         side = before.turn
         sign = 1 if side == "first" else -1
-        loss = 0 if move == before.best else max(0, sign * (before.score - after.score))
+        if move == before.best:
+            loss = 0
+        elif after.instead is not None:
+            loss = max(0, sign * (after.instead - after.score))
+        else:
+            loss = _raw_loss(before, after)
         judged.append(MoveJudgement(ply, side, move, before.best, loss, classify(loss, scale)))
     return judged
 
