@@ -1,15 +1,16 @@
 """Glicko-2 ratings, as in Glickman's "Example of the Glicko-2 system" (pure arithmetic).
 
-Each rated game is a rating period of its own (as lichess does for online play). The growth
-of the deviation with time spent away from the game (step 6 for periods without games) is not
-applied: a rating's deviation grows only through its volatility at its next game.
+Each rated game is a rating period of its own (as lichess does for online play). Time away from
+the game counts as one period without games (step 6) per day, as lichess treats it: the deviation
+grows by the volatility for each day since the rating was last updated (:func:`grown`), up to the
+initial deviation.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 INITIAL_RATING = 1500.0
 INITIAL_DEVIATION = 350.0
@@ -31,6 +32,8 @@ class Rating:
     volatility: float = INITIAL_VOLATILITY
     games: int = 0
     """Rated games played."""
+    updated: float | None = None
+    """When the rating was last updated, in wall seconds since the epoch (None: not known)."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,22 @@ def _new_volatility(phi: float, sigma: float, delta: float, v: float, tau: float
             f_a /= 2.0
         big_b, f_b = big_c, f_c
     return math.exp(big_a / 2.0)
+
+
+DAY = 86400.0
+"""The length of the rating period of time away (step 6 for each), in seconds."""
+
+
+def grown(rating: Rating, now: float) -> Rating:
+    """``rating`` as of the wall time ``now``: its deviation grown as step 6 does once per day
+    (fractions included) since :attr:`Rating.updated`, at most :data:`INITIAL_DEVIATION`. A
+    rating of an unknown time, or a ``now`` before it, is returned as it is."""
+    if rating.updated is None or now <= rating.updated:
+        return rating
+    days = (now - rating.updated) / DAY
+    phi = rating.deviation / SCALE
+    deviation = math.sqrt(phi * phi + days * rating.volatility * rating.volatility) * SCALE
+    return replace(rating, deviation=min(deviation, max(rating.deviation, INITIAL_DEVIATION)))
 
 
 def rate(player: Rating, results: Sequence[Result], tau: float = TAU) -> Rating:

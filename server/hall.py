@@ -168,6 +168,7 @@ class Hall:
         rng: random.Random | None = None,
         wall_offset: float | None = None,
         token_factory: Callable[[], str] | None = None,
+        ratings_wall: Callable[[], float] | None = None,
     ) -> None:
         self.config = config or ServerConfig()
         self.rng = rng or random.Random()
@@ -198,9 +199,10 @@ class Hall:
         self._wall_second: int | None = None
         self._wall_text = ""
         self._games: list[GameInfo] | None = None
-        self.ratings = RatingBook()
+        self.ratings = RatingBook(ratings_wall or time.time)
         """The ratings of every identity in memory and every seated player (loaded with the
-        identity, or with the restored rooms: :meth:`load_ratings`)."""
+        identity, or with the restored rooms: :meth:`load_ratings`), grown with the time away
+        by the wall clock ``ratings_wall`` (the system's unless given)."""
 
     # ---- small helpers -----------------------------------------------------------------------
 

@@ -7,10 +7,11 @@ game id, followed by ``/variant`` unless the variant is ``standard`` (``chess``,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 
-from server.glicko2 import Rating, Result, rate
+from server.glicko2 import Rating, Result, grown, rate
 
 
 def rating_key(game: str, variant: str) -> str:
@@ -89,10 +90,13 @@ def rate_game(
 
 class RatingBook:
     """The ratings of the players in memory, by player and key; a player not loaded has none
-    (a new player's: 1500, deviation 350)."""
+    (a new player's: 1500, deviation 350). Ratings are kept as last updated and grown by the
+    time since (:func:`server.glicko2.grown`) whenever they are read, by the wall clock ``wall``
+    (seconds since the epoch)."""
 
-    def __init__(self) -> None:
+    def __init__(self, wall: Callable[[], float] = time.time) -> None:
         self._players: dict[str, dict[str, Rating]] = {}
+        self._wall = wall
 
     def knows(self, player: str) -> bool:
         """Whether ``player``'s ratings are loaded."""
@@ -109,12 +113,19 @@ class RatingBook:
         self._players.pop(player, None)
 
     def get(self, player: str, key: str) -> Rating:
-        """``player``'s rating for ``key`` (the initial rating if never rated)."""
-        return self._players.get(player, {}).get(key) or Rating()
+        """``player``'s rating for ``key`` as of now (the initial rating if never rated)."""
+        rating = self._players.get(player, {}).get(key)
+        return grown(rating, self._wall()) if rating else Rating()
 
     def play(self, key: str, first: str, second: str, result: str) -> tuple[NewRating, NewRating]:
-        """Rate a game of ``key`` between ``first`` and ``second`` and keep the new ratings."""
-        changes = rate_game((first, self.get(first, key)), (second, self.get(second, key)), result)
+        """Rate a game of ``key`` between ``first`` and ``second`` (their ratings as of now)
+        and keep the new ratings, stamped with the time."""
+        now = self._wall()
+        a, b = rate_game((first, self.get(first, key)), (second, self.get(second, key)), result)
+        changes = (
+            replace(a, after=replace(a.after, updated=now)),
+            replace(b, after=replace(b.after, updated=now)),
+        )
         for change in changes:
             self._players.setdefault(change.player, {})[key] = change.after
         return changes

@@ -94,6 +94,7 @@ CREATE TABLE IF NOT EXISTS ratings (
     deviation REAL NOT NULL,
     volatility REAL NOT NULL,
     games INTEGER NOT NULL,
+    updated REAL,
     PRIMARY KEY (player, key)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS rating_changes (
@@ -108,7 +109,11 @@ CREATE TABLE IF NOT EXISTS rating_changes (
 """Every table is created if missing when a database opens, so a database made before a table
 was added (``chat``, ``alive``, ``ratings``, ``rating_changes``) opens as it is and gets the new
 table empty; so is every index (``games_ended``, built from the games already there when an older
-database first opens)."""
+database first opens). A column added to a table since (:data:`ADDED_COLUMNS`) is added when an
+older database opens, empty (NULL) in the rows already there."""
+
+ADDED_COLUMNS = (("ratings", "updated", "REAL"),)
+"""``(table, column, type)`` of each column added to a table after the table itself."""
 
 
 INSERT_MOVES = (
@@ -164,11 +169,19 @@ class Storage:
         self._mode = "OFF" if synced_elsewhere else "FULL" if durable else "NORMAL"
         self.db.execute(f"PRAGMA synchronous={self._mode}")
         self.db.executescript(SCHEMA)
+        self._add_columns()
         self._writer = self.db.cursor()
         """The one cursor writes go through: ``Connection.execute`` makes a cursor per call, and
         CPython's sqlite3 keeps a weak reference to each in a list it prunes only every 200th
         cursor, so those weak references outlived many commits and kept allocator arenas from
         being returned to the system."""
+
+    def _add_columns(self) -> None:
+        """Add to an older database's tables the columns of :data:`ADDED_COLUMNS` they lack."""
+        for table, column, kind in ADDED_COLUMNS:
+            have = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
+            if column not in have:
+                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
 
     def close(self) -> None:
         """Close the database (the last connection to close checkpoints the log, synced)."""
@@ -281,8 +294,18 @@ class Storage:
                 continue
             new = change.after
             db.execute(
-                "INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?, ?, ?)",
-                (change.player, op.key, new.rating, new.deviation, new.volatility, new.games),
+                "INSERT OR REPLACE INTO ratings"
+                " (player, key, rating, deviation, volatility, games, updated)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    change.player,
+                    op.key,
+                    new.rating,
+                    new.deviation,
+                    new.volatility,
+                    new.games,
+                    new.updated,
+                ),
             )
 
     def _save_moves(self, rows: list[tuple[Any, ...]]) -> None:
@@ -303,10 +326,11 @@ class Storage:
     def ratings(self, player: str) -> dict[str, Rating]:
         """``player``'s stored ratings by key (none for a player never rated)."""
         rows = self.db.execute(
-            "SELECT key, rating, deviation, volatility, games FROM ratings WHERE player = ?",
+            "SELECT key, rating, deviation, volatility, games, updated FROM ratings"
+            " WHERE player = ?",
             (player,),
         ).fetchall()
-        return {r[0]: Rating(r[1], r[2], r[3], r[4]) for r in rows}
+        return {r[0]: Rating(r[1], r[2], r[3], r[4], r[5]) for r in rows}
 
     def ratings_of(self, players: Iterable[str]) -> dict[str, dict[str, Rating]]:
         """The stored ratings of each of ``players`` who has any."""

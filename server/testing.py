@@ -158,8 +158,13 @@ class HallDriver:
     """Feeds a hall and collects what each connection received, as JSON objects."""
 
     def __init__(self, config: ServerConfig | None = None, seed: int = 7) -> None:
-        self.hall = Hall(config or ServerConfig(), rng=random.Random(seed), wall_offset=1.7e9)
         self.now = 1000.0
+        self.hall = Hall(
+            config or ServerConfig(),
+            rng=random.Random(seed),
+            wall_offset=1.7e9,
+            ratings_wall=lambda: self.now + 1.7e9,
+        )
         self.inbox: dict[int, list[dict[str, Any]]] = {}
         self.closed: dict[int, int] = {}
         self.writes: list[Any] = []
