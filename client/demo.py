@@ -38,9 +38,13 @@ def demo_rooms() -> dict[str, Any]:
          {"initial": 600, "increment": 5}, 1, False),
         ("Z8WN", "chess", "standard", "waiting", ["Gita"], {"per_move": 20}, 0, True),
     ]
+    ratings = {"Alice": (1523, 60), "Bob": (1480, 45), "Chen": (1611, 80), "Dana": (1500, 350),
+               "Wei": (1702, 70), "Eve": (1389, 90), "Frank": (1455, 130), "Gita": (1500, 350)}
     return {"type": "rooms", "rooms": [
         {"room": r, "game": g, "variant": v, "status": s, "seats": seats, "clock": c,
-         "spectators": n, "seek": seek} for r, g, v, s, seats, c, n, seek in rows]}
+         "spectators": n, "seek": seek, "ratings": [ratings[p][0] for p in seats],
+         "rds": [ratings[p][1] for p in seats]}
+        for r, g, v, s, seats, c, n, seek in rows]}
 
 
 def pick_moves(game: str, variant: str | None, position: str | None, plies: int,

@@ -33,6 +33,16 @@ PROVISIONAL_RD = 110
 """A rating whose deviation is above this is provisional (shown "1500?", as lichess does)."""
 
 
+def rating_label(rating: Any, rd: Any) -> str:
+    """A rating as shown beside a name: "1523", "1500?" while provisional (or of no known
+    deviation), or "" when there is none (a bot, an older server, a value that is not one)."""
+    value = _int(rating)
+    if value is None:
+        return ""
+    deviation = _int(rd)
+    return f"{value}?" if deviation is None or deviation > PROVISIONAL_RD else str(value)
+
+
 def _ratings(message: dict[str, Any]) -> dict[str, Any] | None:
     """A message's ``ratings`` (both players' changes), if it has any."""
     ratings = message.get("ratings")
@@ -318,11 +328,9 @@ class RoomModel:
     def rating_text(self, seat: str) -> str:
         """The rating in ``seat``, "1500?" while provisional, or "" (a bot, an older server)."""
         info = self.seats.get(seat)
-        rating = _int(info.get("rating")) if isinstance(info, dict) else None
-        if rating is None or not isinstance(info, dict):
+        if not isinstance(info, dict):
             return ""
-        rd = _int(info.get("rd"))
-        return f"{rating}?" if rd is None or rd > PROVISIONAL_RD else str(rating)
+        return rating_label(info.get("rating"), info.get("rd"))
 
     def rating_change(self, seat: str) -> str:
         """What the finished game did to ``seat``'s rating ("+12", "-12", "±0"), or ""."""

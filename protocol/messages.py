@@ -224,6 +224,11 @@ class RoomSummary(BaseModel):
     spectators: int = 0
     seek: bool = False
     options: dict[str, Any] = Field(default_factory=dict)
+    ratings: list[int | None] | None = None
+    """Parallel to ``seats``: each player's rating for this game and variant (None for a bot);
+    absent from servers before ratings."""
+    rds: list[int | None] | None = None
+    """Parallel to ``seats``: each player's rating deviation (above 110: provisional)."""
 
 
 class Limits(BaseModel):

@@ -62,7 +62,7 @@ from server.config import ServerConfig
 from server.glicko2 import Rating
 from server.liveness import Alive, Run, crash_charges
 from server.outputs import ConnId, LaunchBot, Outputs, SaveAlive, SaveGame, SaveIdentity
-from server.ratings import RatingBook
+from server.ratings import RatingBook, rating_key, shown
 from server.records import json_record
 from server.room import Room
 from server.sanitize import clean_name, clean_text, name_refusal
@@ -1089,6 +1089,8 @@ class Hall:
             if game is not None and seek.game != game:
                 continue
             identity = self.identities.get(seek.player)
+            rated = identity is not None and not identity.bot
+            rating = self.ratings.get(seek.player, rating_key(seek.game, seek.variant))
             found.append(
                 RoomSummary(
                     room=seek.id,
@@ -1099,6 +1101,8 @@ class Hall:
                     clock=seek.control.to_clock(),
                     seek=True,
                     options=seek.options,
+                    ratings=[shown(rating) if rated else None],
+                    rds=[round(rating.deviation) if rated else None],
                 )
             )
         waiting: list[RoomSummary] = []

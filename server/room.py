@@ -35,6 +35,7 @@ from protocol import (
 from protocol.messages import MessageId
 from server.clock import GameClock, LagPolicy, TimeControl
 from server.config import ServerConfig
+from server.glicko2 import Rating
 from server.liveness import Run
 from server.movelog import ClockHistory, MoveNote, MoveNotes
 from server.outputs import (
@@ -294,9 +295,7 @@ class Room:
         seat = self.seats[side]
         if seat is None:
             return None
-        rating = None
-        if self.ratings is not None and not seat.bot:
-            rating = self.ratings.get(seat.player, self.rating_key)
+        rating = self._rating(seat)
         return SeatInfo(
             player=seat.player,
             name=seat.name,
@@ -305,6 +304,12 @@ class Room:
             rating=shown(rating) if rating else None,
             rd=round(rating.deviation) if rating else None,
         )
+
+    def _rating(self, seat: Seat) -> Rating | None:
+        """The rating ``seat``'s player has for this game (None for a bot, or unrated rooms)."""
+        if self.ratings is None or seat.bot:
+            return None
+        return self.ratings.get(seat.player, self.rating_key)
 
     def _facts(self, result: str | None, both_moved: bool) -> GameFacts:
         """What decides whether this game, ended with ``result``, is rated."""
@@ -336,15 +341,19 @@ class Room:
 
     def summary(self) -> RoomSummary:
         """The lobby line of this room."""
+        seated = [seat for seat in self.seats.values() if seat is not None]
+        ratings = [self._rating(seat) for seat in seated]
         return RoomSummary(
             room=self.code,
             game=self.game,
             variant=self.variant,
             status=self.status,
-            seats=[seat.name for seat in self.seats.values() if seat is not None],
+            seats=[seat.name for seat in seated],
             clock=self.control.to_clock(),
             spectators=len(self.spectators),
             options=self.options,
+            ratings=[shown(r) if r else None for r in ratings] if self.ratings else None,
+            rds=[round(r.deviation) if r else None for r in ratings] if self.ratings else None,
         )
 
     def meta(self) -> dict[str, Any]:

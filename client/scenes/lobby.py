@@ -12,11 +12,11 @@ from client import sounds
 from client.clocks import clock_presets
 from client.my_games import GameRow, MyGames
 from client.net import NO_RECONNECT_CODES
-from client.room_model import clock_text, game_label, reply_to
+from client.room_model import clock_text, game_label, rating_label, reply_to
 from client.scenes.base import Scene
 from client.scenes.games_list import GamesView, row_cells
 from client.ui import draw, fonts, theme
-from client.ui.widgets import Button, Chooser, ListView, TextField, Toggle, plain_key
+from client.ui.widgets import Button, Chooser, Fit, ListView, TextField, Toggle, plain_key
 from protocol import limits
 
 if TYPE_CHECKING:
@@ -128,6 +128,26 @@ HINT_WIDTH = 180
 ERROR_HEIGHT = 64
 """Room at the foot of the games list for why it could not be read."""
 
+
+
+def players_cell(r: dict[str, Any]) -> Fit:
+    """A room row's players: ``Alice 1523 vs Bob 1480?`` (the summary's ``ratings`` and
+    ``rds``, parallel to ``seats``), falling back to the names alone where that does not fit
+    or the ratings are not a list parallel to the names."""
+    seats = r.get("seats")
+    names = [str(s) for s in seats if s] if isinstance(seats, list) else []
+    ratings, rds = r.get("ratings"), r.get("rds")
+    labels = [""] * len(names)
+    if isinstance(ratings, list) and isinstance(seats, list) and (
+            len(ratings) == len(seats) == len(names)):
+        if not isinstance(rds, list) or len(rds) != len(names):
+            rds = [None] * len(names)
+        labels = [rating_label(rating, rd) for rating, rd in zip(ratings, rds, strict=True)]
+    suffix = " (seeking)" if r.get("seek") else ""
+    plain = (" vs ".join(names) if names else "—") + suffix
+    rated = " vs ".join(f"{n} {label}" if label else n for n, label in zip(names, labels,
+                                                                          strict=True))
+    return Fit(rated + suffix, plain) if names and rated + suffix != plain else Fit(plain)
 
 class LobbyScene(Scene):
     """Games on the left, playing in the middle, rooms to watch (or the user's own games) on
@@ -749,14 +769,9 @@ class LobbyScene(Scene):
     def room_row(r: dict[str, Any], games: list[dict[str, Any]] | None = None) -> list[str]:
         """One row of the room list: the game by name (a variant other than the game's first
         by the variant's name), players, clock and how many watch."""
-        seats = r.get("seats") if isinstance(r.get("seats"), list) else []
-        names = [str(s) for s in seats if s] if seats else []
-        players = " vs ".join(names) if names else "—"
-        if r.get("seek"):
-            players = f"{players} (seeking)"
         spectators = r.get("spectators")
         return [str(r.get("room", "?")), game_label(r.get("game"), r.get("variant"), games or []),
-                players, clock_text(r.get("clock")),
+                players_cell(r), clock_text(r.get("clock")),
                 str(spectators if isinstance(spectators, int) else 0)]
 
     # ---- drawing ------------------------------------------------------------------------------

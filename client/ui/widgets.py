@@ -354,6 +354,27 @@ class Toggle:
                   "midleft")
 
 
+class Fit(str):
+    """A list cell's text with shorter forms, fullest first, for a column it does not fit."""
+
+    shorter: tuple[str, ...]
+
+    def __new__(cls, text: str, *shorter: str) -> Fit:
+        cell = super().__new__(cls, text)
+        cell.shorter = shorter
+        return cell
+
+
+def fitting(cell: str, width: int, size: int) -> str:
+    """The fullest form of ``cell`` (a :class:`Fit`'s shorter ones after it) that fits in
+    ``width`` logical pixels at ``size``, or its shortest."""
+    forms = (str(cell), *getattr(cell, "shorter", ()))
+    for text in forms:
+        if fonts.text_width(text, size) <= width:
+            return text
+    return forms[-1]
+
+
 @dataclass
 class ListView:
     """A scrolling list of rows; each row is a list of (text, width) columns."""
@@ -439,6 +460,6 @@ class ListView:
         x = self.rect.left + 12
         for i, cell in enumerate(cells):
             width = self.widths[i] if i < len(self.widths) else 120
-            draw.text(surface, str(cell), (x, y + self.row_height // 2), size, color, "midleft",
-                      width - 10)
+            draw.text(surface, fitting(cell, width - 10, size), (x, y + self.row_height // 2),
+                      size, color, "midleft", width - 10)
             x += width
