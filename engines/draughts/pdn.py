@@ -1,7 +1,8 @@
 """PDN game records: export and import (RULES.md section 2, Records).
 
 Export writes the seven-tag roster that draughts uses (Event, Site, Date, White, Black, Result),
-GameType (20 international, 26 brazilian, 25 russian) and FEN when the game did not start from the
+GameType (20 international, 26 brazilian, 25 russian), the players' ratings before a rated game
+(WhiteElo and BlackElo, as lidraughts writes them) and FEN when the game did not start from the
 standard position, then numbered moves. Import reads the first game of a PDN text (or a bare PDN
 FEN) and replays it through the engine.
 """
@@ -45,6 +46,9 @@ def write_pdn(engine: DraughtsEngine, info: RecordInfo) -> str:
         ("Result", result),
         ("GameType", str(spec.game_type)),
     ]
+    if info.first_rating is not None and info.second_rating is not None:
+        # PDN names no rating tag; these are lidraughts' (and PGN's) names for them.
+        tags += [("WhiteElo", str(info.first_rating)), ("BlackElo", str(info.second_rating))]
     fen = engine.position(start)
     if fen != engine.position(engine.start(variant)):
         tags.append(("FEN", fen))

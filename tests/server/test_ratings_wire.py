@@ -161,3 +161,19 @@ async def test_records_carry_the_ratings_of_a_rated_game(tmp_path: Path) -> None
             assert "WhiteElo" not in pgn, pgn
         finally:
             await close_all(ann, bob)
+
+
+async def test_a_rated_draughts_game_s_pdn_carries_the_ratings(tmp_path: Path) -> None:
+    """``GET /games/ID`` of a rated international draughts game serves PDN with WhiteElo and
+    BlackElo (the ratings before the game)."""
+    async with serving(tmp_path) as server:
+        ann, bob, code = await seated_pair(server.url, clock=BLITZ, game="draughts")
+        try:
+            await play(ann, bob, code, ["32-28", "19-23"])
+            over = await bob.request(type="resign", room=code)
+            assert over["ratings"] is not None
+            status, pdn = await http_get(server.url, f"/games/{over['game_id']}")
+            assert status == 200, pdn
+            assert '[WhiteElo "1500"]' in pdn and '[BlackElo "1500"]' in pdn, pdn
+        finally:
+            await close_all(ann, bob)
