@@ -23,7 +23,7 @@ from urllib.parse import quote
 
 from client.address import http_url
 from client.http_get import FetchFailed, get_text
-from client.room_model import REASON_WORDS, SEATS, game_label
+from client.room_model import REASON_WORDS, SEATS, change_text, game_label
 
 LIST_WORDS = {401: "the server no longer knows your identity: reconnect to get a new one"}
 """What a refusal of the list means."""
@@ -48,6 +48,8 @@ class GameRow:
     when: str
     seat: str | None
     """The user's seat (``first``/``second``), if the list says it."""
+    rating_change: str = ""
+    """What a rated game did to the user's rating ("+12", "-8", "±0"), "" otherwise."""
 
     @property
     def finished(self) -> bool:
@@ -194,6 +196,7 @@ def game_row(
         moves=moves_text(game, plies_of(entry, record), start_of(entry, record)),
         when=when_text(when or entry.get("created"), now, zone),
         seat=seat,
+        rating_change=change_text(entry.get("rating_change")),
     )
 
 

@@ -24,6 +24,15 @@ def _int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+def change_text(change: Any) -> str:
+    """A rating change as players read it: "+12", "-12", "±0"; "" when it is not a whole
+    number (an unrated game, an older server)."""
+    value = _int(change)
+    if value is None:
+        return ""
+    return "±0" if value == 0 else f"{value:+d}"
+
+
 def reply_to(message: dict[str, Any]) -> int | None:
     """The request id a reply answers (``re``), when it is one of ours (an integer)."""
     return _int(message.get("re"))
@@ -340,7 +349,7 @@ class RoomModel:
         before, after = _int(change.get("before")), _int(change.get("after"))
         if before is None or after is None:
             return ""
-        return "±0" if after == before else f"{after - before:+d}"
+        return change_text(after - before)
 
     def is_my_turn(self) -> bool:
         """True when we are seated and it is our move in a game that is on."""

@@ -56,6 +56,7 @@ from server.metrics import REFUSED, Metrics
 from server.outputs import ConnId, LaunchBot, Outputs, StorageOp
 from server.proxies import TrustedProxies
 from server.pushconn import PushConnection, counting_handshakes
+from server.ratings import change_of
 from server.records import export, formats
 from server.storage import AsyncStorage, StorageClosed, StorageFailing
 
@@ -1180,6 +1181,7 @@ class BoardhallServer:
                     "plies",
                 )
             }
+            | {"rating_change": change_of(meta, player)}
             for meta in metas
             if self._may_see(meta, viewer)
         ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from server.glicko2 import Rating, Result, grown, rate
 
@@ -134,3 +135,18 @@ class RatingBook:
 def shown(rating: Rating) -> int:
     """A rating as players see it: a whole number."""
     return round(rating.rating)
+
+
+def change_of(meta: Mapping[str, Any], player: str) -> int | None:
+    """What the stored game ``meta`` did to ``player``'s rating (shown after minus shown
+    before), or None: an unrated game, or one ``player`` has no seat in."""
+    changes, seats = meta.get("ratings"), meta.get("seats")
+    if not isinstance(changes, dict) or not isinstance(seats, dict):
+        return None
+    for side, seat in seats.items():
+        change = changes.get(side)
+        if isinstance(seat, dict) and seat.get("player") == player and isinstance(change, dict):
+            before, after = change.get("before"), change.get("after")
+            if isinstance(before, int) and isinstance(after, int):
+                return after - before
+    return None

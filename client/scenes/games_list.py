@@ -18,16 +18,22 @@ OUTCOME_COLORS = {"won": theme.GOOD, "lost": theme.BAD, "playing": theme.ACCENT,
 OUTCOME_WORDS = ("won", "lost", "draw", "aborted", "ended", "playing", "waiting")
 
 
+CHANGE_SAMPLE = "· -100"
+"""The widest rating change a row makes room for after the result word."""
+
+
 def outcome_width() -> int:
-    """Room for the result word at the start of a row, as the window shows the words (a small
-    window's text takes relatively more room)."""
-    return max(fonts.text_width(word, 16, bold=True) for word in OUTCOME_WORDS) + 10
+    """Room for the result word and a rating change (``won · +12``) at the start of a row, as
+    the window shows them (a small window's text takes relatively more room)."""
+    words = max(fonts.text_width(word, 16, bold=True) for word in OUTCOME_WORDS)
+    return words + 6 + fonts.text_width(CHANGE_SAMPLE, 14) + 10
 
 
 def row_cells(row: GameRow) -> list[str]:
     """A row as the list keeps it: result, opponent, when, then the second line's game,
-    reason and length."""
-    return [row.outcome, row.opponent, row.when, row.label, row.reason, row.moves]
+    reason and length, and the rating change after the result."""
+    return [row.outcome, row.opponent, row.when, row.label, row.reason, row.moves,
+            row.rating_change]
 
 
 @dataclass
@@ -61,13 +67,17 @@ class GamesView(ListView):
 
     def _row(self, surface: pygame.Surface, cells: Sequence[str], y: int, color: theme.Color,
              size: int) -> None:
-        outcome, opponent, when, label, reason, moves = (list(cells) + [""] * 6)[:6]
+        outcome, opponent, when, label, reason, moves, change = (list(cells) + [""] * 7)[:7]
         left, right = self.rect.left + 12, self.rect.right - 12
         top = y + 15
         when_rect = draw.text(surface, when, (right, top), 14, theme.MUTED, "midright")
         column = outcome_width()
-        draw.text(surface, outcome, (left, top), 16, OUTCOME_COLORS.get(outcome, theme.TEXT),
-                  "midleft", column - 8, bold=True)
+        word = draw.text(surface, outcome, (left, top), 16,
+                         OUTCOME_COLORS.get(outcome, theme.TEXT), "midleft", column - 8,
+                         bold=True)
+        if change:
+            draw.text(surface, f"· {change}", (word.right + 6, top), 14, theme.MUTED, "midleft",
+                      max(left + column - 8 - word.right - 6, 10))
         name_room = when_rect.left - 12 - (left + column)
         draw.text(surface, f"vs {opponent}", (left + column, top), 16, theme.TEXT,
                   "midleft", max(name_room, 20))

@@ -45,12 +45,16 @@ def back_to_lobby(apps: list[App]) -> None:
 
 
 def a_game(first: App, second: App, game: str, moves: list[str], end: str | None,
-           by: App | None = None, private: bool = False) -> str:
-    """``first`` opens a ``game`` room, ``second`` joins it, they play ``moves`` and ``by``
-    sends ``end`` (``resign``/``abort``; none: the game goes on). Returns the game id."""
+           by: App | None = None, private: bool = False,
+           clock: dict[str, int] | None = None) -> str:
+    """``first`` opens a ``game`` room (with ``clock``: a rated one), ``second`` joins it, they
+    play ``moves`` and ``by`` sends ``end`` (``resign``/``abort``; none: the game goes on).
+    Returns the game id."""
     apps = [first, second]
     back_to_lobby(apps)
-    first.send({"type": "create", "game": game, "color": "first", "private": private})
+    create: dict[str, Any] = {"type": "create", "game": game, "color": "first",
+                              "private": private}
+    first.send({**create, "clock": clock} if clock else create)
     pump(apps, lambda: bool(first.find(RoomScene)))
     code = room_of(first).model.room
     second.send({"type": "join", "room": code})
@@ -303,3 +307,50 @@ def test_an_answer_that_is_not_utf8_is_said_not_waited_for() -> None:
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+def test_rows_show_the_rating_change_of_a_rated_game() -> None:
+    """A listed game's ``rating_change`` reads "+12", "-8" or "±0"; none (unrated, an older
+    server) or a value that is not a whole number shows nothing."""
+    entry: dict[str, Any] = {"id": "g1", "room": "K7QD", "game": "chess", "status": "over",
+                             "result": "first", "reason": "resign",
+                             "seats": {"first": {"player": "p-me", "name": "Me"},
+                                       "second": {"player": "p-bob", "name": "Bob"}}}
+    for change, text in ((12, "+12"), (-8, "-8"), (0, "±0"), (None, ""), ("12", ""),
+                         (True, "")):
+        assert game_row({**entry, "rating_change": change}, "p-me", [], None).rating_change == (
+            text), change
+    assert game_row(entry, "p-me", [], None).rating_change == ""
+
+
+@pytest.mark.parametrize("size", [(640, 480), (1280, 800)])
+def test_a_rated_game_s_row_says_won_and_the_change(tmp_path: Path, server: EmbeddedServer,
+                                                    size: tuple[int, int]) -> None:
+    """After a rated game (a clock, from the start) Alice's row reads "won · +N" and Bob's
+    "lost · -N", drawn inside the list beside the result word, at 640x480 and 1280x800."""
+    alice = open_app(tmp_path, "Alice", server.url)
+    bob = open_app(tmp_path, "Bob", server.url)
+    apps = [alice, bob]
+    pump(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
+    a_game(alice, bob, "chess", ["e2e4", "e7e5"], "resign", by=bob,
+           clock={"initial": 300, "increment": 3})
+    back_to_lobby(apps)
+    won = shown(games_tab(alice))[0]
+    lost = shown(games_tab(bob))[0]
+    assert (won.outcome, lost.outcome) == ("won", "lost")
+    assert won.rating_change.startswith("+") and lost.rating_change.startswith("-")
+    lobby = lobby_of(alice)
+    lines = render_at(alice, size, "rated-games")
+    shutil.copy(Path("/tmp/polish") / f"rated-games-{size[0]}x{size[1]}.png",
+                Path(f"/tmp/rate2-mygames-{size[0]}x{size[1]}.png"))
+    values = {value: rect for _, value, rect in lines}
+    assert "won" in values and f"· {won.rating_change}" in values, sorted(values)
+    word, change = values["won"], values[f"· {won.rating_change}"]
+    assert change.left > word.right and abs(change.centery - word.centery) <= 2
+    scale = min(size[0] / theme.LOGICAL_SIZE[0], size[1] / theme.LOGICAL_SIZE[1])
+    ox = int((size[0] - theme.LOGICAL_SIZE[0] * scale) / 2)
+    assert change.right <= ox + round(lobby.games_view.rect.right * scale)  # inside the list
+    opponent = next(rect for value, rect in values.items() if value.startswith("vs "))
+    assert change.right < opponent.left
+    for app in apps:
+        app.disconnect()

@@ -177,3 +177,29 @@ async def test_a_rated_draughts_game_s_pdn_carries_the_ratings(tmp_path: Path) -
             assert '[WhiteElo "1500"]' in pdn and '[BlackElo "1500"]' in pdn, pdn
         finally:
             await close_all(ann, bob)
+
+
+async def test_the_games_list_carries_the_player_s_rating_change(tmp_path: Path) -> None:
+    """``GET /games?player=`` gives each rated game the listed player's rating change (after
+    minus before, from that player's side) and an unrated game none."""
+    async with serving(tmp_path) as server:
+        ann, bob, code = await seated_pair(server.url, clock=BLITZ, game="chess")
+        try:
+            await play(ann, bob, code, ["e2e4", "e7e5"])
+            over = await bob.request(type="resign", room=code)
+            won = over["ratings"]["first"]["after"] - over["ratings"]["first"]["before"]
+            lost = over["ratings"]["second"]["after"] - over["ratings"]["second"]["before"]
+            assert won > 0 > lost
+            casual = (await ann.request(type="create", game="chess", color="first"))["room"]
+            await bob.request(type="join", room=casual)
+            await play(ann, bob, casual, ["e2e4", "e7e5"])
+            await bob.request(type="resign", room=casual)
+            for who, change in ((ann, won), (bob, lost)):
+                status, body = await http_get(
+                    server.url, f"/games?player={who.welcome['player']}"
+                )
+                assert status == 200, body
+                changes = {g["room"]: g["rating_change"] for g in json.loads(body)["games"]}
+                assert changes == {code: change, casual: None}, changes
+        finally:
+            await close_all(ann, bob)
