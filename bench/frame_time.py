@@ -9,6 +9,11 @@ scene's own input handlers, Bob chats, and spectators come and go, so ``moved``,
 the mean, over all frames and over the frames that were drawn (the others had nothing to draw).
 
     python bench/frame_time.py [--seconds 20] [--size 900x600] [--in-process]
+
+``--replay-analysis`` measures instead a replay scene of a 60-ply chess game while its computer
+analysis runs (the game's own node budget), stepping through the moves, with no server.
+
+    python bench/frame_time.py --replay-analysis [--seconds 20] [--size 900x600]
 """
 
 from __future__ import annotations
@@ -86,6 +91,62 @@ def click(app: App, pos: tuple[int, int], scale: tuple[float, int, int]) -> None
         app.handle_event(pygame.event.Event(kind, pos=window_pos, button=1))
 
 
+REPLAY_GAME = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6", "e1g1", "f8e7",
+               "f1e1", "b7b5", "a4b3", "d7d6", "c2c3", "e8g8", "h2h3", "c6b8", "d2d4", "b8d7",
+               "c3c4", "c7c6", "c4b5", "a6b5", "b1c3", "c8b7", "c1g5", "b5b4", "b3c4", "h7h6",
+               "g5h4", "b4c3", "b2c3", "f6e4", "h4e7", "d8e7", "e1e4", "d6d5", "c4d3", "d5e4",
+               "d3e4", "e5d4", "c3d4", "d7f6", "e4d3", "f8d8", "d1c2", "d8d4", "f3d4", "e7e1",
+               "g1h2", "b7c8", "a1e1", "c8e6", "d4e6", "f7e6", "e1e6", "g8h8", "c2c6", "a8a2"]
+"""Sixty plies of a Ruy Lopez (the replay analysis mode)."""
+
+
+def pct(values: list[float], p: float) -> float:
+    """The ``p`` quantile of sorted ``values``."""
+    return values[min(len(values) - 1, int(len(values) * p))]
+
+
+def replay_analysis(seconds: float, size: tuple[int, int]) -> int:
+    """Frame times of a replay scene while its analysis runs (``--replay-analysis``)."""
+    from client.scenes.replay import ReplayScene
+
+    app = App(Config(path=Path(os.devnull)), window_size=size)
+    app.settle()
+    scene = ReplayScene(app, "chess", None, None, REPLAY_GAME, {"first": "A", "second": "B"})
+    assert not scene.error, scene.error
+    app.push(scene)
+    scene.toggle_analysis()
+    run = scene.analysis
+    assert run is not None
+    frames: list[float] = []
+    cpu: list[float] = []
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds and run.running:
+        scene.index = len(frames) // 30 % (len(REPLAY_GAME) + 1)  # a move every half second
+        t0, c0 = time.perf_counter(), time.thread_time()
+        app.step(1 / 60, pygame.event.get())
+        frames.append((time.perf_counter() - t0) * 1000)
+        cpu.append((time.thread_time() - c0) * 1000)
+        time.sleep(1 / 60)  # as vsync would
+    elapsed = time.perf_counter() - started
+    analysed = len(run.evals)
+    run.cancel()
+    run.wait(10)
+    print(f"frame_time --replay-analysis: {len(frames)} frames in {elapsed:.1f} s, window "
+          f"{size[0]}x{size[1]}, {analysed}/{run.total} positions analysed "
+          f"({getattr(run, 'where', 'thread')})")
+    print(f"  machine load average while measuring: {os.getloadavg()[0]:.2f} "
+          f"on {os.cpu_count()} CPUs")
+    slowest = sorted(range(len(frames)), key=lambda i: -frames[i])[:5]
+    print("  slowest frames (frame number: wall ms / CPU ms): "
+          + ", ".join(f"{i}: {frames[i]:.1f}/{cpu[i]:.1f}" for i in slowest))
+    for label, values in (("all frames", frames), ("CPU per frame", cpu)):
+        values.sort()
+        print(f"  {label:13} longest {values[-1]:6.2f} ms  p99 {pct(values, 0.99):6.2f} ms  "
+              f"p95 {pct(values, 0.95):6.2f} ms  median {statistics.median(values):6.2f} ms")
+    print(f"  target: longest frame < 16 ms -> {'OK' if frames[-1] < 16 else 'OVER'}")
+    return 0
+
+
 def main() -> int:
     """Run the benchmark and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -93,8 +154,12 @@ def main() -> int:
     parser.add_argument("--size", default="900x600")
     parser.add_argument("--spectators", type=int, default=5)
     parser.add_argument("--in-process", action="store_true", help="embed the server in-process")
+    parser.add_argument("--replay-analysis", action="store_true",
+                        help="a replay scene while its analysis runs (no server)")
     args = parser.parse_args()
     w, h = (int(v) for v in args.size.split("x"))
+    if args.replay_analysis:
+        return replay_analysis(args.seconds, (w, h))
     rng = random.Random(1)
 
     embedded: EmbeddedServer | None = None
