@@ -1,14 +1,23 @@
-"""A computer analysis of a replayed game, run on a background thread.
+"""A computer analysis of a replayed game, run in a child process.
 
-The frame loop only reads what the thread has finished (:attr:`AnalysisRun.evals` grows one
-position at a time); :meth:`AnalysisRun.cancel` stops the search within a few dozen nodes, and a
-stopped run can be resumed where it stopped (the results are deterministic, so the parts agree).
+The search is pure Python: on a thread of the pygame process it would hold the GIL and stall
+frames (bench/README.md, "Replay analysis and frame time"). A ``spawn`` child gets the game's
+first state and its moves, replays them and sends each position's analysis back through a pipe;
+a reader thread (blocked in ``recv``, so it leaves the GIL alone) appends them to
+:attr:`AnalysisRun.evals`, which the frame loop reads as it grows. :meth:`AnalysisRun.cancel`
+terminates the child; a stopped run can be resumed where it stopped (the results are
+deterministic, so the parts agree). When no child can be started (a state that cannot be sent to
+another process, such as a custom map's), the search runs on a thread instead and
+:attr:`AnalysisRun.where` says so.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import threading
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
+from multiprocessing.connection import Connection
 from typing import Any
 
 import engines
@@ -29,12 +38,31 @@ PLURAL: dict[str, str] = {"inaccuracy": "inaccuracies", "mistake": "mistakes",
                           "blunder": "blunders"}
 
 
+def _child(conn: Connection, game: str, first: Any, moves: list[str], nodes: int | None,
+           done: list[PositionEval]) -> None:
+    """The child process: replay ``moves`` from ``first``, send each position's analysis from
+    ``states[len(done)]`` on, then ``None`` (or an error's text)."""
+    try:
+        engine = engines.get(game)
+        states = [first]
+        for move in moves:
+            states.append(engine.play(states[-1], move))
+        for found in iter_analysis(engine, states, nodes, None, done):
+            conn.send(found)
+        conn.send(None)
+    except Exception as exc:  # a state the search cannot read: said, never a crash
+        conn.send(str(exc))
+    finally:
+        conn.close()
+
+
 class AnalysisRun:
-    """Analyse ``states`` (a game from its start) on a thread; ``nodes`` overrides the game's
-    node budget per position (tests)."""
+    """Analyse ``states`` (a game from its start) in a child process (``process=False``, or a
+    child that cannot start: on a thread); ``nodes`` overrides the game's node budget per
+    position (tests)."""
 
     def __init__(self, game: str, states: Sequence[Any], moves: Sequence[str],
-                 nodes: int | None = None) -> None:
+                 nodes: int | None = None, process: bool = True) -> None:
         self.game = game
         self.scale = scale_of(game)
         self.states = list(states)
@@ -43,8 +71,13 @@ class AnalysisRun:
         self.nodes = nodes
         self.evals: list[PositionEval] = []
         self.error = ""
+        self.process = process
+        self.where = "process" if process else "thread"
+        """Where the search runs: ``process``, or ``thread (...why...)`` after a fallback."""
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._child: multiprocessing.process.BaseProcess | None = None
+        self._reaping = threading.Lock()
         self.resume()
 
     @property
@@ -59,9 +92,9 @@ class AnalysisRun:
 
     @property
     def running(self) -> bool:
-        """The thread is still searching (and was not told to stop)."""
+        """The search goes on: not told to stop, not every position in yet."""
         return (self._thread is not None and self._thread.is_alive()
-                and not self._stop.is_set())
+                and not self._stop.is_set() and not self.complete)
 
     def resume(self) -> None:
         """Go on from the first position not analysed yet (nothing when all are done)."""
@@ -71,16 +104,77 @@ class AnalysisRun:
             self._thread.join()  # a stopped search ends within a few dozen nodes
         self._stop = threading.Event()
         self.error = ""
-        self._thread = threading.Thread(target=self._run, args=(self._stop,),
+        target: Callable[..., None] = self._run
+        args: tuple[Any, ...] = (self._stop,)
+        if self.process:
+            try:
+                args = (self._stop, self._start_child())
+                target = self._read
+            except Exception as exc:  # no child (a state that cannot be pickled, no fork...)
+                self.process = False
+                self.where = f"thread (no analysis process: {exc})"
+        self._thread = threading.Thread(target=target, args=args,
                                         name="boardhall-analysis", daemon=True)
         self._thread.start()
 
+    def _start_child(self) -> Connection:
+        """Start the child process on the positions not analysed yet; its end of the pipe."""
+        context = multiprocessing.get_context("spawn")
+        mine, theirs = context.Pipe(duplex=False)
+        child = context.Process(
+            target=_child, name="boardhall-analysis", daemon=True,
+            args=(theirs, self.game, self.states[0], self.moves[: self.total - 1], self.nodes,
+                  list(self.evals)))
+        try:
+            child.start()
+        except BaseException:
+            mine.close()
+            raise
+        finally:
+            theirs.close()  # the child's copy only: EOF here once the child is gone
+        self._child = child
+        return mine
+
+    def _read(self, stop: threading.Event, conn: Connection) -> None:
+        """Append what the child sends until it ends or the run is cancelled."""
+        try:
+            while not stop.is_set():
+                message = conn.recv()
+                if message is None:
+                    break
+                if isinstance(message, str):
+                    self.error = f"Analysis stopped: {message}"
+                    break
+                if not stop.is_set():
+                    self.evals.append(message)
+        except (EOFError, OSError):
+            if not stop.is_set() and not self.complete:
+                self.error = "Analysis stopped: its process ended"
+        finally:
+            conn.close()
+            self._end_child()
+
+    def _end_child(self) -> None:
+        """Terminate the child (if still running) and reap it: no process is left behind."""
+        with self._reaping:
+            child = self._child
+            if child is None:
+                return
+            if child.is_alive():
+                child.terminate()
+            child.join(5)
+            if child.is_alive():
+                child.kill()
+                child.join()
+            self._child = None
+
     def cancel(self) -> None:
-        """Stop searching (what is done stays)."""
+        """Stop searching (what is done stays); the child process is terminated."""
         self._stop.set()
+        self._end_child()
 
     def wait(self, timeout: float | None = None) -> None:
-        """Wait for the thread to end (tests, and leaving the scene)."""
+        """Wait for the search to end (tests, and leaving the scene)."""
         if self._thread is not None:
             self._thread.join(timeout)
 
@@ -98,10 +192,46 @@ class AnalysisRun:
         return judge(self.game, list(self.evals), self.moves)
 
     def progress(self) -> str:
-        """``Analysing… 23/61`` while running, else empty."""
+        """``Analysing… 23/61`` while running (``on a thread`` after a fallback), else empty."""
         if not self.running:
             return ""
-        return f"Analysing… {len(self.evals)}/{self.total}"
+        where = "" if self.process else " on a thread"
+        return f"Analysing… {len(self.evals)}/{self.total}{where}"
+
+
+class AnalysisCache:
+    """The analyses of this session's replays, the ``limit`` most recently used kept, so that
+    reopening a game's replay shows its analysis at once."""
+
+    def __init__(self, limit: int = 20) -> None:
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise ValueError(f"the analysis cache keeps at least 1 game, not {limit!r}")
+        self.limit = limit
+        self._runs: OrderedDict[Hashable, AnalysisRun] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._runs)
+
+    def get(self, key: Hashable) -> AnalysisRun | None:
+        """The run kept for ``key`` (now the most recently used), or ``None``."""
+        run = self._runs.get(key)
+        if run is not None:
+            self._runs.move_to_end(key)
+        return run
+
+    def put(self, key: Hashable, run: AnalysisRun) -> None:
+        """Keep ``run`` for ``key``; the least recently used beyond the limit is cancelled and
+        dropped."""
+        self._runs[key] = run
+        self._runs.move_to_end(key)
+        while len(self._runs) > self.limit:
+            _, dropped = self._runs.popitem(last=False)
+            dropped.cancel()
+
+    def cancel_all(self) -> None:
+        """Stop every run that is still searching (the app is closing)."""
+        for run in self._runs.values():
+            run.cancel()
 
 
 def summary_line(name: str, judged: Sequence[MoveJudgement], side: Side) -> str:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import pygame
 
+from client.analysis import AnalysisCache
 from client.config import Claim, Config
 from client.net import NO_RECONNECT_CODES, Connection, NetEvent, Patience
 from client.scenes.base import Scene
@@ -118,6 +119,8 @@ class App:
             pygame.display.set_caption("Boardhall")
             limit_window(theme.MIN_WINDOW)
         self.stack: list[Scene] = []
+        self.analyses = AnalysisCache()
+        """The replays' computer analyses of this session (see ``client.analysis``)."""
         self.running = True
         self.dirty = True
         self._scaled: pygame.Surface | None = None
@@ -595,6 +598,7 @@ class App:
         while self.running and self.stack:
             dt = clock.tick(fps) / 1000.0
             self.step(dt, pygame.event.get())
+        self.analyses.cancel_all()  # no analysis process outlives the window
         self.disconnect()
         if self.local_server is not None:
             with contextlib.suppress(Exception):

@@ -277,9 +277,11 @@ class ReplayScene(Scene):
             self.moves = self.moves[: max(0, len(self.states) - 1)]
             self.index = len(self.moves)
             self.shown = display_moves(game, start, self.moves)  # the playable part, in SAN
-        self.analysis: AnalysisRun | None = None
         self.analysis_nodes: int | None = None
         """Search nodes per position (``None``: the game's budget; tests lower it)."""
+        self._options = dict(options or {})
+        self.analysis: AnalysisRun | None = app.analyses.get(self.analysis_key())
+        """This game's analysis: kept for the session, so a replay opened again shows it."""
         self.view: BoardView | None = None
         try:
             self.view = make_view(game, variant, variant_info)
@@ -394,6 +396,11 @@ class ReplayScene(Scene):
         elif action == "close":
             self.app.pop(self)
 
+    def analysis_key(self) -> tuple[Any, ...]:
+        """What makes two replays the same game for the session's analyses."""
+        return (self.game, self.variant, self.start, tuple(self.moves),
+                repr(sorted(self._options.items())), self.analysis_nodes)
+
     def toggle_analysis(self) -> None:
         """Start the computer analysis, stop it while it runs, or go on where it stopped."""
         if self.analysis is None:
@@ -401,6 +408,7 @@ class ReplayScene(Scene):
                 return
             moves = [state.last_move or "" for state in self.states[1:]]
             self.analysis = AnalysisRun(self.game, self.states, moves, self.analysis_nodes)
+            self.app.analyses.put(self.analysis_key(), self.analysis)
             if self.view is not None:
                 self.view.layout(self.board_rect(), self.view.flipped)
         elif self.analysis.running:
