@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -80,9 +81,9 @@ def test_the_child_process_finds_what_the_search_in_this_process_finds(
 def test_a_stopped_run_resumed_in_a_new_child_ends_as_one_run_would() -> None:
     states = states_of("chess", FOOLS_MATE)
     run = AnalysisRun("chess", states, FOOLS_MATE, nodes=1500)
-    deadline = pygame.time.get_ticks() + 30_000
+    deadline = time.monotonic() + 30
     while len(run.evals) < 2:
-        assert pygame.time.get_ticks() < deadline
+        assert time.monotonic() < deadline
         run.wait(0.01)
     run.cancel()
     assert not analysis_children()
