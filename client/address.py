@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 DEFAULT_PORT = 8765
 
@@ -136,3 +136,8 @@ def http_url(ws_url: str, path: str) -> str:
     scheme = "https" if parts.scheme == "wss" else "http"
     prefix = parts.path.rstrip("/")
     return f"{scheme}://{parts.netloc}{prefix}{path}"
+
+
+def record_url(ws_url: str, game_id: str) -> str:
+    """The URL of game ``game_id``'s JSON record on the server of ``ws_url``."""
+    return http_url(ws_url, f"/games/{quote(game_id, safe='')}?format=json")

@@ -73,13 +73,22 @@ def position_highlight(game: str, variant: str | None, engine: Any, state: Any,
         outcome = engine.outcome(state)
         if outcome is not None:
             found = tuple(outcome.highlight)
-        position = engine.position(state)
-        found = found or check_squares(game, position)
-        if not found and game == "custom" and view is not None:
-            found = threatened_captains(engine, variant, position,
-                                        view.captains_of(state, state.turn))
+        found = found or check_marks(game, variant, engine, state, view)
     except Exception:  # a position this client cannot judge: no marks
         return found
+    return found
+
+
+def check_marks(game: str, variant: str | None, engine: Any, state: Any,
+                view: BoardView | None) -> tuple[str, ...]:
+    """The side to move's checked chess king, or a custom game's threatened captains (found
+    through the board ``view``); empty for other games. Raises what the engine raises.
+
+    Shared by :func:`position_highlight` and the room's check sound."""
+    position = engine.position(state)
+    found = check_squares(game, position)
+    if not found and game == "custom" and view is not None:
+        found = threatened_captains(engine, variant, position, view.captains_of(state, state.turn))
     return found
 
 

@@ -21,7 +21,7 @@ from datetime import UTC, datetime, tzinfo
 from typing import Any
 from urllib.parse import quote
 
-from client.address import http_url
+from client.address import http_url, record_url
 from client.http_get import FetchFailed, get_text
 from client.room_model import REASON_WORDS, SEATS, change_text, game_label
 
@@ -290,7 +290,7 @@ class GamesFetch:
                 break
             if game_id in self._known or plies_of(entry, None) is not None:
                 continue  # the listing says how long it is: no record to read
-            url = http_url(server_url, f"/games/{quote(game_id, safe='')}?format=json")
+            url = record_url(server_url, game_id)
             try:
                 self._out.put(Recorded(game_id, fetch_record(url, token=token,
                                                              ssl_context=context)))

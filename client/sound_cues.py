@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from client.annotations import check_squares, threatened_captains
+from client.annotations import check_marks
 from client.room_model import SEATS, RoomModel
 
 if TYPE_CHECKING:
@@ -127,13 +127,9 @@ def moment(model: RoomModel, view: BoardView | None = None, board: bool = False)
         if view is not None:
             with contextlib.suppress(Exception):  # a renderer that cannot read it: no count
                 pieces = len(view.pieces_of(state))
-        if model.game == "chess" and engine is not None:
-            with contextlib.suppress(Exception):
-                check = bool(check_squares("chess", engine.position(state)))
-        elif model.game == "custom" and engine is not None and view is not None:
-            with contextlib.suppress(Exception):
-                check = bool(threatened_captains(engine, model.variant, engine.position(state),
-                                                 view.captains_of(state, state.turn)))
+        if model.game in CHECK_GAMES and engine is not None:
+            with contextlib.suppress(Exception):  # a position the engine cannot judge: no check
+                check = bool(check_marks(model.game, model.variant, engine, state, view))
     return Moment(model.game, model.game_id, model.status, len(model.moves), model.you,
                   model.hotseat, pieces, check)
 

@@ -11,12 +11,11 @@ import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote
 
 import pygame
 
 import engines
-from client.address import http_url
+from client.address import record_url
 from client.analysis import SUFFIX, AnalysisRun, eval_text, summary_line
 from client.annotations import CaptureTracker, position_highlight
 from client.boards import make_view
@@ -216,7 +215,7 @@ class RecordFetch:
         token: str | None = None,
         ssl_context: ssl.SSLContext | None = None,
     ) -> None:
-        self.url = http_url(server_url, f"/games/{quote(game_id, safe='')}?format=json")
+        self.url = record_url(server_url, game_id)
         self._token = token
         self._ssl_context = ssl_context
         self._done: queue.Queue[dict[str, Any] | RecordError] = queue.Queue(maxsize=1)
