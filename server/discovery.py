@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import ipaddress
 import logging
 import secrets
 import socket
@@ -32,6 +31,7 @@ from protocol.discovery import (
     encode_answer,
     is_probe,
 )
+from server import lan
 from server.flags import bounded
 
 if TYPE_CHECKING:
@@ -46,9 +46,6 @@ PER_ADDRESS = 4
 its targets)."""
 OVERALL = 64
 """Answers in all in a window."""
-
-_WILDCARDS = {"", "0.0.0.0", "::", "*"}
-
 
 @dataclass(frozen=True)
 class Settings:
@@ -76,14 +73,7 @@ class Status:
 def wanted(host: str) -> bool:
     """Whether a server listening on ``host`` answers probes: when it listens on every address
     or on one other machines can reach (a loopback-only server is for this machine alone)."""
-    text = host.strip()
-    if text in _WILDCARDS:
-        return True
-    text = text.removeprefix("[").removesuffix("]").split("%", 1)[0]
-    try:
-        return not ipaddress.ip_address(text).is_loopback
-    except ValueError:
-        return text.lower() != "localhost"
+    return not lan.is_loopback(host)
 
 
 def check_name(text: str) -> str:
@@ -305,7 +295,7 @@ def status_of(server: BoardhallServer) -> Status:
     }
     rooms = sum(1 for room in server.hall.rooms.values() if room.status == "playing")
     host = None
-    if server.host.strip() not in _WILDCARDS:
+    if not lan.is_wildcard(server.host):
         host = str(server.listening_sockets()[0].getsockname()[0])
     scheme = "wss" if server.ssl_context is not None else "ws"
     return Status(server.port, scheme, len(players), rooms, host)

@@ -33,6 +33,18 @@ def is_wildcard(host: str) -> bool:
     return host.strip() in _WILDCARDS
 
 
+def is_loopback(host: str) -> bool:
+    """Whether ``--host`` is a loopback address or ``localhost``: only this machine can
+    connect (brackets and an IPv6 ``%interface`` are allowed)."""
+    text = listen_text(host)
+    if text.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(text).is_loopback
+    except ValueError:
+        return False
+
+
 def reachable(addresses: Iterable[str], ipv6: bool = True) -> list[str]:
     """``addresses`` another machine could connect to, in their order without repeats: no
     loopback, link-local (they need an interface name), multicast or unspecified ones; IPv6 only
@@ -86,15 +98,12 @@ def connect_hint(
             f"in a container: players connect to {scheme}:// and the host machine's address, "
             f"with the port published for {port}"
         )
+    if is_loopback(host):
+        return (
+            f"only this machine can connect (--host {host}); --host 0.0.0.0 lets "
+            "players on other machines in"
+        )
     if not is_wildcard(host):
-        try:
-            if ipaddress.ip_address(listen_text(host)).is_loopback:
-                return (
-                    f"only this machine can connect (--host {host}); --host 0.0.0.0 lets "
-                    "players on other machines in"
-                )
-        except ValueError:
-            pass
         return f"players connect to {scheme}://{_bracketed(listen_text(host))}:{port}"
     if not addresses:
         return "players on other machines connect to this machine's network address (none found)"

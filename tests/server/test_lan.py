@@ -71,7 +71,7 @@ def test_in_a_container_the_hosts_address_is_what_players_type() -> None:
 
 
 def test_a_loopback_server_says_only_this_machine_can_connect() -> None:
-    for host in ("127.0.0.1", "::1", "[::1]"):
+    for host in ("127.0.0.1", "::1", "[::1]", "localhost", "127.0.0.2"):
         hint = lan.connect_hint(host, 8765, "ws", ["192.168.1.20"])
         assert hint.startswith(f"only this machine can connect (--host {host})"), hint
         assert "--host 0.0.0.0" in hint
