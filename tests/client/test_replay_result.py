@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pygame
 import pytest
 
 from client.scenes.replay import ReplayScene
@@ -40,5 +41,8 @@ def test_replay_picture(ui: UI) -> None:
                         reason="resign")
     ui.app.push(scene)
     shoot(ui.app, ui.tmp_path, "replay-resigned")
+    picture = pygame.image.load(str(ui.tmp_path / "replay-resigned.png"))
+    assert picture.get_size() == ui.app.surface.get_size()
+    assert len({picture.get_at((x, 400))[:3] for x in range(0, 1280, 40)}) > 2  # not blank
     LOST.mkdir(parents=True, exist_ok=True)
     shutil.copy(ui.tmp_path / "replay-resigned.png", LOST / "replay-resigned.png")
