@@ -12,6 +12,7 @@ from typing import Any
 
 import engines
 from client.moves import points_of
+from protocol import PROVISIONAL_RD
 
 SEATS = ("first", "second")
 
@@ -36,10 +37,6 @@ def change_text(change: Any) -> str:
 def reply_to(message: dict[str, Any]) -> int | None:
     """The request id a reply answers (``re``), when it is one of ours (an integer)."""
     return _int(message.get("re"))
-
-
-PROVISIONAL_RD = 110
-"""A rating whose deviation is above this is provisional (shown "1500?", as lichess does)."""
 
 
 def rating_label(rating: Any, rd: Any) -> str:

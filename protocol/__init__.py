@@ -13,6 +13,7 @@ from protocol.errors import ERROR_ORDER, ErrorCode, ProtocolError
 from protocol.messages import (
     CLIENT_FIELDS,
     CLIENT_TYPES,
+    PROVISIONAL_RD,
     RESULT_REASONS,
     Abort,
     Answer,
@@ -77,6 +78,7 @@ __all__ = [
     "CURRENT_VERSION",
     "ERROR_ORDER",
     "KNOWN_VERSIONS",
+    "PROVISIONAL_RD",
     "RESULT_REASONS",
     "Abort",
     "Answer",

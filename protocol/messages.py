@@ -134,6 +134,11 @@ class Clocks(BaseModel):
     """The seat whose clock runs, or ``None``."""
 
 
+PROVISIONAL_RD = 110
+"""A rating whose deviation is above this is provisional (shown "1500?", as lichess does); the
+server widens a provisional player's matchmaking window (:mod:`server.matchmaking`)."""
+
+
 class SeatInfo(BaseModel):
     """Who sits in a seat."""
 

@@ -61,8 +61,9 @@ from server.clock import TimeControl
 from server.config import ServerConfig
 from server.glicko2 import Rating
 from server.liveness import Alive, Run, crash_charges
+from server.matchmaking import Seeker, best, ready_at
 from server.outputs import ConnId, LaunchBot, Outputs, SaveAlive, SaveGame, SaveIdentity
-from server.ratings import RatingBook, rating_key, shown
+from server.ratings import GameFacts, RatingBook, rating_key, shown, unrated_because
 from server.records import json_record
 from server.room import Room
 from server.sanitize import clean_name, clean_text, name_refusal
@@ -72,6 +73,8 @@ log = logging.getLogger("boardhall.hall")
 CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 LOBBY = ""
 """Wake-up key of the lobby push (room codes are never empty)."""
+MATCHING = "*"
+"""Wake-up key of the matchmaking re-check: a rating window has grown (no room code has ``*``)."""
 WAKES_SLACK = 64
 """Stale timer entries tolerated before the heap is compacted."""
 LOBBY_INTERVAL_S = 0.5
@@ -151,6 +154,11 @@ class Seek:
     options: dict[str, Any]
     max_plies: int
     control: TimeControl
+    since: float = 0.0
+    """When it began to wait (the hall's monotonic time)."""
+    windowed: bool = False
+    """It pairs within a rating window that widens while it waits (:mod:`server.matchmaking`):
+    a game of its pool would be rated and its player is not a bot. Else first come."""
 
     @property
     def key(self) -> tuple[str, str, str, TimeControl]:
@@ -194,6 +202,9 @@ class Hall:
         :attr:`Outputs.lobby`, to be ordered before the lists that show it)."""
         self._lobby_next = 0.0
         self._lobby_timer = False
+        self._match_at: float | None = None
+        """When the matchmaking re-check is due (its current :data:`MATCHING` wake-up): the
+        earliest time two waiting seeks of a pool come within each other's windows."""
         self._lobby_lists: dict[str | None, list[RoomSummary]] = {}
         """The latest lobby list sent to watchers, by game filter (see :meth:`_shared_list`)."""
         self._wall_second: int | None = None
@@ -310,21 +321,37 @@ class Hall:
         self._wakes = [
             (when, code)
             for when, code in self._wakes
-            if code == LOBBY or self._pushed.get(code) == when
+            if code == LOBBY or self._pushed.get(code) == when or self._is_match_wake(when, code)
         ]
         heapq.heapify(self._wakes)
 
+    def _is_match_wake(self, when: float, code: str) -> bool:
+        """Whether the wake-up ``(when, code)`` is the matchmaking re-check still planned."""
+        return code == MATCHING and when == self._match_at
+
     def next_wake(self) -> float | None:
         """When :meth:`tick` should run next (``None``: nothing is due)."""
-        while self._wakes and self._wakes[0][1] not in self.rooms and self._wakes[0][1] != LOBBY:
+        while self._wakes:
+            when, code = self._wakes[0]
+            if code in self.rooms or code == LOBBY or self._is_match_wake(when, code):
+                break
             heapq.heappop(self._wakes)
         return self._wakes[0][0] if self._wakes else None
 
     def tick(self, now: float) -> list[Outputs]:
-        """Fire every room timer that is due: flags, abort deadlines, closing rooms."""
+        """Fire every timer that is due: flags, abort deadlines, closing rooms, the lobby push
+        and the matchmaking re-check."""
         results = []
         while self._wakes and self._wakes[0][0] <= now:
-            _, code = heapq.heappop(self._wakes)
+            planned, code = heapq.heappop(self._wakes)
+            if code == MATCHING:
+                if self._is_match_wake(planned, code):
+                    self._match_at = None
+                    try:
+                        results.extend(self._pair_waiting(now))
+                    except Exception:  # like a broken room: the other timers still fire
+                        log.exception("matchmaking re-check failed")
+                continue
             if code == LOBBY:
                 out = Outputs()
                 self._push_lobby(out, now)
@@ -395,9 +422,7 @@ class Hall:
                     out.keys += (code,)
                     room.drop(conn, identity.player, now, out)
                     self._after_room(room, out)
-            for seek_id in [s.id for s in self.seeks.values() if s.player == identity.player]:
-                del self.seeks[seek_id]
-                self._lobby_changed()
+            self._drop_seeks(identity.player)
             self._forget_if_idle(identity.player)
         self._lobby_changed()
         out.lobby = True
@@ -579,9 +604,7 @@ class Hall:
                     old.identity = None
                     old.watching = False
                 # its seeks were that connection's: the new one never asked to be matched
-                for seek_id in [s.id for s in self.seeks.values() if s.player == player]:
-                    del self.seeks[seek_id]
-                    self._lobby_changed()
+                self._drop_seeks(player)
         else:
             token = self.token_factory()
             player = "p" + self._new_id(11, lambda c: "p" + c in self.identities)
@@ -744,14 +767,17 @@ class Hall:
         self._drop_seeks(identity.player)
         self._store(identity, out)
 
-    def _drop_seeks(self, player: str) -> None:
-        """``player`` sat down in a room (opened one, joined one, was matched or took a
-        rematch): its seeks are withdrawn, so that no other seek of its starts a second game."""
-        mine = [s.id for s in self.seeks.values() if s.player == player]
+    def _drop_seeks(self, player: str, key: tuple[Any, ...] | None = None) -> int:
+        """Withdraw ``player``'s seeks (only those of ``key`` if given) and return how many
+        there were: it sat down in a room (opened one, joined one, was matched or took a
+        rematch: so that no other seek of its starts a second game), left matchmaking,
+        disconnected, connected again elsewhere, or seeks the same again."""
+        mine = [s.id for s in self.seeks.values() if s.player == player and key in (None, s.key)]
         for seek_id in mine:
             del self.seeks[seek_id]
         if mine:
             self._lobby_changed()
+        return len(mine)
 
     def prepare(self, message: Create) -> PreparedStart:
         """Parse the start position or record of ``message``; reads and changes no hall state,
@@ -956,17 +982,20 @@ class Hall:
         engine, variant, options, max_plies, control = self._settings(
             message.game, message.variant, message.options, message.clock
         )
+        windowed = self._rated_pool(engine, options, control) and not identity.bot
         mine = Seek("", identity.player, engine.game, variant, options, max_plies, control)
-        for seek in self.seeks.values():
-            if seek.key == mine.key and seek.player != identity.player:
-                self._check_room_quota(identity.player, seeks=False)
-                self._match(seek, identity, now, out, message.id)
-                return
+        mine.since, mine.windowed = now, windowed
+        pool = [s for s in self.seeks.values() if s.key == mine.key and s.player != identity.player]
+        seeker = self._seeker(mine)
+        partner = best(seeker, ((s, self._seeker(s)) for s in pool), now)
+        if partner is not None:
+            self._check_room_quota(identity.player, seeks=False)
+            self._match(partner, identity, now, out, message.id)
+            return
         self._check_room_quota(identity.player, mine.key)
-        for seek_id in [
-            s.id for s in self.seeks.values() if s.player == identity.player and s.key == mine.key
-        ]:
-            del self.seeks[seek_id]
+        self._drop_seeks(identity.player, mine.key)
+        if pool:  # a window may reach one of them later: the re-check is planned for then
+            self._plan_matching(min(ready_at(seeker, self._seeker(s)) for s in pool), now)
         mine.id = "s" + self._new_id(5, lambda c: "s" + c in self.seeks)
         self.seeks[mine.id] = mine
         self._store(identity, out)
@@ -1022,6 +1051,82 @@ class Hall:
         room.snapshots(now, out, joiner.conn, re)
         self._after_room(room, out)
 
+    # ---- matchmaking windows (server/matchmaking.py) ------------------------------------------
+
+    @staticmethod
+    def _rated_pool(engine: Engine, options: dict[str, Any], control: TimeControl) -> bool:
+        """Whether a game of this pool between two people would be rated (it starts from the
+        variant's own start and, played out, has a result and both sides' moves)."""
+        facts = GameFacts(
+            result="draw",
+            both_moved=True,
+            any_bot=False,
+            timed=control.timed,
+            standard_start=True,
+            default_options=options == dict(engine.default_options),
+        )
+        return unrated_because(facts) is None
+
+    def _seeker(self, seek: Seek) -> Seeker:
+        """What pairing needs of ``seek``: its player's rating for its game as of now."""
+        rating = self.ratings.get(seek.player, rating_key(seek.game, seek.variant))
+        return Seeker(rating.rating, rating.deviation, seek.since, seek.windowed)
+
+    def _plan_matching(self, when: float, now: float) -> None:
+        """Re-check the waiting seeks at ``when`` (unless a re-check is due sooner); never at
+        ``now`` or before (what pairs now was paired already)."""
+        when = max(when, math.nextafter(now, math.inf))
+        if self._match_at is None or when < self._match_at:
+            self._match_at = when
+            heapq.heappush(self._wakes, (when, MATCHING))
+
+    def _pair_waiting(self, now: float) -> list[Outputs]:
+        """Pair the waiting seeks whose windows have grown to take each other, the longest
+        waiting first, each with its best partner (:func:`server.matchmaking.best`); then plan
+        the next re-check for the pools still holding two seeks or more."""
+        results: list[Outputs] = []
+        pools: dict[tuple[Any, ...], list[Seek]] = {}
+        for seek in self.seeks.values():  # oldest first
+            pools.setdefault(seek.key, []).append(seek)
+        for pool in pools.values():
+            # a player matched in an earlier pool has had its other seeks withdrawn
+            waiting = [s for s in pool if s.id in self.seeks]
+            if len(waiting) < 2:
+                continue
+            seekers = {s.id: self._seeker(s) for s in waiting}
+            i = 0
+            while i < len(waiting):
+                seek = waiting[i]
+                others = [
+                    (s, seekers[s.id]) for s in waiting if s is not seek and s.player != seek.player
+                ]
+                partner = best(seekers[seek.id], others, now)
+                if partner is None:
+                    i += 1
+                    continue
+                waiting.remove(seek)
+                waiting.remove(partner)
+                results.append(self._timer_match(seek, partner, now))
+            if len(waiting) >= 2:
+                self._plan_matching(
+                    min(
+                        ready_at(seekers[a.id], seekers[b.id])
+                        for j, a in enumerate(waiting)
+                        for b in waiting[j + 1 :]
+                    ),
+                    now,
+                )
+        return results
+
+    def _timer_match(self, seek: Seek, partner: Seek, now: float) -> Outputs:
+        """The re-check pairs ``seek`` with ``partner``: a room for both, told to both."""
+        out = Outputs()
+        version = self._lobby_version
+        self._match(seek, self.identities[partner.player], now, out, None)
+        out.lobby = self._lobby_version != version
+        self._push_lobby(out, now)
+        return out
+
     def _fair_side(self, a: Identity, b: Identity) -> Side:
         """``a``'s colour against ``b``: each is due the colour other than its last one; when
         only one is due a colour, or they are due different ones, they get them; else a toss."""
@@ -1043,12 +1148,8 @@ class Hall:
         identity = session.identity
         assert identity is not None
         if message.room is None:
-            mine = [s.id for s in self.seeks.values() if s.player == identity.player]
-            if not mine:
+            if not self._drop_seeks(identity.player):
                 raise ProtocolError(ErrorCode.NOT_ALLOWED, "you are not waiting for a match")
-            for seek_id in mine:
-                del self.seeks[seek_id]
-            self._lobby_changed()
             out.send((session.conn,), Ok(re=message.id))
             return
         room = self._room(message.room)
