@@ -127,13 +127,38 @@ HINT_WIDTH = 180
 """Room for the keys hint right of the titles."""
 ERROR_HEIGHT = 64
 """Room at the foot of the games list for why it could not be read."""
+ROOM_WIDTHS = (50, 92, 146, 68, 52)
+"""The room list's columns: Room, Game, Players, Clock, Viewers (together the list's width
+less its 12-pixel margin). Players is the widest: two usual names with their ratings."""
+NAME_KEEP = 3
+"""Letters a name keeps at the least when it is cut to make room for the ratings."""
 
+
+
+def abbreviations(names: list[str], keep: int = NAME_KEEP) -> list[list[str]]:
+    """``names`` shorter and shorter, one letter at a time off the longest name, down to
+    ``keep`` letters each: the forms to try before dropping the ratings. A cut name ends in
+    "." as an abbreviated name does (an ellipsis is as wide as two letters).
+
+    >>> abbreviations(["Alexa", "Bo"])
+    [['Alex.', 'Bo'], ['Ale.', 'Bo']]
+    """
+    lengths = [len(n) for n in names]
+    forms: list[list[str]] = []
+    while True:
+        longest = max(range(len(names)), key=lambda i: lengths[i], default=None)
+        if longest is None or lengths[longest] <= keep:
+            return forms
+        lengths[longest] -= 1
+        forms.append([n if len(n) == k else n[:k] + "." for n, k in zip(names, lengths,
+                                                                        strict=True)])
 
 
 def players_cell(r: dict[str, Any]) -> Fit:
     """A room row's players: ``Alice 1523 vs Bob 1480?`` (the summary's ``ratings`` and
-    ``rds``, parallel to ``seats``), falling back to the names alone where that does not fit
-    or the ratings are not a list parallel to the names."""
+    ``rds``, parallel to ``seats``); where that does not fit, the names abbreviated
+    (``Alex. 1523 vs Bart. 1480?``), then the names alone. The names alone too when the
+    ratings are not a list parallel to the names."""
     seats = r.get("seats")
     names = [str(s) for s in seats if s] if isinstance(seats, list) else []
     ratings, rds = r.get("ratings"), r.get("rds")
@@ -145,9 +170,15 @@ def players_cell(r: dict[str, Any]) -> Fit:
         labels = [rating_label(rating, rd) for rating, rd in zip(ratings, rds, strict=True)]
     suffix = " (seeking)" if r.get("seek") else ""
     plain = (" vs ".join(names) if names else "—") + suffix
-    rated = " vs ".join(f"{n} {label}" if label else n for n, label in zip(names, labels,
-                                                                          strict=True))
-    return Fit(rated + suffix, plain) if names and rated + suffix != plain else Fit(plain)
+    if not names or not any(labels):
+        return Fit(plain)
+
+    def rated(shown: list[str]) -> str:
+        return " vs ".join(f"{n} {label}" if label else n
+                           for n, label in zip(shown, labels, strict=True)) + suffix
+
+    return Fit(rated(names), *(rated(short) for short in abbreviations(names)), plain)
+
 
 class LobbyScene(Scene):
     """Games on the left, playing in the middle, rooms to watch (or the user's own games) on
@@ -185,7 +216,7 @@ class LobbyScene(Scene):
         self.watch_code = Button(pygame.Rect(col2 + 290, 606, 102, 40), "Watch", "watch_code",
                                  "Shift+Enter")
         self.rooms_view = ListView(LIST_RECT.copy(), header=(
-            "Room", "Game", "Players", "Clock", "Viewers"), widths=[50, 104, 114, 88, 52],
+            "Room", "Game", "Players", "Clock", "Viewers"), widths=list(ROOM_WIDTHS),
             empty_text="No open rooms yet.")
         self.watch_room = Button(pygame.Rect(836, 688, 200, 42), "Watch", "watch", "W")
         self.join_room = Button(pygame.Rect(1056, 688, 200, 42), "Join seat", "join_room", "J")

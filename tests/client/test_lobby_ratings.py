@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from client.demo import demo_rooms
-from client.scenes.lobby import LobbyScene
+from client.scenes.lobby import ROOM_WIDTHS, LobbyScene
 from client.ui import fonts
 from client.ui.widgets import fitting
 
@@ -30,12 +30,13 @@ def test_a_row_shows_ratings_beside_names_provisional_ones_with_a_question_mark(
 
 
 def test_names_alone_where_the_ratings_do_not_fit() -> None:
-    """A row too wide with ratings for its column falls back to the names."""
+    """A row too wide with ratings for its column, even with its names cut to three letters,
+    falls back to the names."""
     cell = LobbyScene.room_row(
         _summary(["Alexandra", "Bartholomew"], [1523, 1480], [60, 60]))[PLAYERS]
     assert fitting(cell, 10_000, 16) == "Alexandra 1523 vs Bartholomew 1480"
-    assert fitting(cell, fonts.text_width("Alexandra vs Bartholomew", 16), 16) == (
-        "Alexandra vs Bartholomew")
+    narrow = fonts.text_width("Ale. 1523 vs Bar. 1480", 16) - 1
+    assert fitting(cell, narrow, 16) == "Alexandra vs Bartholomew"
 
 
 def test_a_server_without_ratings_or_with_odd_ones_shows_names() -> None:
@@ -46,3 +47,53 @@ def test_a_server_without_ratings_or_with_odd_ones_shows_names() -> None:
     plain = demo_rooms()["rooms"][0]
     plain.pop("ratings", None)
     assert LobbyScene.room_row(plain)[PLAYERS] == "Alice vs Bob"
+
+
+def _shown_players(cell: str) -> str:
+    """What the lobby's Players column shows of ``cell`` at the logical size."""
+    return fitting(cell, ROOM_WIDTHS[PLAYERS] - 10, 16)
+
+
+def test_two_player_rows_of_usual_names_show_both_ratings() -> None:
+    """At the default window size the Players column holds two usual names with both ratings
+    (it used to show 'Alice vs Bob' for these)."""
+    rows = [r for r in demo_rooms()["rooms"] if len(r["seats"]) == 2]
+    assert rows
+    for r in rows:
+        shown = _shown_players(LobbyScene.room_row(r)[PLAYERS])
+        for name, rating in zip(r["seats"], r["ratings"], strict=True):
+            assert name in shown and str(rating) in shown, shown
+
+
+def test_long_names_are_abbreviated_before_the_ratings_go() -> None:
+    """Names too long for the column with their ratings are cut (the longer one first, each
+    keeping three letters, marked with '.') so that both ratings still show; the seeking row
+    keeps its '(seeking)'."""
+    cell = LobbyScene.room_row(
+        _summary(["Alexandra", "Bartholomew"], [1523, 1480], [60, 200]))[PLAYERS]
+    shown = _shown_players(cell)
+    assert shown == "Alex. 1523 vs Bart. 1480?"
+    seek = LobbyScene.room_row(_summary(["Maximilian-Alexander"], [1923], [60], seek=True))
+    shown_seek = _shown_players(seek[PLAYERS])
+    assert shown_seek.startswith("Maxim") and shown_seek.endswith(". 1923 (seeking)")
+
+
+def test_the_lobby_rows_drawn_at_the_default_size_and_at_640x480(ui: Any) -> None:
+    """The lobby with rated rooms, saved as PNGs: at 1280x800 the two-player rows show both
+    ratings; at 640x480 (text kept readable, so relatively larger) no line of the room list
+    leaves its column's box, and the rows fall back to the names."""
+    from tests.client.test_display_audit import lines_inside, window_shot
+
+    lobby = ui.open_lobby()
+    rooms = demo_rooms()
+    rooms["rooms"].append(
+        _summary(["Alexandra", "Bartholomew"], [1523, 1480], [60, 200]) | {"room": "T3PQ"})
+    ui.message(rooms)
+    ui.app.step(0.0)
+    _, big = window_shot(ui.app, (1280, 800), "lobby_ratings_1280x800")
+    drawn = [item.value for item, _ in big]
+    assert "Alice 1523 vs Bob 1480" in drawn and "Chen 1611 vs Dana 1500?" in drawn
+    assert any(v.startswith("Alex") and v.endswith(" 1480?") for v in drawn), drawn
+    _, small = window_shot(ui.app, (640, 480), "lobby_ratings_640x480")
+    assert lines_inside(small, lobby.rooms_view.rect, (640, 480)) == []
+    assert "Alice vs Bob" in [item.value for item, _ in small]
