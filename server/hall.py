@@ -983,8 +983,8 @@ class Hall:
             message.game, message.variant, message.options, message.clock
         )
         windowed = self._rated_pool(engine, options, control) and not identity.bot
-        mine = Seek("", identity.player, engine.game, variant, options, max_plies, control)
-        mine.since, mine.windowed = now, windowed
+        mine = Seek("", identity.player, engine.game, variant, options, max_plies, control, now,
+                    windowed)
         pool = [s for s in self.seeks.values() if s.key == mine.key and s.player != identity.player]
         seeker = self._seeker(mine)
         partner = best(seeker, ((s, self._seeker(s)) for s in pool), now)
