@@ -75,6 +75,8 @@ LOBBY = ""
 """Wake-up key of the lobby push (room codes are never empty)."""
 MATCHING = "*"
 """Wake-up key of the matchmaking re-check: a rating window has grown (no room code has ``*``)."""
+RECHECK_AFTER_S = 0.05
+"""The soonest a matchmaking re-check follows the last one (or the seek that planned it)."""
 WAKES_SLACK = 64
 """Stale timer entries tolerated before the heap is compacted."""
 LOBBY_INTERVAL_S = 0.5
@@ -1073,9 +1075,10 @@ class Hall:
         return Seeker(rating.rating, rating.deviation, seek.since, seek.windowed)
 
     def _plan_matching(self, when: float, now: float) -> None:
-        """Re-check the waiting seeks at ``when`` (unless a re-check is due sooner); never at
-        ``now`` or before (what pairs now was paired already)."""
-        when = max(when, math.nextafter(now, math.inf))
+        """Re-check the waiting seeks at ``when`` (unless a re-check is due sooner); never
+        sooner than :data:`RECHECK_AFTER_S` from ``now`` (what pairs now was paired already, and
+        a rating changed meanwhile must not make the timer spin)."""
+        when = max(when, now + RECHECK_AFTER_S)
         if self._match_at is None or when < self._match_at:
             self._match_at = when
             heapq.heappush(self._wakes, (when, MATCHING))
