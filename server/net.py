@@ -45,6 +45,7 @@ from protocol import (
     limits,
 )
 from server import discovery as lan_discovery
+from server import leaderboard
 from server.config import ServerConfig, server_version
 from server.delivery import DeliveryOrder, Pending, first_sends_first
 from server.glicko2 import Rating
@@ -189,7 +190,7 @@ def _segments(raw_path: str) -> list[str]:
 def _route(parts: list[str]) -> tuple[str, str] | None:
     """``(route, id)`` of a path's segments: ``("games/", ID)`` for ``/games/ID``, ``("", "")``
     for ``/``; ``None`` for a path served nowhere."""
-    if len(parts) == 1 and parts[0] in ("", "healthz", "metrics", "games"):
+    if len(parts) == 1 and parts[0] in ("", "healthz", "metrics", "games", "ratings"):
         return parts[0], ""
     if len(parts) == 2 and parts[0] in ("games", "variants") and parts[1]:
         return parts[0] + "/", parts[1]
@@ -978,6 +979,7 @@ class BoardhallServer:
                         "/games/ID",
                         "/games?player=ID",
                         "/variants/ID",
+                        "/ratings?game=G",
                     ],
                 },
             )
@@ -1011,6 +1013,8 @@ class BoardhallServer:
             return await self._http_game(arg, _query(raw_query, _GAME_QUERY), request)
         if route == "games":
             return await self._http_games(_query(raw_query, _GAMES_QUERY), request)
+        if route == "ratings":
+            return await self._http_ratings(_query(raw_query, leaderboard.QUERY))
         _query(raw_query, frozenset())
         return self._http_variant(arg)
 
@@ -1188,6 +1192,18 @@ class BoardhallServer:
         return _json(
             HTTPStatus.OK, {"player": player, "games": games}, extra=[("Vary", "Authorization")]
         )
+
+    async def _http_ratings(self, query: dict[str, str]) -> Response:
+        """``/ratings``: the top players of a pool (:mod:`server.leaderboard`)."""
+        try:
+            pool = leaderboard.pool_of(query)
+        except leaderboard.BadLeaderboardQuery as bad:
+            raise _HttpError(bad.status, str(bad)) from None
+        storage, current = self.storage.storage, self.hall.ratings.current
+        top = await self.storage.run(
+            lambda: leaderboard.top_players(storage, pool.key, pool.limit, current)
+        )
+        return _json(HTTPStatus.OK, leaderboard.answer(pool, top))
 
     def _http_variant(self, variant: str) -> Response:
         try:

@@ -97,7 +97,8 @@ class RatingBook:
 
     def __init__(self, wall: Callable[[], float] = time.time) -> None:
         self._players: dict[str, dict[str, Rating]] = {}
-        self._wall = wall
+        self.wall = wall
+        """The wall clock ratings are grown by (seconds since the epoch)."""
 
     def knows(self, player: str) -> bool:
         """Whether ``player``'s ratings are loaded."""
@@ -116,12 +117,17 @@ class RatingBook:
     def get(self, player: str, key: str) -> Rating:
         """``player``'s rating for ``key`` as of now (the initial rating if never rated)."""
         rating = self._players.get(player, {}).get(key)
-        return grown(rating, self._wall()) if rating else Rating()
+        return self.current(rating) if rating else Rating()
+
+    def current(self, rating: Rating) -> Rating:
+        """A rating as last updated (in memory or stored), as of now: its deviation grown by
+        the days since (what every rating shown or rated from is)."""
+        return grown(rating, self.wall())
 
     def play(self, key: str, first: str, second: str, result: str) -> tuple[NewRating, NewRating]:
         """Rate a game of ``key`` between ``first`` and ``second`` (their ratings as of now)
         and keep the new ratings, stamped with the time."""
-        now = self._wall()
+        now = self.wall()
         a, b = rate_game((first, self.get(first, key)), (second, self.get(second, key)), result)
         changes = (
             replace(a, after=replace(a.after, updated=now)),
@@ -135,6 +141,25 @@ class RatingBook:
 def shown(rating: Rating) -> int:
     """A rating as players see it: a whole number."""
     return round(rating.rating)
+
+
+PROVISIONAL_RD = 110
+"""A rating whose shown deviation is above this is provisional (the room shows "1500?")."""
+
+
+def shown_rd(rating: Rating) -> int:
+    """A rating's deviation as players get it (``rd``): a whole number."""
+    return round(rating.deviation)
+
+
+def is_provisional(rating: Rating) -> bool:
+    """Whether ``rating`` (as of now: :meth:`RatingBook.current`) is provisional, as the room
+    marks it: its shown deviation above :data:`PROVISIONAL_RD`.
+
+    >>> is_provisional(Rating(1500, 110.4)), is_provisional(Rating(1500, 111))
+    (False, True)
+    """
+    return shown_rd(rating) > PROVISIONAL_RD
 
 
 def change_of(meta: Mapping[str, Any], player: str) -> int | None:

@@ -97,6 +97,7 @@ CREATE TABLE IF NOT EXISTS ratings (
     updated REAL,
     PRIMARY KEY (player, key)
 ) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS ratings_top ON ratings(key, rating DESC, player, deviation);
 CREATE TABLE IF NOT EXISTS rating_changes (
     game_id TEXT NOT NULL,
     player TEXT NOT NULL,
@@ -108,9 +109,10 @@ CREATE TABLE IF NOT EXISTS rating_changes (
 """
 """Every table is created if missing when a database opens, so a database made before a table
 was added (``chat``, ``alive``, ``ratings``, ``rating_changes``) opens as it is and gets the new
-table empty; so is every index (``games_ended``, built from the games already there when an older
-database first opens). A column added to a table since (:data:`ADDED_COLUMNS`) is added when an
-older database opens, empty (NULL) in the rows already there."""
+table empty; so is every index (``games_ended`` and ``ratings_top``, built from the rows already
+there when an older database first opens). A column added to a table since
+(:data:`ADDED_COLUMNS`) is added when an older database opens, empty (NULL) in the rows already
+there."""
 
 ADDED_COLUMNS = (("ratings", "updated", "REAL"),)
 """``(table, column, type)`` of each column added to a table after the table itself."""

@@ -73,6 +73,7 @@ def paths(g: Games) -> list[str]:
         f"/games/{g.live}",
         "/games?player=x",
         "/variants/xiangqi",
+        "/ratings?game=chess",
     ]
 
 
@@ -121,7 +122,15 @@ async def test_unknown_paths_and_trailing_slashes_are_404_naming_the_path(games:
     reply = await http(server, "/nope")
     assert reply.status == 404 and "'/nope'" in reply.error
     assert reply.headers["content-type"] == "application/json; charset=utf-8"
-    for path in ("/healthz/", "/metrics/", f"/games/{games.live}/", "/games/", "/variants/"):
+    for path in (
+        "/healthz/",
+        "/metrics/",
+        f"/games/{games.live}/",
+        "/games/",
+        "/variants/",
+        "/ratings/",
+        "/ratings/chess",
+    ):
         reply = await http(server, path)
         assert reply.status == 404, path
         assert repr(path) in reply.error, reply.error
@@ -184,6 +193,46 @@ async def test_repeated_and_unknown_query_parameters_are_400(games: Games) -> No
     assert reply.status == 400 and "'xml'" in reply.error
     assert (await http(server, "/games?player=")).status == 400
     assert (await http(server, "/games")).status == 400
+
+
+async def test_bad_leaderboard_requests_name_what_was_wrong(games: Games) -> None:
+    """``/ratings`` without a game, of a game or variant the server does not have, with a limit
+    that is not a whole number from 1 to 100, or with parameters unknown or repeated: a 400 or
+    404 whose message names the parameter or value (and what would do)."""
+    server = games.server
+    for path, status, words in [
+        ("/ratings", 400, ["?game="]),
+        ("/ratings?game=", 400, ["?game="]),
+        ("/ratings?game=go", 404, ["'go'", "chess"]),
+        ("/ratings?game=Chess", 404, ["'Chess'"]),
+        ("/ratings?game=chess&variant=blitz", 404, ["'blitz'", "standard"]),
+        ("/ratings?game=draughts&variant=", 400, ["?variant=", "russian"]),
+        ("/ratings?game=custom&variant=..%2Fetc", 404, ["'../etc'", "xiangqi"]),
+        ("/ratings?game=chess&limit=0", 400, ["'limit'", "1 to 100"]),
+        ("/ratings?game=chess&limit=101", 400, ["'limit'", "'101'"]),
+        ("/ratings?game=chess&limit=-5", 400, ["'limit'"]),
+        ("/ratings?game=chess&limit=ten", 400, ["'limit'", "'ten'"]),
+        ("/ratings?game=chess&limit=", 400, ["'limit'"]),
+        ("/ratings?game=chess&limit=%EF%BC%95", 400, ["'limit'"]),  # a full-width 5
+        ("/ratings?game=chess&limit=1e2", 400, ["'limit'"]),
+        ("/ratings?game=chess&player=x", 400, ["'player'", "game, limit, variant"]),
+        ("/ratings?game=chess&game=shuqi", 400, ["'game'", "more than once"]),
+        ("/ratings?game=%ff", 400, ["UTF-8"]),
+    ]:
+        reply = await http(server, path)
+        assert reply.status == status, (path, reply.status, reply.body)
+        assert all(word in reply.error for word in words), (path, reply.error)
+        assert reply.headers["cache-control"] == "no-store", path
+    assert (await http(server, "/ratings?game=chess&limit=100")).status == 200
+    assert (await http(server, "/ratings?game=chess&limit=1&variant=standard")).status == 200
+    custom = await http(server, "/ratings?game=custom&variant=xiangqi")
+    assert custom.status == 200 and custom.json()["key"] == "custom/xiangqi"
+
+
+async def test_the_index_lists_the_leaderboard(games: Games) -> None:
+    """``/`` names every HTTP path, ``/ratings?game=G`` too."""
+    listed = (await http(games.server, "/")).json()["http"]
+    assert "/ratings?game=G" in listed and "/games?player=ID" in listed
 
 
 # ---- tokens -------------------------------------------------------------------------------------
@@ -256,7 +305,14 @@ async def test_bodies_declare_utf8(games: Games) -> None:
     record = await http(server, f"/games/{game}?format=json&token={token}")
     assert record.headers["content-type"] == "application/json; charset=utf-8"
     assert record.json()["players"]["first"]["name"] == "安娜"
-    for path in ("/", "/healthz", "/games?player=x", "/variants/xiangqi", "/nope"):
+    for path in (
+        "/",
+        "/healthz",
+        "/games?player=x",
+        "/variants/xiangqi",
+        "/ratings?game=chess",
+        "/nope",
+    ):
         reply = await http(server, path)
         assert reply.headers["content-type"] == "application/json; charset=utf-8", path
     metrics = await http(server, "/metrics")
@@ -277,6 +333,7 @@ async def test_caching_headers(games: Games) -> None:
         "/healthz",
         "/metrics",
         "/games?player=x",
+        "/ratings?game=chess",
         "/nope",
         f"/games/{games.finished}",
     ):
