@@ -8,6 +8,7 @@ import ssl
 import urllib.error
 import urllib.request
 from collections.abc import Mapping
+from typing import Any
 
 MAX_BYTES = 1024 * 1024
 """The most of an answer read (a record is at most 48 KiB of moves; a list far less)."""
@@ -63,3 +64,16 @@ def _server_error(exc: urllib.error.HTTPError) -> str | None:
         return None
     said = found.get("error") if isinstance(found, dict) else None
     return said if isinstance(said, str) and said else None
+
+
+def json_list(text: str, field: str, what: str) -> list[dict[str, Any]]:
+    """The objects in the list ``field`` of a JSON answer ``text`` (``what`` names the list in
+    the error: "list of games"); raises :class:`FetchFailed` when the answer is not one."""
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise FetchFailed(f"the server's {what} is not JSON") from exc
+    found = data.get(field) if isinstance(data, dict) else None
+    if not isinstance(found, list):
+        raise FetchFailed(f"the server's answer has no {what}")
+    return [item for item in found if isinstance(item, dict)]

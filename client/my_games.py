@@ -10,7 +10,6 @@ game's record never changes, so it is kept once read (:class:`MyGames`), and the
 
 from __future__ import annotations
 
-import json
 import queue
 import ssl
 import threading
@@ -22,7 +21,7 @@ from typing import Any
 from urllib.parse import quote
 
 from client.address import http_url, record_url
-from client.http_get import FetchFailed, get_text
+from client.http_get import FetchFailed, get_text, json_list
 from client.room_model import REASON_WORDS, SEATS, change_text, game_label
 
 LIST_WORDS = {401: "the server no longer knows your identity: reconnect to get a new one"}
@@ -202,14 +201,7 @@ def game_row(
 
 def read_list(text: str) -> list[dict[str, Any]]:
     """The games of a ``GET /games?player=`` answer; raises ``FetchFailed`` when it is not one."""
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise FetchFailed("the server's list of games is not JSON") from exc
-    games = data.get("games") if isinstance(data, dict) else None
-    if not isinstance(games, list):
-        raise FetchFailed("the server's answer has no list of games")
-    return [g for g in games if isinstance(g, dict) and isinstance(g.get("id"), str)]
+    return [g for g in json_list(text, "games", "list of games") if isinstance(g.get("id"), str)]
 
 
 def fetch_list(

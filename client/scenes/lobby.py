@@ -15,6 +15,8 @@ from client.net import NO_RECONNECT_CODES
 from client.room_model import clock_text, game_label, rating_label, reply_to
 from client.scenes.base import Scene
 from client.scenes.games_list import GamesView, row_cells
+from client.scenes.top_list import TopView
+from client.top_players import PlayerRow, Pool, TopPlayers, pool_label
 from client.ui import draw, fonts, theme
 from client.ui.widgets import Button, Chooser, Fit, ListView, TextField, Toggle, plain_key
 from protocol import limits
@@ -118,13 +120,19 @@ START_HINTS = {
 """The start-position field's hint for each game, in that game's own formats."""
 TAB_KEY = pygame.K_g
 """Switches the right column between the rooms and the user's games."""
+TOP_KEY = pygame.K_t
+"""Switches the right column between the rooms and the top players."""
 LIST_RECT = pygame.Rect(836, 112, 420, 560)
-"""The right column's list (rooms, or the user's games)."""
-TAB_X = {"rooms": 836, "games": 914}
-"""Where the right column's two titles start (fixed, so a click finds them at every window
-size)."""
-HINT_WIDTH = 180
-"""Room for the keys hint right of the titles."""
+"""The right column's list (rooms, the user's games, or the top players)."""
+TAB_X = {"rooms": 836, "games": 914, "top": 1034}
+"""Where the right column's three titles start (fixed, so a click finds them at every window
+size; apart enough for a small window's larger text)."""
+TAB_HINTS = {"rooms": "G: your games · T: top players · PgUp/PgDn",
+             "games": "G: rooms · T: top players · Up/Down · Enter",
+             "top": "T: rooms · G: your games · Up/Down · PgUp/PgDn"}
+"""The keys of each list, under its buttons (the switches' keys first: the rest may be cut)."""
+HINT_TOP = 736
+"""Where the keys hint starts, under the right column's buttons."""
 ERROR_HEIGHT = 64
 """Room at the foot of the games list for why it could not be read."""
 ROOM_WIDTHS = (50, 92, 146, 68, 52)
@@ -221,9 +229,17 @@ class LobbyScene(Scene):
         self.watch_room = Button(pygame.Rect(836, 688, 200, 42), "Watch", "watch", "W")
         self.join_room = Button(pygame.Rect(1056, 688, 200, 42), "Join seat", "join_room", "J")
         self.tab = "rooms"
-        """What the right column shows: ``rooms`` (live) or ``games`` (the user's own)."""
+        """What the right column shows: ``rooms`` (live), ``games`` (the user's own) or
+        ``top`` (the selected game's top players)."""
         self.tab_rects = {"rooms": pygame.Rect(TAB_X["rooms"] - 6, 70, 78, 36),
-                          "games": pygame.Rect(TAB_X["games"] - 6, 70, 150, 36)}
+                          "games": pygame.Rect(TAB_X["games"] - 6, 70, 116, 36),
+                          "top": pygame.Rect(TAB_X["top"] - 6, 70, 124, 36)}
+        self.top_players = TopPlayers()
+        self.top_rows: list[PlayerRow] = []
+        """The top players as the list shows them, best first."""
+        self.top_view = TopView(LIST_RECT.copy())
+        self.refresh_top = Button(pygame.Rect(1056, 688, 200, 42), "Refresh", "refresh_games",
+                                  "Ctrl+R")
         self.my_games = MyGames()
         self.my_rows: list[GameRow] = []
         """The user's games as the list shows them, newest first."""
@@ -372,6 +388,20 @@ class LobbyScene(Scene):
         self.opponent.set_options(self.opponent_choices())
         self.app.send({"type": "list", "watch": True})
         self.reload_games()
+        if self.tab == "top":
+            self.reload_top()  # a game played since may have changed them
+
+    def pool(self) -> Pool | None:
+        """The rating pool of the selected game and variant (None: the server listed none)."""
+        game = str(self.game.get("game", ""))
+        return (game, self.variant.value) if game else None
+
+    def reload_top(self) -> None:
+        """Read the selected pool's top players (over HTTP, on a thread); nothing without a
+        connection (a screenshot's made-up lobby)."""
+        conn, pool = self.app.connection, self.pool()
+        if conn is not None and pool is not None:
+            self.top_players.refresh(self.app.url, pool, conn.ssl)
 
     def reload_games(self) -> None:
         """Read the user's games again from the server (over HTTP, on a thread); nothing
@@ -386,6 +416,7 @@ class LobbyScene(Scene):
     def handle_event(self, event: pygame.event.Event) -> None:
         """Buttons, list selection, typing, and keyboard shortcuts."""
         listed = ([self.open_game, self.refresh_games] if self.tab == "games" else
+                  [self.refresh_top] if self.tab == "top" else
                   [self.watch_room, self.join_room])
         for button in [*self.seek_buttons(), self.create, self.join, self.watch_code,
                        *listed, self.sound_button, self.leave_button, self.cancel,
@@ -410,6 +441,9 @@ class LobbyScene(Scene):
             if self.games_view.handle_event(event):
                 if getattr(event, "clicks", 1) == 2:
                     self.act("open_game")
+                return
+        elif self.tab == "top":
+            if self.top_view.handle_event(event):
                 return
         elif self.rooms_view.handle_event(event):
             if getattr(event, "clicks", 1) == 2:
@@ -483,6 +517,13 @@ class LobbyScene(Scene):
                 chooser.index = (chooser.index + step) % len(chooser.options)
         elif not typing and event.key == TAB_KEY:
             self.show_tab("rooms" if self.tab == "games" else "games")
+        elif not typing and event.key == TOP_KEY:
+            self.show_tab("rooms" if self.tab == "top" else "top")
+        elif not typing and self.tab == "top" and event.key in LIST_STEPS:
+            page = self.top_view.visible_rows()
+            steps = {pygame.K_UP: -1, pygame.K_DOWN: 1, pygame.K_PAGEUP: -page,
+                     pygame.K_PAGEDOWN: page}
+            self.top_view.scroll_by(steps[event.key])
         elif not typing and self.tab == "games" and event.key in LIST_STEPS:
             self.games_view.move(LIST_STEPS[event.key])
         elif not typing and self.tab == "games" and event.key in (pygame.K_RETURN,
@@ -566,6 +607,8 @@ class LobbyScene(Scene):
             self.start_replay(self.replay_source.value.strip())
         elif action == "open_game":
             self.open_my_game()
+        elif action == "refresh_games" and self.tab == "top":
+            self.reload_top()
         elif action == "refresh_games":
             self.show_tab("games")
             self.reload_games()
@@ -654,6 +697,9 @@ class LobbyScene(Scene):
         self.tab = tab
         if tab == "games" and not self.my_games.loaded and not self.my_games.loading:
             self.reload_games()
+        top = self.top_players
+        if tab == "top" and not top.loading and (not top.loaded or top.pool != self.pool()):
+            self.reload_top()
 
     def open_my_game(self) -> None:
         """Open the game picked in "Your games": a finished one as a replay (its record is
@@ -712,6 +758,7 @@ class LobbyScene(Scene):
             "Reading your games…" if games.loading and not games.loaded else
             "" if games.error and not games.loaded else "No games of yours on this server yet.")
         self.open_game.enabled = self.games_view.selected is not None
+        self.update_top()
         found = self.fetch.result() if self.fetch is not None else None
         if found is None:
             return
@@ -722,6 +769,23 @@ class LobbyScene(Scene):
         else:
             self.say("")
             self.app.push(ReplayScene.from_record(self.app, found))
+
+    def update_top(self) -> None:
+        """Take the top players once read; read them again when the selected game or variant
+        is no longer the one shown."""
+        top = self.top_players
+        if self.tab == "top" and top.pool != self.pool():
+            self.reload_top()
+        if top.poll():
+            self.top_rows = top.rows(self.app.player_id)
+            self.top_view.show(self.top_rows)
+            self.app.invalidate()
+        label = pool_label(self.game, self.variant.value) if self.game else "?"
+        self.top_view.header = ("#", Fit(f"Player · {label}", "Player"), "Rating", "Games")
+        self.top_view.empty_text = (
+            "Reading the top players…" if not top.loaded and not top.error else
+            "" if top.error and not top.loaded else f"No rated {label} games here yet.")
+        self.top_view.rect.height = LIST_RECT.height - (ERROR_HEIGHT + 8 if top.error else 0)
 
     def show_games(self) -> None:
         """Rebuild the games list from what has been read (keeping the picked game picked)."""
@@ -760,6 +824,8 @@ class LobbyScene(Scene):
             self.queued = message
         elif kind == "over":
             self.reload_games()  # a game of ours (or one we watch) ended: its row changes
+            if self.tab == "top":
+                self.reload_top()
         elif kind == "room":
             self.queued = None
             self.say("")
@@ -904,21 +970,24 @@ class LobbyScene(Scene):
         self.replay_button.draw(surface)
 
     def _draw_tabs(self, surface: pygame.Surface) -> None:
-        """The right column's two titles, the shown one underlined, and its keys."""
-        for tab, title in (("rooms", "Rooms"), ("games", "Your games")):
+        """The right column's three titles, the shown one underlined, and its keys under the
+        buttons."""
+        for tab, title in (("rooms", "Rooms"), ("games", "Your games"), ("top", "Top players")):
             shown = tab == self.tab
             rect = draw.text(surface, title, (TAB_X[tab], 78), 20, theme.TEXT if shown else
                              theme.MUTED)
             if shown:
                 pygame.draw.line(surface, theme.ACCENT, (rect.left, 104), (rect.right, 104), 2)
-        hint = ("G: rooms · Up/Down · Enter" if self.tab == "games" else
-                "G: your games · PgUp/PgDn")  # the switch's key first: the rest may be cut
-        draw.text(surface, hint, (1256, 84), 14, theme.FAINT, "topright", HINT_WIDTH)
+        draw.text(surface, TAB_HINTS[self.tab], (LIST_RECT.right, HINT_TOP), 13, theme.FAINT,
+                  "topright", LIST_RECT.width)
 
     def _draw_rooms(self, surface: pygame.Surface) -> None:
         self._draw_tabs(surface)
         if self.tab == "games":
             self._draw_my_games(surface)
+            return
+        if self.tab == "top":
+            self._draw_top(surface)
             return
         self.rooms_view.draw(surface)
         self.watch_room.draw(surface)
@@ -926,13 +995,24 @@ class LobbyScene(Scene):
 
     def _draw_my_games(self, surface: pygame.Surface) -> None:
         """The user's games, with a line saying why they could not be read."""
-        games = self.my_games
-        view = self.games_view
-        view.draw(surface)
-        if games.error:
-            box = pygame.Rect(LIST_RECT.left, view.rect.bottom + 8, LIST_RECT.width, ERROR_HEIGHT)
-            draw.panel(surface, box, theme.BAD_BG, theme.BAD)
-            draw.paragraph(surface, f"Could not read your games: {games.error}",
-                           box.inflate(-20, -12), 14, theme.BAD)
+        self.games_view.draw(surface)
+        self._draw_error(surface, self.games_view, "your games", self.my_games.error)
         self.open_game.draw(surface)
         self.refresh_games.draw(surface)
+
+    def _draw_top(self, surface: pygame.Surface) -> None:
+        """The top players, with a line saying why they could not be read."""
+        self.top_view.draw(surface)
+        self._draw_error(surface, self.top_view, "the top players", self.top_players.error)
+        self.refresh_top.draw(surface)
+
+    @staticmethod
+    def _draw_error(surface: pygame.Surface, view: ListView, what: str, error: str) -> None:
+        """Under a list (made shorter for it), why ``what`` could not be read, if it could
+        not."""
+        if not error:
+            return
+        box = pygame.Rect(LIST_RECT.left, view.rect.bottom + 8, LIST_RECT.width, ERROR_HEIGHT)
+        draw.panel(surface, box, theme.BAD_BG, theme.BAD)
+        draw.paragraph(surface, f"Could not read {what}: {error}", box.inflate(-20, -12), 14,
+                       theme.BAD)

@@ -9,8 +9,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from server.outputs import SaveMove
-from server.storage import AsyncStorage
+from server.glicko2 import Rating
+from server.outputs import SaveIdentity, SaveMove, SaveRatings, StorageOp
+from server.ratings import NewRating
+from server.storage import AsyncStorage, Storage
 
 
 def move(ply: int, game: str = "g1") -> SaveMove:
@@ -40,3 +42,17 @@ async def until(condition: Callable[[], object]) -> None:
     async with asyncio.timeout(10):
         while not condition():
             await asyncio.sleep(0)
+
+
+def seed_ratings(db: Path, players: dict[str, tuple[str, str, Rating]]) -> None:
+    """Store each player (id: name, rating key, rating) as a rated game would (an identity, a
+    rating change of its own game), before a server opens the database ``db``."""
+    storage = Storage(db)
+    try:
+        ops: list[StorageOp] = []
+        for n, (player, (name, key, rating)) in enumerate(players.items()):
+            ops.append(SaveIdentity(player, f"hash-{player}", name))
+            ops.append(SaveRatings(f"seeded-{n}", key, (NewRating(player, Rating(), rating),)))
+        storage.apply(ops)
+    finally:
+        storage.close()

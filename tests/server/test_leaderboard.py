@@ -8,35 +8,18 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 from pathlib import Path
-from typing import Any
 
 from server.glicko2 import Rating, grown
 from server.leaderboard import TOP_QUERY
-from server.outputs import SaveIdentity, SaveRatings
-from server.ratings import NewRating
 from server.storage import Storage
 from server.testing import WireClient
 from tests.server.http_tools import http_request as http
+from tests.server.storage_tools import seed_ratings
 from tests.server.tables import close_all, play, seated_pair, serving
 
 DAY = 86400.0
 T0 = 1_800_000_000.0
 BLITZ = {"initial": 300, "increment": 3}
-
-
-def _seed(db: Path, players: dict[str, tuple[str, str, Rating]]) -> None:
-    """Store each player (id: name, rating key, rating) as a rated game would, before the
-    server opens the database."""
-    storage = Storage(db)
-    try:
-        ops: list[Any] = []
-        for n, (player, (name, key, rating)) in enumerate(players.items()):
-            ops.append(SaveIdentity(player, f"hash-{player}", name))
-            change = NewRating(player, Rating(), rating)
-            ops.append(SaveRatings(f"g{n}", key, (change,)))
-        storage.apply(ops)
-    finally:
-        storage.close()
 
 
 def _rd(rating: Rating, now: float) -> int:
@@ -90,7 +73,7 @@ async def test_established_players_first_each_as_of_today(tmp_path: Path) -> Non
     new = Rating(2000, 300, 0.06, 1, updated=T0)
     unknown = Rating(1600, 90, 0.06, 12)
     db = tmp_path / "hall.db"
-    _seed(
+    seed_ratings(
         db,
         {
             "p-old": ("Olga", "draughts/russian", old),
