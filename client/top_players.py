@@ -89,6 +89,19 @@ def fetch_board(
                                timeout, {}))
 
 
+def reason_first(error: str) -> str:
+    """A fetch's error with why before the address (a small window's box shows only its
+    start).
+
+    >>> reason_first("cannot fetch http://h/ratings?game=go: unknown game 'go' (HTTP 404)")
+    "unknown game 'go' (HTTP 404), asking http://h/ratings?game=go"
+    """
+    head, colon, why = error.partition(": ")
+    if not colon or not head.startswith("cannot fetch "):
+        return error
+    return f"{why}, asking {head.removeprefix('cannot fetch ')}"
+
+
 class BoardFetch:
     """Reads one pool's leaderboard on a thread; poll :meth:`result` from ``update``."""
 
@@ -144,7 +157,7 @@ class TopPlayers:
             return False
         self.fetch = None
         if isinstance(found, FetchFailed):
-            self.error = str(found)
+            self.error = reason_first(str(found))
         else:
             self.entries, self.error, self.loaded = found, "", True
         return True
