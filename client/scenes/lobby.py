@@ -134,7 +134,7 @@ TAB_HINTS = {"rooms": "G: your games · T: top players · PgUp/PgDn",
 HINT_TOP = 736
 """Where the keys hint starts, under the right column's buttons."""
 ERROR_HEIGHT = 64
-"""Room at the foot of the games list for why it could not be read."""
+"""Room at the foot of a list (your games, top players) for why it could not be read."""
 ROOM_WIDTHS = (50, 92, 146, 68, 52)
 """The room list's columns: Room, Game, Players, Clock, Viewers (together the list's width
 less its 12-pixel margin). Players is the widest: two usual names with their ratings."""
