@@ -31,6 +31,7 @@ async def test_rated_games_put_both_players_on_the_board(tmp_path: Path) -> None
     the ratings, deviations and player ids the room showed; one game each leaves both
     provisional. Other pools are empty; draughts without a variant is the international pool."""
     async with serving(tmp_path) as server:
+        server.hall.ratings.wall = lambda: T0  # the room and the list see the same moment
         ann, bob, code = await seated_pair(server.url, clock=BLITZ)
         try:
             await play(ann, bob, code, ["0,0", "0,1"])
