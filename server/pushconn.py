@@ -22,12 +22,13 @@ import logging
 import re
 import traceback
 from collections.abc import Callable
+from http import HTTPStatus
 from typing import Any, ClassVar
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import CONT, DATA_OPCODES, TEXT, CloseCode, Frame
-from websockets.http11 import Request
+from websockets.http11 import SERVER, Request
 from websockets.protocol import CONNECTING, OPEN, Event
 from websockets.typing import Data
 
@@ -51,6 +52,18 @@ MAX_REQUEST_HEAD = 64 * 1024
 longer one goes to ``websockets`` as it is, which refuses it."""
 
 _BODY_HEADERS = (b"content-length:", b"transfer-encoding:")
+
+OVER_LIMIT = HTTPStatus.TOO_MANY_REQUESTS
+"""The answer to a trusted proxy's request whose client is over the limit of unfinished
+handshakes: a 4xx, like the 1008 of a client over ``--connections-per-address``, the client's
+doing rather than the server's failing (a 503 would say the server is out of order)."""
+
+OVER_LIMIT_TEXT = (
+    "Too many connections from your address at once (the server's --connections-per-address)."
+    " Close some and try again.\n"
+)
+"""The body of that answer: short plain text, as ``websockets`` answers a handshake it refuses
+(a client library shows it; the proxy logs the status)."""
 
 MAX_UNSENT = 64 * 64 * 1024
 """The most bytes written to a connection and not yet taken by its peer (64 frames of the
@@ -87,7 +100,8 @@ class PushConnection(ServerConnection):
         self._handshaking: str | None = None
         """This connection's address while it counts in :attr:`_handshakes`."""
         self._refused = False
-        """Closed over the handshake limit (already told)."""
+        """Refused over the handshake limit (already told): closed at once, or a trusted
+        proxy's request answered :data:`OVER_LIMIT`."""
         self._consumer: Consumer | None = None
         self._early: list[Data] = []  # messages that came before a consumer was attached
         self._fragments: list[Frame] = []
@@ -142,7 +156,9 @@ class PushConnection(ServerConnection):
         self._count(address)
 
     def _count(self, address: str) -> None:
-        """Count an unfinished handshake of ``address``, or refuse it over the limit."""
+        """Count an unfinished handshake of ``address``, or refuse it over the limit: a socket
+        that has sent nothing is closed at once (there is no request to answer); a trusted
+        proxy's request is answered :data:`OVER_LIMIT` by :meth:`handshake`."""
         counts = self.handshakes
         if counts is None:
             return
@@ -152,6 +168,8 @@ class PushConnection(ServerConnection):
             # told by on_refused at a bounded rate: one line per socket filled the log
             for tell in self.on_refused:
                 tell("handshake_limit", address)
+            if self.proxy is not None:
+                return
             transport = self.transport
             if isinstance(transport, asyncio.Transport):
                 transport.abort()
@@ -184,11 +202,20 @@ class PushConnection(ServerConnection):
             else:
                 counts.pop(address, None)
 
-    async def handshake(self, *args: Any, **kwargs: Any) -> None:
+    async def handshake(
+        self,
+        process_request: Any = None,
+        process_response: Any = None,
+        server_header: str | None = SERVER,
+    ) -> None:
         """The opening handshake; then the bytes held after the request's head, if it opened
-        a WebSocket connection (a plain HTTP answer closes the connection: they are dropped)."""
+        a WebSocket connection (a plain HTTP answer closes the connection: they are dropped).
+        A trusted proxy's request over the limit gets :data:`OVER_LIMIT` instead (neither
+        ``process_request`` nor the WebSocket handshake sees it)."""
+        if self.proxy is not None:
+            process_request = self._over_limit_or(process_request)
         try:
-            await super().handshake(*args, **kwargs)
+            await super().handshake(process_request, process_response, server_header)
         finally:
             self._handshake_over()
             if self.request is None and not self._refused:
@@ -197,6 +224,19 @@ class PushConnection(ServerConnection):
         held, self._after_head = self._after_head, b""
         if held and self.protocol.state is OPEN:
             super().data_received(held)
+
+    def _over_limit_or(self, process_request: Any) -> Any:
+        """``process_request``, or the :data:`OVER_LIMIT` answer once the request was refused
+        (by then it is read: :meth:`process_event` counts it before the handshake goes on)."""
+
+        def answer(connection: ServerConnection, request: Request) -> Any:
+            if self._refused:
+                response = self.protocol.reject(OVER_LIMIT, OVER_LIMIT_TEXT)
+                response.headers["Cache-Control"] = "no-store"
+                return response
+            return process_request(connection, request) if process_request is not None else None
+
+        return answer
 
     def attach(self, consumer: Consumer) -> None:
         """Hand every message to ``consumer`` from now on, those already received first."""
@@ -234,12 +274,10 @@ class PushConnection(ServerConnection):
 
     def process_event(self, event: Event) -> None:
         """Take data frames for the consumer; leave the handshake and control frames to
-        ``websockets`` (a trusted proxy's request once it has named its client and counted, and
-        not at all over the limit: the socket is then closed)."""
+        ``websockets`` (a trusted proxy's request once it has named its client and counted:
+        over the limit, :meth:`handshake` answers it :data:`OVER_LIMIT`)."""
         if isinstance(event, Request) and self.proxy is not None and self.request is None:
             self._forwarded(event)
-            if self._refused:
-                return
         if not isinstance(event, Frame) or event.opcode not in DATA_OPCODES:
             super().process_event(event)
             return
