@@ -76,16 +76,24 @@ def parse_broadcasts(lines: Iterable[str]) -> list[str]:
     return found
 
 
+LOOPBACK_BROADCAST = "127.255.255.255"
+"""The broadcast address of loopback's ``127.0.0.0/8``: every server on this machine hears a
+probe sent there (they share the discovery port, see :data:`server.discovery.SHARED_PORT`),
+with no network at all, whereas a probe to ``127.0.0.1`` reaches only one of them."""
+
+
 def default_targets(
     port: int = DISCOVERY_PORT, fib_trie: Path = Path("/proc/net/fib_trie")
 ) -> list[Target]:
     """Where probes go: the limited broadcast address, each interface's broadcast address
-    (where the system lists them: Linux), and this machine."""
+    (where the system lists them: Linux), and this machine: its loopback broadcast address,
+    then ``127.0.0.1`` (for a system whose loopback has no broadcast address)."""
     try:
         interfaces = parse_broadcasts(fib_trie.read_text().splitlines())
     except OSError:
         interfaces = []
-    return [(address, port) for address in ["255.255.255.255", *interfaces, "127.0.0.1"]]
+    everywhere = ["255.255.255.255", *interfaces, LOOPBACK_BROADCAST, "127.0.0.1"]
+    return [(address, port) for address in everywhere]
 
 
 class _Listener(asyncio.DatagramProtocol):

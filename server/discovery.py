@@ -47,6 +47,16 @@ its targets)."""
 OVERALL = 64
 """Answers in all in a window."""
 
+SHARED_PORT = hasattr(socket, "SO_REUSEPORT")
+"""Whether the discovery socket is bound with ``SO_REUSEPORT`` (Linux, the BSDs, macOS), so
+that several servers on one machine (each on its own TCP port) all answer on the one UDP port
+clients probe: the system hands every socket bound so a copy of each broadcast datagram (a
+datagram sent to one address, such as ``127.0.0.1``, reaches only one of them). Linux lets only
+sockets of the same user share a port this way, so another user's program cannot take the
+probes. ``SO_REUSEADDR`` would do the same for broadcasts but lets any user share the port,
+which is why asyncio no longer offers it for UDP."""
+
+
 @dataclass(frozen=True)
 class Settings:
     """Where and as what the server answers probes."""
@@ -261,16 +271,19 @@ class Discovery:
         counts: Counter[str],
         clock: Callable[[], float] = time.monotonic,
     ) -> Discovery:
-        """Listen on ``settings``' UDP port.
+        """Listen on ``settings``' UDP port, shared with the other servers of this machine
+        (:data:`SHARED_PORT`).
 
         Raises:
-            OSError: the port cannot be bound (in use, no permission).
+            OSError: the port cannot be bound (in use by a program that does not share it, or
+                by another user's server; no permission).
         """
         loop = asyncio.get_running_loop()
         transport, protocol = await loop.create_datagram_endpoint(
             lambda: Responder(settings.name, version, status, counts, clock),
             local_addr=(settings.bind, settings.port),
             family=socket.AF_INET,
+            reuse_port=SHARED_PORT,
         )
         return cls(transport, protocol)
 
@@ -316,7 +329,8 @@ async def start(server: BoardhallServer) -> Discovery | None:
         )
     except OSError as exc:
         log.warning(
-            "LAN discovery is off: cannot listen on UDP port %d (%s)",
+            "LAN discovery is off: cannot listen on UDP port %d (%s; servers of one user on "
+            "this machine share it, another program or another user's server cannot)",
             settings.port,
             exc.strerror or exc,
         )

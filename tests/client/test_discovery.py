@@ -3,6 +3,7 @@ and picking it (keyboard or mouse) fills the address that Enter connects to."""
 
 from __future__ import annotations
 
+import ipaddress
 import shutil
 import time
 from collections.abc import Callable, Iterator
@@ -70,14 +71,50 @@ def answer(name: str, ident: str = "0123456789abcdef", port: int = 8765, **field
 
 
 def test_probes_go_to_every_broadcast_address_and_this_machine(tmp_path: Path) -> None:
-    """The limited broadcast, each interface's broadcast (not loopback's), then 127.0.0.1."""
+    """The limited broadcast, each interface's broadcast (not loopback's, which is always
+    there), then this machine: its loopback broadcast (every server on it hears that one) and
+    127.0.0.1 (where a system has no loopback broadcast)."""
     assert client_broadcasts(FIB_TRIE) == ["192.168.1.255", "10.8.255.255"]
     fib = tmp_path / "fib_trie"
     fib.write_text("\n".join(FIB_TRIE))
     assert default_targets(8765, fib) == [("255.255.255.255", 8765), ("192.168.1.255", 8765),
-                                          ("10.8.255.255", 8765), ("127.0.0.1", 8765)]
+                                          ("10.8.255.255", 8765), ("127.255.255.255", 8765),
+                                          ("127.0.0.1", 8765)]
     assert default_targets(9000, tmp_path / "missing") == [("255.255.255.255", 9000),
+                                                           ("127.255.255.255", 9000),
                                                            ("127.0.0.1", 9000)]
+
+
+def test_the_finder_lists_every_server_on_this_machine(tmp_path: Path) -> None:
+    """Two real servers on this machine (two TCP ports) share the discovery port: a finder
+    probing the default targets on loopback (all that reaches this machine with no network:
+    the broadcasts then go nowhere) lists both. Before, probes reached this machine at
+    127.0.0.1 only, a datagram the system hands to one of the servers sharing the port."""
+    first = EmbeddedServer(discovery=Settings("First hall", port=0)).start()
+    try:
+        assert first.server is not None and first.server.discovery is not None
+        port = first.server.discovery.port
+        second = EmbeddedServer(discovery=Settings("Second hall", port=port)).start()
+        try:
+            assert second.server is not None and second.server.discovery is not None
+            local = [target for target in default_targets(port, tmp_path / "no fib_trie")
+                     if ipaddress.ip_address(target[0]).is_loopback]
+            finder = Finder(targets=lambda: local)
+            finder.start()
+            try:
+                deadline = time.monotonic() + 10
+                while len(finder.servers()) < 2 and time.monotonic() < deadline:
+                    finder.news.wait(1)
+                    finder.news.clear()
+                listed = [(f.name, f.port) for f in finder.servers()]
+            finally:
+                finder.stop()
+            assert listed == [("First hall", first.server.port),
+                              ("Second hall", second.server.port)]
+        finally:
+            second.stop()
+    finally:
+        first.stop()
 
 
 def test_the_finder_hears_a_real_server(lan_server: EmbeddedServer) -> None:

@@ -49,10 +49,13 @@ async def lan_server(**kwargs: object) -> AsyncIterator[BoardhallServer]:
 
 
 @contextmanager
-def udp() -> Iterator[socket.socket]:
-    """A non-blocking UDP socket on loopback."""
+def udp(bind: str = "127.0.0.1", broadcast: bool = False) -> Iterator[socket.socket]:
+    """A non-blocking UDP socket on ``bind`` (loopback), that may send to broadcast addresses
+    when ``broadcast``."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    sock.bind(("127.0.0.1", 0))
+    if broadcast:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
+    sock.bind((bind, 0))
     sock.setblocking(False)
     try:
         yield sock
@@ -304,3 +307,30 @@ async def test_a_stopped_server_answers_no_more() -> None:
         endpoint = server.discovery
         assert endpoint is not None
     assert endpoint.transport.is_closing()
+
+
+async def test_two_servers_on_one_machine_both_answer_one_broadcast_probe() -> None:
+    """A second server on this machine (another TCP port) shares the discovery port, and one
+    probe to the loopback broadcast address (where the client sends one) gets an answer from
+    each; a datagram that is not a probe still gets nothing from either. Before, the second
+    server could not bind the UDP port and ran without discovery."""
+    first_settings = Settings("First hall", port=0)  # every address: broadcasts reach no other
+    async with running_server(host="127.0.0.1", port=0, discovery=first_settings) as first:
+        port = discovery_port(first)
+        second_settings = Settings("Second hall", port=port)
+        async with running_server(host="127.0.0.1", port=0, discovery=second_settings) as second:
+            assert second.discovery is not None, "the second server has no discovery"
+            assert discovery_port(second) == port
+            with udp("0.0.0.0", broadcast=True) as sock:
+                sock.sendto(b"not a probe", ("127.255.255.255", port))
+                sock.sendto(probe(), ("127.255.255.255", port))
+                answers = [decode_answer(await receive(sock)) for _ in range(2)]
+                assert sorted((a.name, a.port) for a in answers) == [
+                    ("First hall", first.port),
+                    ("Second hall", second.port),
+                ]
+                with pytest.raises(BlockingIOError):  # nothing for the datagram before
+                    sock.recvfrom(4096)
+            for server in (first, second):
+                assert server.metrics.discovery["not_a_probe"] == 1
+                assert server.metrics.discovery["answered"] == 1
