@@ -184,8 +184,9 @@ class RateLimit:
         return True
 
 
-class Responder(asyncio.DatagramProtocol):
-    """The UDP endpoint: answers probes with ``status()`` (see :class:`Status`).
+class Responder:
+    """What the server answers to each datagram (see :class:`Status`), on every socket it
+    listens on: one rate limit and one ``id`` for all of them.
 
     Args:
         name: the server's name in answers.
@@ -210,31 +211,25 @@ class Responder(asyncio.DatagramProtocol):
         self.counts = counts
         self.limit = RateLimit(clock)
         self.id = secrets.token_hex(8)
-        self.transport: asyncio.DatagramTransport | None = None
 
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = cast(asyncio.DatagramTransport, transport)
-
-    def datagram_received(self, data: bytes, addr: tuple[str | int, ...]) -> None:
+    def reply(self, data: bytes, source: str) -> bytes | None:
+        """The answer to ``data`` from the address ``source``; ``None``: none (not a probe,
+        over a rate limit), counted either way."""
         if not is_probe(data):
             self.counts["not_a_probe"] += 1
-            return
-        if not self.limit.allow(str(addr[0])):
+            return None
+        if not self.limit.allow(source):
             self.counts["rate_limited"] += 1
-            return
+            return None
         try:
             answer = self.answer()
         except BadDatagram:  # cannot happen with the fields' limits; never send more
             log.exception("discovery answer too large")
-            return
+            return None
         if len(answer) > len(data):  # the anti-amplification rule, whatever changes above
-            return
-        assert self.transport is not None
-        self.transport.sendto(answer, addr)
+            return None
         self.counts["answered"] += 1
-
-    def error_received(self, exc: Exception) -> None:
-        """An ICMP error for an earlier answer (a client gone): nothing to do."""
+        return answer
 
     def answer(self) -> bytes:
         """The answer datagram for the server as it is now."""
@@ -254,13 +249,45 @@ class Responder(asyncio.DatagramProtocol):
         )
 
 
+class _Endpoint(asyncio.DatagramProtocol):
+    """One UDP socket's side: each datagram to the responder, its answer back to the source."""
+
+    def __init__(self, responder: Responder) -> None:
+        self.responder = responder
+        self.transport: asyncio.DatagramTransport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.DatagramTransport, transport)
+
+    def datagram_received(self, data: bytes, addr: tuple[str | int, ...]) -> None:
+        answer = self.responder.reply(data, str(addr[0]))
+        if answer is not None and self.transport is not None:
+            self.transport.sendto(answer, addr)
+
+    def error_received(self, exc: Exception) -> None:
+        """An ICMP error for an earlier answer (a client gone): nothing to do."""
+
+
+ALL_NODES = "ff02::1"
+"""IPv6's link-local all-nodes multicast address, where clients send their IPv6 probes (IPv6
+has no broadcast): every host on the link is in that group, on every interface."""
+
+
 class Discovery:
     """The running endpoint: :meth:`open` it once the server listens, :meth:`close` it at the
     stop."""
 
-    def __init__(self, transport: asyncio.DatagramTransport, responder: Responder) -> None:
+    def __init__(
+        self,
+        transport: asyncio.DatagramTransport,
+        responder: Responder,
+        transport6: asyncio.DatagramTransport | None = None,
+    ) -> None:
         self.transport = transport
+        """The IPv4 socket's (broadcast probes)."""
         self.responder = responder
+        self.transport6 = transport6
+        """The IPv6 socket's (probes to :data:`ALL_NODES`), when there is one."""
 
     @classmethod
     async def open(
@@ -270,22 +297,39 @@ class Discovery:
         status: Callable[[], Status],
         counts: Counter[str],
         clock: Callable[[], float] = time.monotonic,
+        ipv6: bool = False,
     ) -> Discovery:
         """Listen on ``settings``' UDP port, shared with the other servers of this machine
-        (:data:`SHARED_PORT`).
+        (:data:`SHARED_PORT`); with ``ipv6``, on the same port of every IPv6 address too,
+        when it can be bound (else said in the log: IPv4 goes on alone).
 
         Raises:
-            OSError: the port cannot be bound (in use by a program that does not share it, or
-                by another user's server; no permission).
+            OSError: the IPv4 port cannot be bound (in use by a program that does not share
+                it, or by another user's server; no permission).
         """
         loop = asyncio.get_running_loop()
-        transport, protocol = await loop.create_datagram_endpoint(
-            lambda: Responder(settings.name, version, status, counts, clock),
+        responder = Responder(settings.name, version, status, counts, clock)
+        transport, _ = await loop.create_datagram_endpoint(
+            lambda: _Endpoint(responder),
             local_addr=(settings.bind, settings.port),
             family=socket.AF_INET,
             reuse_port=SHARED_PORT,
         )
-        return cls(transport, protocol)
+        found = cls(transport, responder)
+        if ipv6:
+            try:
+                sock = _ipv6_socket(found.port)
+                found.transport6, _ = await loop.create_datagram_endpoint(
+                    lambda: _Endpoint(responder), sock=sock
+                )
+            except OSError as exc:
+                log.warning(
+                    "LAN discovery answers IPv4 probes only: cannot listen on UDP port %d of "
+                    "IPv6 (%s)",
+                    found.port,
+                    exc.strerror or exc,
+                )
+        return found
 
     @property
     def port(self) -> int:
@@ -295,6 +339,39 @@ class Discovery:
     def close(self) -> None:
         """Stop answering (closing again does nothing)."""
         self.transport.close()
+        if self.transport6 is not None:
+            self.transport6.close()
+
+
+def _ipv6_socket(port: int) -> socket.socket:
+    """A UDP socket on ``port`` of every IPv6 address, shared as the IPv4 one is, that takes
+    IPv6 datagrams only (otherwise each IPv4 probe came twice, once as ``::ffff:a.b.c.d``).
+    Linux hands it the datagrams sent to :data:`ALL_NODES` without joining the group
+    (``IPV6_MULTICAST_ALL``, on by default).
+
+    Raises:
+        OSError: no IPv6, or the port cannot be bound.
+    """
+    sock = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+    try:
+        if SHARED_PORT:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+        sock.bind(("::", port))
+        sock.setblocking(False)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def listens_on_every_ipv6_address(server: BoardhallServer) -> bool:
+    """Whether ``server`` listens on ``::`` (``--host ::`` or ``""`` on a machine with IPv6):
+    only then can the players who find it over IPv6 connect to the address they heard it at."""
+    return any(
+        sock.family == socket.AF_INET6 and sock.getsockname()[0] == "::"
+        for sock in server.listening_sockets()
+    )
 
 
 def status_of(server: BoardhallServer) -> Status:
@@ -326,6 +403,7 @@ async def start(server: BoardhallServer) -> Discovery | None:
             server.metrics.version,
             lambda: status_of(server),
             server.metrics.discovery,
+            ipv6=listens_on_every_ipv6_address(server),
         )
     except OSError as exc:
         log.warning(
@@ -343,7 +421,11 @@ def start_line(
     """The start line that says whether players on the network can find this server (in a
     container, that only host networking lets the LAN's probes in)."""
     if running is not None:
-        line = f"LAN discovery: answering on UDP port {running.port} as {running.responder.name!r}"
+        families = " (IPv4 and IPv6)" if running.transport6 is not None else ""
+        line = (
+            f"LAN discovery: answering on UDP port {running.port}{families} as "
+            f"{running.responder.name!r}"
+        )
         if container:
             line += " (in a container, players find it only with host networking)"
         return line

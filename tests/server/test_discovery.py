@@ -4,6 +4,7 @@ bytes than it got, and not too often."""
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import socket
 from collections.abc import AsyncIterator, Iterator
@@ -28,6 +29,7 @@ from server.config import server_version
 from server.discovery import PER_ADDRESS, RateLimit, Settings
 from server.net import BoardhallServer, running_server
 from server.testing import ServerProcess, WireClient
+from tests.server.test_ipv6 import link_local
 
 
 class Clock:
@@ -49,10 +51,12 @@ async def lan_server(**kwargs: object) -> AsyncIterator[BoardhallServer]:
 
 
 @contextmanager
-def udp(bind: str = "127.0.0.1", broadcast: bool = False) -> Iterator[socket.socket]:
+def udp(
+    bind: str = "127.0.0.1", broadcast: bool = False, family: socket.AddressFamily = socket.AF_INET
+) -> Iterator[socket.socket]:
     """A non-blocking UDP socket on ``bind`` (loopback), that may send to broadcast addresses
     when ``broadcast``."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sock = socket.socket(family, socket.SOCK_DGRAM)
     if broadcast:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
     sock.bind((bind, 0))
@@ -334,3 +338,69 @@ async def test_two_servers_on_one_machine_both_answer_one_broadcast_probe() -> N
             for server in (first, second):
                 assert server.metrics.discovery["not_a_probe"] == 1
                 assert server.metrics.discovery["answered"] == 1
+
+
+def multicast_interface() -> str | None:
+    """An interface of this machine with an IPv6 link-local address (so it carries IPv6
+    multicast, which the system loops back to this machine's own sockets), or None. Loopback
+    has none: Linux sends no multicast there (its ``lo`` has no MULTICAST flag)."""
+    host = link_local()
+    return host.split("%", 1)[1] if host is not None else None
+
+
+@pytest.mark.skipif(multicast_interface() is None, reason="no interface with IPv6 multicast")
+async def test_a_server_on_every_ipv6_address_answers_an_all_nodes_probe() -> None:
+    """``--host ::``: a probe to ff02::1 (all nodes on the link) on an interface gets an
+    answer on the same discovery port, to the probe's link-local source, no larger than the
+    probe, within the same rate limits; the IPv6 socket takes no IPv4 datagrams (so an IPv4
+    probe is answered once, by the IPv4 socket). Probed through a real interface, which the
+    system loops back to this machine: loopback carries no IPv6 multicast."""
+    interface = multicast_interface()
+    assert interface is not None
+    clock = Clock()
+    settings = Settings("Six hall", port=0)
+    async with running_server(host="::", port=0, discovery=settings) as server:
+        assert server.discovery is not None and server.discovery.transport6 is not None
+        server.discovery.responder.limit.clock = clock
+        ipv6 = server.discovery.transport6.get_extra_info("socket")
+        assert ipv6.getsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY) == 1
+        port = discovery_port(server)
+        assert ipv6.getsockname()[1] == port
+        all_nodes = ("ff02::1", port, 0, socket.if_nametoindex(interface))
+        with udp("::", family=socket.AF_INET6) as sock:
+            sock.sendto(b"not a probe", all_nodes)
+            sock.sendto(probe(), all_nodes)
+            loop = asyncio.get_running_loop()
+            data, source = await asyncio.wait_for(loop.sock_recvfrom(sock, 4096), 10)
+            answer = decode_answer(data)
+            assert (answer.name, answer.port, answer.host) == ("Six hall", server.port, None)
+            assert len(data) <= PROBE_BYTES
+            assert ipaddress.ip_address(source[0]).is_link_local  # the answer's own source
+            for _ in range(PER_ADDRESS):  # the rest of this window's answers to this address
+                sock.sendto(probe(), all_nodes)
+            for _ in range(PER_ADDRESS - 1):
+                decode_answer(await receive(sock))
+            clock.now += 1.0
+            sock.sendto(probe(), all_nodes)  # the next window's: no other answer before it
+            decode_answer(await receive(sock))
+            with pytest.raises(BlockingIOError):
+                sock.recvfrom(4096)
+        assert server.metrics.discovery["not_a_probe"] == 1
+        assert server.metrics.discovery["rate_limited"] == 1
+        with udp() as sock:
+            sock.sendto(probe(), ("127.0.0.1", port))
+            assert decode_answer(await receive(sock)).name == "Six hall"
+
+
+@pytest.mark.skipif(not Path("/proc/net/udp6").exists(), reason="needs Linux /proc and IPv6")
+async def test_a_server_on_every_ipv6_address_says_it_answers_ipv6_probes(tmp_path: Path) -> None:
+    """A real server process on ``--host ::`` opens two UDP sockets on one port (IPv4 and
+    IPv6) and its start line says so; on ``0.0.0.0`` it has one (see the test above)."""
+    both = await ServerProcess.start(str(tmp_path / "a.db"), "--host", "::",
+                                     "--discovery-port", "0", "--name", "Six hall")  # fmt: skip
+    try:
+        line = await lines_until(both, "LAN discovery")
+        assert "answering on UDP port" in line and "(IPv4 and IPv6) as 'Six hall'" in line
+        assert udp_sockets_of(both.process.pid) == 2
+    finally:
+        await both.stop()

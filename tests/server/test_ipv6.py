@@ -30,7 +30,7 @@ HAS_IPV6 = socket.has_ipv6 and _can_bind(socket.AF_INET6, "::1")
 needs_ipv6 = pytest.mark.skipif(not HAS_IPV6, reason="this machine has no IPv6 loopback (::1)")
 
 
-def _link_local() -> str | None:
+def link_local() -> str | None:
     """``fe80::...%IFACE`` of this machine (Linux), or None."""
     try:
         lines = Path("/proc/net/if_inet6").read_text().splitlines()
@@ -90,7 +90,7 @@ async def test_ipv4_hosts_are_unchanged() -> None:
 
 @needs_ipv6
 async def test_a_link_local_host_with_its_interface_gets_a_url_that_works() -> None:
-    host = _link_local()
+    host = link_local()
     if host is None:
         pytest.skip("no link-local IPv6 address to bind on this machine")
     async with running_server(host=host, port=0) as server:
