@@ -1,9 +1,9 @@
 """Finding Boardhall servers on the local network (LAN discovery), on a background thread.
 
 A :class:`Finder` sends the probe of :mod:`protocol.discovery` every couple of seconds to the
-IPv4 broadcast addresses and to this machine, and keeps the servers that answer; the drawing
-thread reads :meth:`Finder.servers` and never waits on a socket. A server not heard for
-:data:`FORGET_AFTER_S` seconds is dropped.
+IPv4 broadcast addresses, to this machine, and to IPv6's all-nodes group on each interface with
+IPv6, and keeps the servers that answer; the drawing thread reads :meth:`Finder.servers` and
+never waits on a socket. A server not heard for :data:`FORGET_AFTER_S` seconds is dropped.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ UNWATCHED_STOP_S = 5.0
 stopping it), in real seconds."""
 
 Target = tuple[str, int]
+"""Where a probe goes: an IPv4 address, or an IPv6 one with its ``%interface``, and a port."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,21 @@ def parse_broadcasts(lines: Iterable[str]) -> list[str]:
     return found
 
 
+def link_local_interfaces(lines: Iterable[str]) -> list[str]:
+    """The interfaces ``/proc/net/if_inet6`` lists with a link-local address (scope ``20``):
+    those with IPv6 up, where a probe to the all-nodes group can go; each once."""
+    found: list[str] = []
+    for line in lines:
+        fields = line.split()
+        if len(fields) == 6 and fields[3] == "20" and fields[5] not in found:
+            found.append(fields[5])
+    return found
+
+
+ALL_NODES = "ff02::1"
+"""IPv6's link-local all-nodes multicast group: IPv6 has no broadcast, every host on a link is
+in this group (servers on ``::`` answer there: :data:`server.discovery.ALL_NODES`)."""
+
 LOOPBACK_BROADCAST = "127.255.255.255"
 """The broadcast address of loopback's ``127.0.0.0/8``: every server on this machine hears a
 probe sent there (they share the discovery port, see :data:`server.discovery.SHARED_PORT`),
@@ -83,17 +99,26 @@ with no network at all, whereas a probe to ``127.0.0.1`` reaches only one of the
 
 
 def default_targets(
-    port: int = DISCOVERY_PORT, fib_trie: Path = Path("/proc/net/fib_trie")
+    port: int = DISCOVERY_PORT,
+    fib_trie: Path = Path("/proc/net/fib_trie"),
+    if_inet6: Path = Path("/proc/net/if_inet6"),
 ) -> list[Target]:
     """Where probes go: the limited broadcast address, each interface's broadcast address
-    (where the system lists them: Linux), and this machine: its loopback broadcast address,
-    then ``127.0.0.1`` (for a system whose loopback has no broadcast address)."""
-    try:
-        interfaces = parse_broadcasts(fib_trie.read_text().splitlines())
-    except OSError:
-        interfaces = []
-    everywhere = ["255.255.255.255", *interfaces, LOOPBACK_BROADCAST, "127.0.0.1"]
+    (where the system lists them: Linux), this machine (its loopback broadcast address, then
+    ``127.0.0.1``, for a system whose loopback has no broadcast address), and
+    :data:`ALL_NODES` on each interface with IPv6 (Linux too)."""
+    interfaces = parse_broadcasts(_lines(fib_trie))
+    links = [f"{ALL_NODES}%{name}" for name in link_local_interfaces(_lines(if_inet6))]
+    everywhere = ["255.255.255.255", *interfaces, LOOPBACK_BROADCAST, "127.0.0.1", *links]
     return [(address, port) for address in everywhere]
+
+
+def _lines(path: Path) -> list[str]:
+    """The lines of ``path``; none when it cannot be read (not Linux)."""
+    try:
+        return path.read_text().splitlines()
+    except OSError:
+        return []
 
 
 class _Listener(asyncio.DatagramProtocol):
@@ -101,7 +126,7 @@ class _Listener(asyncio.DatagramProtocol):
         self.finder = finder
 
     def datagram_received(self, data: bytes, addr: tuple[str | int, ...]) -> None:
-        self.finder.heard(data, str(addr[0]))
+        self.finder.heard(data, _source(addr))
 
     def error_received(self, exc: Exception) -> None:
         """A target that cannot be reached (no network, no broadcast): the next round tries
@@ -188,8 +213,9 @@ class Finder:
         return self.started_at is not None and self.clock() - self.started_at < NONE_FOUND_AFTER_S
 
     def heard(self, data: bytes, source: str) -> None:
-        """Take a datagram from ``source``: a server's answer is kept (one server heard on two
-        addresses once, at the one another machine could use too), anything else ignored."""
+        """Take a datagram from ``source``: a server's answer is kept (one server heard on
+        several addresses once, at the most useful: one another machine could use too, then a
+        link-local IPv6 one, with its interface, then loopback), anything else ignored."""
         try:
             answer = decode_answer(data)
         except BadDatagram:
@@ -199,7 +225,7 @@ class Finder:
                       answer.rooms, self.clock())
         with self._lock:
             known = self._found.get(answer.id)
-            if known is not None and _loopback(found.host) and not _loopback(known.host):
+            if known is not None and _rank(known.host) < _rank(found.host):
                 found = Found(**{**found.__dict__, "host": known.host})
             self._found[answer.id] = found
         self.news.set()
@@ -223,23 +249,28 @@ class Finder:
         stop = self._stop = asyncio.Event()
         ready.set()
         loop = asyncio.get_running_loop()
-        try:
-            transport, _ = await loop.create_datagram_endpoint(
-                lambda: _Listener(self), local_addr=("0.0.0.0", 0), family=socket.AF_INET,
-                allow_broadcast=True,
-            )
-        except OSError:
-            return  # no IPv4 at all: nothing to find
-        sender = transport
+        senders: dict[int, asyncio.DatagramTransport] = {}
+        for family, anywhere in ((socket.AF_INET, "0.0.0.0"), (socket.AF_INET6, "::")):
+            with contextlib.suppress(OSError):  # no IPv4, or no IPv6: nothing to find there
+                senders[family], _ = await loop.create_datagram_endpoint(
+                    lambda: _Listener(self), local_addr=(anywhere, 0), family=family,
+                    allow_broadcast=family == socket.AF_INET,
+                )
         datagram = probe()
         try:
             while not stop.is_set() and time.monotonic() - self._watched < UNWATCHED_STOP_S:
                 for target in self.targets():
-                    sender.sendto(datagram, target)  # a failure goes to error_received
+                    address = _sockaddr(target)
+                    if address is None:
+                        continue
+                    sender = senders.get(socket.AF_INET6 if len(address) == 4 else socket.AF_INET)
+                    if sender is not None:
+                        sender.sendto(datagram, address)  # a failure goes to error_received
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(stop.wait(), self.every)
         finally:
-            sender.close()
+            for sender in senders.values():
+                sender.close()
 
 
 def _address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
@@ -250,6 +281,38 @@ def _address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
         return None
 
 
-def _loopback(host: str) -> bool:
+def _rank(host: str) -> int:
+    """How good ``host`` is to list a server at, best first: an address other machines could
+    use too (0), a link-local one (1: it needs its interface), loopback (2)."""
     address = _address(host)
-    return address is not None and address.is_loopback
+    if address is not None and address.is_loopback:
+        return 2
+    return 1 if address is not None and address.is_link_local else 0
+
+
+def _sockaddr(target: Target) -> tuple[str, int] | tuple[str, int, int, int] | None:
+    """``target`` as ``sendto`` takes it: an IPv6 one as ``(address, port, 0, interface
+    index)`` (Python would read ``%interface`` in the address, then set the index to the
+    tuple's, 0: the probe would leave by the default route only); ``None`` for an interface
+    that is gone since it was listed."""
+    host, port = target
+    if ":" not in host:
+        return host, port
+    address, _, interface = host.partition("%")
+    if not interface:
+        return address, port, 0, 0
+    try:
+        return address, port, 0, socket.if_nametoindex(interface)
+    except OSError:
+        return None
+
+
+def _source(addr: tuple[str | int, ...]) -> str:
+    """The address a datagram came from; a link-local IPv6 one with its ``%interface`` (the
+    only way to reach it again)."""
+    host = str(addr[0])
+    scope = addr[3] if len(addr) == 4 else 0
+    if isinstance(scope, int) and scope and "%" not in host:
+        with contextlib.suppress(OSError):
+            return f"{host}%{socket.if_indextoname(scope)}"
+    return host

@@ -3,6 +3,7 @@ and picking it (keyboard or mouse) fills the address that Enter connects to."""
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import shutil
 import time
@@ -13,9 +14,16 @@ import pygame
 import pytest
 
 from client import demo, screenshot
+from client.address import to_url
 from client.app import App
 from client.config import Config
-from client.discovery import FORGET_AFTER_S, NONE_FOUND_AFTER_S, Finder, default_targets
+from client.discovery import (
+    FORGET_AFTER_S,
+    NONE_FOUND_AFTER_S,
+    Finder,
+    default_targets,
+    link_local_interfaces,
+)
 from client.discovery import parse_broadcasts as client_broadcasts
 from client.local import EmbeddedServer
 from client.scenes.connect import ConnectScene
@@ -23,8 +31,11 @@ from client.scenes.lobby import LobbyScene
 from client.ui import draw, theme
 from protocol.discovery import Answer, encode_answer
 from server.discovery import Settings
+from server.net import running_server
+from server.testing import WireClient
 from tests.client.conftest import FakeClock
 from tests.client.helpers import click, key, pump
+from tests.server.test_ipv6 import link_local
 
 FIB_TRIE = """\
 Local:
@@ -77,12 +88,32 @@ def test_probes_go_to_every_broadcast_address_and_this_machine(tmp_path: Path) -
     assert client_broadcasts(FIB_TRIE) == ["192.168.1.255", "10.8.255.255"]
     fib = tmp_path / "fib_trie"
     fib.write_text("\n".join(FIB_TRIE))
-    assert default_targets(8765, fib) == [("255.255.255.255", 8765), ("192.168.1.255", 8765),
-                                          ("10.8.255.255", 8765), ("127.255.255.255", 8765),
-                                          ("127.0.0.1", 8765)]
-    assert default_targets(9000, tmp_path / "missing") == [("255.255.255.255", 9000),
-                                                           ("127.255.255.255", 9000),
-                                                           ("127.0.0.1", 9000)]
+    missing = tmp_path / "missing"
+    assert default_targets(8765, fib, missing) == [
+        ("255.255.255.255", 8765), ("192.168.1.255", 8765), ("10.8.255.255", 8765),
+        ("127.255.255.255", 8765), ("127.0.0.1", 8765)]
+    assert default_targets(9000, missing, missing) == [("255.255.255.255", 9000),
+                                                       ("127.255.255.255", 9000),
+                                                       ("127.0.0.1", 9000)]
+
+
+IF_INET6 = """\
+00000000000000000000000000000001 01 80 10 80       lo
+fd000000000000000000000000000002 04 40 00 82     eth0
+fe8000000000000000fc00fffe000001 04 40 20 80     eth0
+fe800000000000000000000000000007 07 40 20 80  wlp2s0
+fe800000000000000000000000000008 07 40 20 80  wlp2s0
+""".splitlines()
+
+
+def test_ipv6_probes_go_to_all_nodes_on_each_interface_with_ipv6(tmp_path: Path) -> None:
+    """After the IPv4 targets, ff02::1 (IPv6's all nodes: it has no broadcast) on each
+    interface with a link-local address, once each, as ``ff02::1%IFACE``."""
+    assert link_local_interfaces(IF_INET6) == ["eth0", "wlp2s0"]
+    if_inet6 = tmp_path / "if_inet6"
+    if_inet6.write_text("\n".join(IF_INET6))
+    assert default_targets(8765, tmp_path / "missing", if_inet6)[-2:] == [
+        ("ff02::1%eth0", 8765), ("ff02::1%wlp2s0", 8765)]
 
 
 def test_the_finder_lists_every_server_on_this_machine(tmp_path: Path) -> None:
@@ -117,6 +148,36 @@ def test_the_finder_lists_every_server_on_this_machine(tmp_path: Path) -> None:
         first.stop()
 
 
+@pytest.mark.skipif(link_local() is None, reason="no interface with IPv6 multicast")
+async def test_the_finder_hears_a_server_on_every_ipv6_address_over_ipv6_and_connects() -> None:
+    """A real server on ``::`` heard through the finder's IPv6 probes alone (ff02::1 on each
+    interface, looped back to this machine: loopback carries no IPv6 multicast) is listed at
+    its link-local address with the interface, bracketed with the port, and that address is
+    one a client connects to."""
+    settings = Settings("Six hall", port=0)
+    async with running_server(host="::", port=0, discovery=settings) as server:
+        assert server.discovery is not None
+        port = server.discovery.port
+        ipv6 = [target for target in default_targets(port) if ":" in target[0]]
+        assert ipv6, "no IPv6 target"
+        finder = Finder(targets=lambda: ipv6)
+        finder.start()
+        try:
+            assert await asyncio.to_thread(finder.news.wait, 10), "no answer over IPv6"
+            (found,) = finder.servers()
+        finally:
+            finder.stop()
+        assert found.name == "Six hall"
+        host = ipaddress.ip_address(found.host)
+        assert isinstance(host, ipaddress.IPv6Address) and host.is_link_local and host.scope_id
+        assert found.address == f"[{found.host}]:{server.port}"
+        wire = await WireClient.connect(to_url(found.address), "Ann")
+        try:
+            assert wire.welcome["type"] == "welcome"
+        finally:
+            await wire.close()
+
+
 def test_the_finder_hears_a_real_server(lan_server: EmbeddedServer) -> None:
     """Started, the finder probes from its own thread and lists the server that answered."""
     finder = probing(lan_server)
@@ -144,8 +205,15 @@ def test_one_server_is_listed_once_and_forgotten_when_silent() -> None:
     finder.heard(b"garbage", "192.168.1.30")
     finder.heard(answer("Other", ident="ffff", host="not a host/"), "192.168.1.31")
     finder.heard(answer("Six", ident="6666", host="fd00::6", scheme="wss"), "192.168.1.6")
+    # heard over IPv6 only: at its link-local address and interface; over both, at IPv4's
+    finder.heard(answer("Link", ident="7777"), "fe80::7%eth0")
+    finder.heard(answer("Both", ident="8888"), "192.168.1.8")
+    finder.heard(answer("Both", ident="8888"), "fe80::8%eth0")
+    finder.heard(answer("Both", ident="8888"), "127.0.0.1")
     listed = {f.name: f for f in finder.servers()}
-    assert sorted(listed) == ["Hall", "Other", "Six"]
+    assert sorted(listed) == ["Both", "Hall", "Link", "Other", "Six"]
+    assert listed["Link"].address == "[fe80::7%eth0]:8765"
+    assert listed["Both"].where == "192.168.1.8:8765"
     assert (listed["Hall"].where, listed["Hall"].players) == ("192.168.1.20:8765", 5)
     assert listed["Other"].host == "192.168.1.31"  # a "host" that is no address: the source
     assert listed["Six"].address == "wss://[fd00::6]:8765"
@@ -153,6 +221,9 @@ def test_one_server_is_listed_once_and_forgotten_when_silent() -> None:
     finder.heard(answer("Other", ident="ffff"), "192.168.1.31")
     clock.now += 1.5
     assert [f.name for f in finder.servers()] == ["Other"]
+    finder.heard(answer("Both", ident="8888"), "fe80::8%eth0")
+    finder.heard(answer("Both", ident="8888"), "127.0.0.1")  # loopback: the last resort
+    assert [f.where for f in finder.servers() if f.name == "Both"] == ["[fe80::8%eth0]:8765"]
 
 
 def connect_app(
