@@ -17,14 +17,17 @@ import socket
 import ssl
 import subprocess
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
 import trustme
 from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
 
 from client.app import App
 from client.config import Config
@@ -33,6 +36,7 @@ from client.scenes.connect import ConnectScene
 from client.scenes.lobby import LobbyScene
 from server.config import ServerConfig
 from server.proxies import parse_networks
+from server.pushconn import OVER_LIMIT_TEXT
 from server.testing import WireClient
 from tests.client.helpers import first_move_at_a_table, pump, room_of
 
@@ -190,9 +194,9 @@ def test_the_example_config_has_nginx_wait_longer_than_the_server_s_silences() -
         assert f"proxy_set_header {header};" in text
 
 
-def test_players_behind_nginx_play_and_read_records_at_the_root_and_under_a_prefix(
-    tmp_path: Path,
-) -> None:
+def certificate(tmp_path: Path) -> tuple[Path, Path, ssl.SSLContext]:
+    """A certificate for 127.0.0.1 from a test CA: its chain and key files, and a client
+    context that trusts it."""
     ca = trustme.CA()
     issued = ca.issue_cert("127.0.0.1")
     cert, key = tmp_path / "fullchain.pem", tmp_path / "privkey.pem"
@@ -203,6 +207,55 @@ def test_players_behind_nginx_play_and_read_records_at_the_root_and_under_a_pref
     issued.private_key_pem.write_to_path(str(key))
     trusting = ssl.create_default_context()
     ca.configure_trust(trusting)
+    return cert, key, trusting
+
+
+def test_a_player_over_the_handshake_limit_reads_why_through_nginx(tmp_path: Path) -> None:
+    """A player (127.0.0.1, as nginx forwards it) with --connections-per-address handshakes
+    still going gets the server's 429 and its one-line reason through nginx, for a record and
+    for a WebSocket upgrade alike. Before, the server closed such a request without answering
+    and nginx made it a 502 Bad Gateway."""
+    cert, key, trusting = certificate(tmp_path)
+    config = ServerConfig(trusted_proxies=parse_networks(PROXY), connections_per_address=1)
+    embedded = EmbeddedServer(config=config).start()
+    try:
+        server = embedded.server
+        gate = on_server(embedded, lambda _server: asyncio.Event())
+        answer = server._http_answer
+
+        async def held(request: Any) -> Any:
+            await gate.wait()
+            return await answer(request)
+
+        server._http_answer = held
+        with running_nginx(tmp_path, server.port, cert, key) as port:
+            base = f"https://127.0.0.1:{port}"
+            with ThreadPoolExecutor(1) as pool:
+                first = pool.submit(_get, f"{base}/healthz", trusting)  # held: one handshake
+                _until(lambda: on_server(embedded, lambda s: s.handshakes.get("127.0.0.1")))
+                with pytest.raises(urllib.error.HTTPError) as over:
+                    _get(f"{base}/healthz", trusting)
+                assert over.value.code == 429
+                assert over.value.read().decode() == OVER_LIMIT_TEXT
+
+                async def upgrade() -> None:
+                    await connect(f"wss://127.0.0.1:{port}/", ssl=trusting)
+
+                with pytest.raises(InvalidStatus) as refused:
+                    asyncio.run(upgrade())
+                assert refused.value.response.status_code == 429
+                assert refused.value.response.body == OVER_LIMIT_TEXT.encode()
+                assert embedded.loop is not None
+                embedded.loop.call_soon_threadsafe(gate.set)
+                assert first.result(10)[0] == 200
+    finally:
+        embedded.stop()
+
+
+def test_players_behind_nginx_play_and_read_records_at_the_root_and_under_a_prefix(
+    tmp_path: Path,
+) -> None:
+    cert, key, trusting = certificate(tmp_path)
 
     config = ServerConfig(trusted_proxies=parse_networks(PROXY), connections_per_address=3)
     embedded = EmbeddedServer(config=config).start()
