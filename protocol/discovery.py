@@ -1,9 +1,10 @@
 """LAN discovery wire format: the UDP probe a client broadcasts and the answer a server sends.
 
 Probe (client to server, to UDP port :data:`DISCOVERY_PORT` by default, usually to a
-broadcast address, or over IPv6 to the link's all-nodes group ``ff02::1``): exactly :data:`PROBE_BYTES` bytes: :data:`PROBE_MAGIC`, one byte of
-discovery version (:data:`DISCOVERY_VERSION`), then zero bytes up to the size. Anything else
-(another size, magic, version, non-zero padding) is not a probe and gets no answer.
+broadcast address, or over IPv6 to the link's all-nodes group ``ff02::1``): exactly
+:data:`PROBE_BYTES` bytes: :data:`PROBE_MAGIC`, one byte of discovery version
+(:data:`DISCOVERY_VERSION`), then zero bytes up to the size. Anything else (another size,
+magic, version, non-zero padding) is not a probe and gets no answer.
 
 Answer (server to the probe's source address and port): one UTF-8 JSON object, at most as
 large as the probe (QUIC's anti-amplification rule, RFC 9000 section 8: a spoofed source cannot
