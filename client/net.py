@@ -16,6 +16,7 @@ import socket
 import ssl
 import threading
 from dataclasses import dataclass, field
+from http import HTTPStatus
 from typing import Any, Literal
 
 import websockets
@@ -24,8 +25,10 @@ from websockets.exceptions import (
     ConnectionClosed,
     InvalidHandshake,
     InvalidMessage,
+    InvalidStatus,
     InvalidURI,
 )
+from websockets.http11 import Response
 
 from protocol import CURRENT_VERSION, limits
 
@@ -104,6 +107,10 @@ def describe_failure(exc: BaseException, url: str) -> str:
         return f"No answer from {url} (timed out). Check the address and your network."
     if isinstance(exc, InvalidURI):
         return f"Not a valid server address: {url}"
+    if isinstance(exc, InvalidStatus) and exc.response.status_code in _REFUSALS:
+        refusal = HTTPStatus(exc.response.status_code)
+        said = _said(exc.response)
+        return f"{url} refused the connection (HTTP {refusal.value} {refusal.phrase}){said}"
     if isinstance(exc, InvalidHandshake):
         hint = ""
         status = getattr(getattr(exc, "response", None), "status_code", None)
@@ -116,6 +123,21 @@ def describe_failure(exc: BaseException, url: str) -> str:
         detail = exc.strerror or str(exc) or type(exc).__name__
         return f"Cannot reach {url}: {detail}"
     return f"Cannot connect to {url}: {exc or type(exc).__name__}"
+
+
+_REFUSALS = (HTTPStatus.TOO_MANY_REQUESTS, HTTPStatus.SERVICE_UNAVAILABLE)
+"""Answers to the upgrade that refuse it rather than say the address is wrong: the server over
+the player's handshake limit behind a proxy (429), a server stopping (503)."""
+
+
+def _said(response: Response) -> str:
+    """``": "`` and the first line of a plain-text answer's body (what the server says of its
+    refusal), or nothing for any other body (a proxy's HTML page)."""
+    if not response.headers.get("Content-Type", "").lower().startswith("text/plain"):
+        return ""
+    line = response.body.decode("utf-8", "replace").strip().split("\n", 1)[0].strip()
+    line = "".join(ch for ch in line if ch.isprintable())[:200]
+    return f": {line}" if line else ""
 
 
 def retry_text(reason: str, delay: float, attempt: int) -> str:
