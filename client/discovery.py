@@ -256,6 +256,8 @@ class Finder:
                     lambda: _Listener(self), local_addr=(anywhere, 0), family=family,
                     allow_broadcast=family == socket.AF_INET,
                 )
+        if not senders:
+            return  # no network at all: nothing to find
         datagram = probe()
         try:
             while not stop.is_set() and time.monotonic() - self._watched < UNWATCHED_STOP_S:
