@@ -13,15 +13,19 @@ the opponent's stone will take one of them, which cannot be known. Number chess 
 its spans need an expression, asked in a dialog.
 
 A premove is kept as the points the user entered (origin, landing squares, promotion piece), not
-as a text: :func:`resolve` looks for the move with those very points among the legal moves of the
+as a text: :func:`settle` looks for the move with those very points among the legal moves of the
 new position and gives its text (a draughts capture's canonical text may differ between
-positions).
+positions). One exception: a draughts capture whose landing squares begin exactly one legal move
+of the new position, longer than it, becomes that move. The opponent's reply can make a longer
+capture compulsory (international draughts: the most pieces; Russian: the sequence completed),
+and the user, who chose that piece and that way, would play it; when the path goes on in more
+than one way the premove is dropped, saying so.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, NamedTuple
 
 from client.moves import MovePicker, MoveShape, Pick, legal_shapes
 
@@ -30,7 +34,19 @@ PREMOVE_GAMES = frozenset({"chess", "draughts", "hexgomoku", "custom"})
 DEFAULT_PROMOTION = "q"
 """A chess promotion premove queens unless the user picks another piece (lichess's default)."""
 
+PREMOVE_CANCELLED = "Premove cancelled: it is not legal after that move."
+"""What the room says when a premove is dropped (unless a reason of its own is known)."""
+
 ShapeKey = tuple[str | None, tuple[str, ...], str]
+
+
+class Settled(NamedTuple):
+    """What becomes of a premove once the opponent has moved."""
+
+    text: str | None
+    """The move to send (``None``: the premove is dropped)."""
+    note: str = ""
+    """What the room says: why it was dropped, or how it grew (empty: played as entered)."""
 
 
 def _key(shape: MoveShape) -> ShapeKey:
@@ -60,16 +76,37 @@ def premove_shapes(game: str, engine: Any, state: Any) -> list[MoveShape]:
     return list(found.values())
 
 
-def resolve(game: str, engine: Any, state: Any, premove: MoveShape) -> str | None:
-    """The text of the legal move of ``state`` with ``premove``'s points, or ``None`` when there
-    is none (the premove has become illegal, or the engine cannot say)."""
+def settle(game: str, engine: Any, state: Any, premove: MoveShape) -> Settled:
+    """What to send for ``premove`` in ``state`` (our turn now): the legal move with its very
+    points; or, for a draughts capture, the one longer legal capture its path begins (see the
+    module's docstring); else nothing, with the reason to say."""
     try:
-        for s in legal_shapes(game, engine, state):
-            if _key(s) == _key(premove):
-                return s.text
+        shapes = legal_shapes(game, engine, state)
     except Exception:
-        return None
-    return None
+        return Settled(None, PREMOVE_CANCELLED)
+    for s in shapes:
+        if _key(s) == _key(premove):
+            return Settled(s.text)
+    if game != "draughts" or "x" not in premove.text:
+        return Settled(None, PREMOVE_CANCELLED)
+    n = len(premove.path)
+    longer = [s for s in shapes if s.origin == premove.origin and len(s.path) > n
+              and s.path[:n] == premove.path]
+    texts = {s.text for s in longer}  # paths taking the same pieces are one move (RULES.md)
+    if len(texts) == 1:
+        grown = longer[0]
+        return Settled(grown.text, f"Premove played as {describe(game, grown)}: the longer "
+                                   "capture is compulsory.")
+    if texts:
+        return Settled(None, "Premove cancelled: a longer capture is compulsory, and it goes on "
+                             f"from {premove.target} in more than one way.")
+    return Settled(None, PREMOVE_CANCELLED)
+
+
+def resolve(game: str, engine: Any, state: Any, premove: MoveShape) -> str | None:
+    """The text :func:`settle` sends for ``premove`` in ``state``, or ``None`` when it is
+    dropped (the premove has become illegal, or the engine cannot say)."""
+    return settle(game, engine, state, premove).text
 
 
 def describe(game: str, move: MoveShape) -> str:
@@ -162,11 +199,11 @@ class Premoves:
             return ()
         return ((self.move.origin,) if self.move.origin else ()) + self.move.path
 
-    def take(self, game: str, engine: Any, state: Any) -> str | None:
-        """Forget the premove and return the text to send for it in ``state`` (our turn now),
-        or ``None`` when it is not legal there (or there was none)."""
+    def take(self, game: str, engine: Any, state: Any) -> Settled:
+        """Forget the premove and say what to send for it in ``state`` (our turn now), see
+        :func:`settle` (nothing, silently, when there was none)."""
         move, self.move = self.move, None
         self.picker.clear()
         if move is None:
-            return None
-        return resolve(game, engine, state, move)
+            return Settled(None)
+        return settle(game, engine, state, move)

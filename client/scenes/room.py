@@ -29,7 +29,7 @@ from client.moves import (
     points_of,
 )
 from client.net import NO_RECONNECT_CODES
-from client.premove import PREMOVE_GAMES, Premoves
+from client.premove import PREMOVE_CANCELLED, PREMOVE_GAMES, Premoves
 from client.room_model import (
     ANSWERED_WORDS,
     OFFER_WORDS,
@@ -138,7 +138,6 @@ VOLUME_KEYS = {pygame.K_MINUS: -1, pygame.K_KP_MINUS: -1, pygame.K_EQUALS: 1,
                pygame.K_PLUS: 1, pygame.K_KP_PLUS: 1}
 """Keys that make the sounds softer or louder (``+`` is Shift and ``=`` on many keyboards)."""
 PENDING_WORDS = "Your move is on its way to the server…"
-PREMOVE_CANCELLED = "Premove cancelled: it is not legal after that move."
 PREMOVES_OFF = "Premoves are off: wait for your turn (Q turns them on)."
 
 TRACKED = frozenset({"chat", "offer", "answer", "resign", "abort", "stop", "report", "timeout",
@@ -834,8 +833,9 @@ class RoomScene(Scene):
 
     def play_premove(self) -> None:
         """The opponent's move has arrived: send the premove for the new ply, like a clicked
-        move, when the engine allows it here; else drop it with a calm notice (silently when
-        the move ended the game: the result says enough)."""
+        move, when the engine allows it here (a draughts capture grown to the longer one now
+        compulsory, saying so); else drop it with a calm notice of why (silently when the move
+        ended the game: the result says enough)."""
         m = self.model
         if self.premoves.move is None or not m.is_my_turn() or self.app.seat_connections:
             return
@@ -843,11 +843,13 @@ class RoomScene(Scene):
         ended = False
         with contextlib.suppress(Exception):
             ended = m.engine is not None and m.engine.outcome(m.state) is not None
-        text = self.premoves.take(m.game, m.engine, m.state)
+        text, note = self.premoves.take(m.game, m.engine, m.state)
         if text is not None and self.online and self.pending_move is None:
             self.send_move(text)
+            if note:
+                self.say(note, theme.TEXT, 4)
         elif not ended:
-            self.say(PREMOVE_CANCELLED, theme.MUTED, 4)
+            self.say(note if text is None and note else PREMOVE_CANCELLED, theme.MUTED, 4)
 
     def toggle_premoves(self) -> None:
         """Switch premoves on or off (kept in the config file for the next rooms and runs)."""

@@ -10,7 +10,15 @@ import pytest
 import engines
 from client.config import Config
 from client.moves import MoveShape
-from client.premove import PREMOVE_GAMES, Premoves, premove_shapes, resolve
+from client.premove import (
+    PREMOVE_CANCELLED,
+    PREMOVE_GAMES,
+    Premoves,
+    Settled,
+    premove_shapes,
+    resolve,
+    settle,
+)
 
 CHESS_AFTER_E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
 BISHOP_EYES_F2 = "rnbqk1nr/pppp1ppp/8/2b1p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 3"
@@ -18,6 +26,10 @@ BISHOP_EYES_F2 = "rnbqk1nr/pppp1ppp/8/2b1p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1
 PAWN_ON_E7 = "8/4P3/8/8/8/k7/8/K7 b - - 0 1"
 DOUBLE_CAPTURE = "B:W30:B16,19,23"
 """Black to move: after 19-24, White's man on 30 must take two, 30x19x28 (over 24 and 23)."""
+ONE_OR_MORE = "B:W30,35:B14,18,24"
+"""Black to move. White's man on 30 takes one after 14-20 (30x19, over 24), must take two after
+18-22 (30x19x10, on over 14) and after 18-23 (two ways on from 19: over 14 to 10, over 23 to 28),
+and cannot take at all after 14-19."""
 
 
 def state_of(game: str, position: str | None = None, variant: str | None = None) -> object:
@@ -109,6 +121,52 @@ def test_draughts_multi_capture_is_entered_as_a_path() -> None:
     assert move is not None
     assert resolve("draughts", engine, engine.play(state, "19-24"), move) == "30x28"
     assert resolve("draughts", engine, engine.play(state, "23-28"), move) is None
+
+
+def enter_30x19() -> Premoves:
+    """White's premove 30x19 in :data:`ONE_OR_MORE`: 19 is clicked twice, as a capture that may
+    go on is ended where it lands."""
+    premoves = ready("draughts", ONE_OR_MORE)
+    assert premoves.click("30").kind == "select"
+    assert premoves.click("19").kind == "pending"  # 30x19 ends there, the longer ones go on
+    assert premoves.click("19").kind == "send"
+    assert premoves.points() == ("30", "19")
+    return premoves
+
+
+@pytest.mark.parametrize(("reply", "settled"), [
+    ("14-20", Settled("30x19", "")),  # legal as entered: played as entered
+    ("18-22", Settled("30x10", "Premove played as 30x19x10: the longer capture is compulsory.")),
+    ("18-23", Settled(None, "Premove cancelled: a longer capture is compulsory, and it goes on "
+                            "from 19 in more than one way.")),
+    ("14-19", Settled(None, PREMOVE_CANCELLED)),  # no capture at all now
+])
+def test_a_draughts_capture_premove_grows_to_the_one_longer_capture_now_compulsory(
+        reply: str, settled: Settled) -> None:
+    """Majority capture: when the opponent's move makes a longer capture compulsory and the
+    entered path begins exactly one of the legal captures, the premove becomes that capture;
+    when it begins several, it is dropped saying why; an illegal one is dropped as ever."""
+    engine = engines.get("draughts")
+    after = engine.play(state_of("draughts", ONE_OR_MORE), reply)
+    premoves = enter_30x19()
+    move = premoves.move
+    assert move is not None
+    assert settle("draughts", engine, after, move) == settled
+    assert premoves.take("draughts", engine, after) == settled
+    assert premoves.move is None
+    assert resolve("draughts", engine, after, move) == settled.text
+
+
+def test_a_premoved_step_is_dropped_when_a_capture_becomes_compulsory() -> None:
+    """A step (30-25) entered while a reply may make a capture compulsory is dropped with the
+    usual notice when it does."""
+    engine = engines.get("draughts")
+    premoves = ready("draughts", ONE_OR_MORE)
+    premoves.click("30")
+    premoves.click("25")
+    assert premoves.points() == ("30", "25")
+    after = engine.play(state_of("draughts", ONE_OR_MORE), "18-22")
+    assert premoves.take("draughts", engine, after) == Settled(None, PREMOVE_CANCELLED)
 
 
 def test_hexgomoku_offers_every_free_point() -> None:

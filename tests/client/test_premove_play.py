@@ -147,6 +147,37 @@ def test_draughts_multi_capture_premove(tmp_path: Path) -> None:
         assert moves_sent(alice) == [(1, "30x28")]
 
 
+@pytest.mark.parametrize(("reply", "sent", "notice"), [
+    ("14-20", [(1, "30x19")], ""),
+    ("18-22", [(1, "30x10")], "Premove played as 30x19x10: the longer capture is compulsory."),
+    ("18-23", [], "Premove cancelled: a longer capture is compulsory, and it goes on from 19 in "
+                  "more than one way."),
+    ("14-19", [], PREMOVE_CANCELLED),
+])
+def test_draughts_capture_premove_grows_to_the_compulsory_longer_capture(
+        tmp_path: Path, reply: str, sent: list[tuple[int, str]], notice: str) -> None:
+    """Alice (White) premoves 30x19 (19 clicked twice: the capture may go on from there). Bob's
+    reply decides: 14-20 leaves it legal (sent as entered); 18-22 makes 30x19x10 compulsory
+    (sent as that, and said); 18-23 makes two captures of two compulsory, both through 19
+    (dropped, saying why); 14-19 leaves no capture (dropped as any illegal premove)."""
+    with seated(tmp_path, "draughts", position="B:W30,35:B14,18,24") as (_, alice, bob):
+        apps = [alice, bob]
+        a = room_of(alice)
+        play(alice, "30", "19", "19")
+        assert a.premoves.points() == ("30", "19")
+        play(bob, *reply.split("-"))
+        pump(apps, lambda: len(a.model.moves) == 1)
+        alice.step(0.0)
+        assert moves_sent(alice) == sent
+        assert a.premoves.move is None
+        if notice:
+            assert a.message == notice
+        if sent:
+            pump(apps, lambda: len(room_of(bob).model.moves) == 2)
+            assert a.model.moves[1] == sent[0][1]
+        shoot(alice, tmp_path, f"premove-draughts-after-{reply}")
+
+
 def test_hexgomoku_premove_sent_then_one_taken_by_the_opponent(tmp_path: Path) -> None:
     with seated(tmp_path, "hexgomoku") as (_, alice, bob):
         apps = [alice, bob]
