@@ -3,20 +3,24 @@
 The search is pure Python: on a thread of the pygame process it would hold the GIL and stall
 frames (bench/README.md, "Replay analysis and frame time"). A ``spawn`` child gets the game's
 first state and its moves, replays them and sends each position's analysis back through a pipe;
-a reader thread (blocked in ``recv``, so it leaves the GIL alone) appends them to
-:attr:`AnalysisRun.evals`, which the frame loop reads as it grows. :meth:`AnalysisRun.cancel`
-terminates the child; a stopped run can be resumed where it stopped (the results are
-deterministic, so the parts agree). When no child can be started (a state that cannot be sent to
-another process, such as a custom map's), the search runs on a thread instead and
-:attr:`AnalysisRun.where` says so.
+the run's own thread starts the child (fork, exec and pickling the game stay off the frame in
+which the user pressed A), then reads (blocked in ``recv``, so it leaves the GIL alone) and
+appends each analysis to :attr:`AnalysisRun.evals`, which the frame loop reads as it grows. The
+child searches :data:`CHILD_NICENESS` steps below the client, so on a busy machine the frames
+get a core first. :meth:`AnalysisRun.cancel` terminates the child (also one still starting); a
+stopped run can be resumed where it stopped (the results are deterministic, so the parts agree).
+When no child can be started (a state that cannot be sent to another process, such as a custom
+map's), the same thread searches instead and :attr:`AnalysisRun.where` says so.
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import os
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -36,6 +40,8 @@ SUFFIX: dict[str, str] = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 """What the move list appends to a move of each verdict (as lichess does)."""
 PLURAL: dict[str, str] = {"inaccuracy": "inaccuracies", "mistake": "mistakes",
                           "blunder": "blunders"}
+CHILD_NICENESS = 10
+"""How many nice steps below the client the analysis child runs (as the server's bots do)."""
 
 
 def _child(conn: Connection, game: str, first: Any, moves: list[str], nodes: int | None,
@@ -75,6 +81,7 @@ class AnalysisRun:
         self.where = "process" if process else "thread"
         """Where the search runs: ``process``, or ``thread (...why...)`` after a fallback."""
         self._stop = threading.Event()
+        self._started = threading.Event()
         self._thread: threading.Thread | None = None
         self._child: multiprocessing.process.BaseProcess | None = None
         self._reaping = threading.Lock()
@@ -103,22 +110,36 @@ class AnalysisRun:
         if self._thread is not None:
             self._thread.join()  # a stopped search ends within a few dozen nodes
         self._stop = threading.Event()
+        self._started = threading.Event()
         self.error = ""
-        target: Callable[..., None] = self._run
-        args: tuple[Any, ...] = (self._stop,)
-        if self.process:
-            try:
-                args = (self._stop, self._start_child())
-                target = self._read
-            except Exception as exc:  # no child (a state that cannot be pickled, no fork...)
-                self.process = False
-                self.where = f"thread (no analysis process: {exc})"
-        self._thread = threading.Thread(target=target, args=args,
+        self._thread = threading.Thread(target=self._work, args=(self._stop, self._started),
                                         name="boardhall-analysis", daemon=True)
         self._thread.start()
 
-    def _start_child(self) -> Connection:
-        """Start the child process on the positions not analysed yet; its end of the pipe."""
+    def wait_started(self, timeout: float | None = None) -> bool:
+        """Wait until the search of the latest start or resume is under way: its child started
+        (or, when none could start, the search on the thread); whether it is."""
+        return self._started.wait(timeout)
+
+    def _work(self, stop: threading.Event, started: threading.Event) -> None:
+        """The run's thread: start the child and read what it sends, or search here when no
+        child can start."""
+        conn: Connection | None = None
+        if self.process:
+            try:
+                conn = self._start_child(stop)
+            except Exception as exc:  # no child (a state that cannot be pickled, no fork...)
+                self.process = False
+                self.where = f"thread (no analysis process: {exc})"
+        started.set()
+        if conn is not None:
+            self._read(stop, conn)
+        else:
+            self._run(stop)
+
+    def _start_child(self, stop: threading.Event) -> Connection:
+        """Start the child process on the positions not analysed yet; its end of the pipe. A
+        cancel that came meanwhile (``stop``) ends it at once."""
         context = multiprocessing.get_context("spawn")
         mine, theirs = context.Pipe(duplex=False)
         child = context.Process(
@@ -132,7 +153,14 @@ class AnalysisRun:
             raise
         finally:
             theirs.close()  # the child's copy only: EOF here once the child is gone
-        self._child = child
+        if child.pid is not None:
+            with contextlib.suppress(OSError, AttributeError):  # no such call: full priority
+                below = os.getpriority(os.PRIO_PROCESS, 0) + CHILD_NICENESS
+                os.setpriority(os.PRIO_PROCESS, child.pid, min(19, below))
+        with self._reaping:
+            self._child = child
+        if stop.is_set():  # cancelled while starting: :meth:`cancel` found no child to end
+            self._end_child()
         return mine
 
     def _read(self, stop: threading.Event, conn: Connection) -> None:

@@ -37,9 +37,10 @@ BOARD_RECT = pygame.Rect(16, 16, 768, 768)
 ERROR_RECT = pygame.Rect(800, 544, 464, 80)
 """Why the record stops early: at the foot of the move list, beside the board."""
 BAR_RECT = pygame.Rect(22, 24, 16, 752)
-"""The evaluation bar, inside the board's panel, once the game is analysed."""
+"""The evaluation bar, inside the board's panel (an empty slot until the game is analysed)."""
 ANALYSED_BOARD = pygame.Rect(44, 20, 736, 760)
-"""Where the board goes beside the evaluation bar."""
+"""Where the board goes beside the evaluation bar: from the start, so that pressing A neither
+moves the board nor draws it afresh at another size (a frame of some 15 ms of CPU)."""
 GRAPH_HEIGHT = 72
 SUMMARY_HEIGHT = 66
 
@@ -306,8 +307,8 @@ class ReplayScene(Scene):
         self._best_shown: dict[int, str] = {}
 
     def board_rect(self) -> pygame.Rect:
-        """Where the board is drawn: beside the evaluation bar once the game is analysed."""
-        return ANALYSED_BOARD if self.analysis is not None else BOARD_RECT.inflate(-8, -8)
+        """Where the board is drawn: beside the evaluation bar (or its empty slot)."""
+        return ANALYSED_BOARD
 
     def bar_rect(self) -> pygame.Rect | None:
         """The evaluation bar, once the game is analysed."""
@@ -408,8 +409,6 @@ class ReplayScene(Scene):
             moves = [state.last_move or "" for state in self.states[1:]]
             self.analysis = AnalysisRun(self.game, self.states, moves, self.analysis_nodes)
             self.app.analyses.put(self.analysis_key(), self.analysis)
-            if self.view is not None:
-                self.view.layout(self.board_rect(), self.view.flipped)
         elif self.analysis.running:
             self.analysis.cancel()
         else:
@@ -543,6 +542,7 @@ class ReplayScene(Scene):
         """The evaluation bar, the graph, and the summary per side (or the progress)."""
         run, bar, graph = self.analysis, self.bar_rect(), self.graph_rect()
         if run is None or bar is None or graph is None:
+            pygame.draw.rect(surface, theme.BORDER, BAR_RECT, 1)  # the bar's slot, empty
             return
         first_at_bottom = self.view is None or not self.view.flipped
         analysis_panel.draw_bar(surface, bar, self.shown_eval(), run.scale.clamp, self.game,

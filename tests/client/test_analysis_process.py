@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -61,7 +62,7 @@ def analysis_processes() -> list[multiprocessing.process.BaseProcess]:
 def endless(game: str = "chess", moves: list[str] = FOOLS_MATE) -> AnalysisRun:
     """A run that would search for ever, once its child is seen running."""
     run = AnalysisRun(game, states_of(game, moves), moves, nodes=10**9)
-    assert run.where == "process"
+    assert run.wait_started(30) and run.where == "process"
     assert analysis_processes() and analysis_children()
     return run
 
@@ -109,6 +110,7 @@ def endless_replay(ui: UI) -> ReplayScene:
     scene.analysis_nodes = 10**9
     ui.app.push(scene)
     ui.key(pygame.K_a, "a")
+    assert scene.analysis is not None and scene.analysis.wait_started(30)
     return scene
 
 
@@ -118,7 +120,8 @@ def test_the_a_key_again_and_leaving_the_replay_leave_no_child(ui: UI) -> None:
     ui.key(pygame.K_a, "a")
     assert not analysis_children()
     ui.key(pygame.K_a, "a")
-    assert scene.analysis is not None and scene.analysis.running and analysis_children()
+    assert scene.analysis is not None and scene.analysis.running
+    assert scene.analysis.wait_started(30) and analysis_children()
     ui.key(pygame.K_ESCAPE)
     assert scene not in ui.app.stack
     assert not analysis_processes() and not analysis_children()
@@ -211,3 +214,43 @@ def test_the_cache_keeps_the_most_recently_used_runs_and_stops_the_dropped() -> 
 def test_a_bad_cache_limit_is_named(limit: Any) -> None:
     with pytest.raises(ValueError, match="at least 1 game"):
         AnalysisCache(limit)
+
+
+def test_pressing_a_starts_the_child_off_the_frames_thread(
+        ui: UI, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Starting a spawned child (fork, exec, pickling the game) is not done on the thread that
+    draws the frames: the key press returns at once and the run's own thread starts it."""
+    starters: list[str] = []
+    start = multiprocessing.process.BaseProcess.start
+
+    def noted(process: multiprocessing.process.BaseProcess) -> None:
+        starters.append(threading.current_thread().name)
+        start(process)
+
+    monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", noted)
+    scene = endless_replay(ui)
+    run = scene.analysis
+    assert run is not None and run.running
+    assert run.wait_started(30) and run.where == "process"
+    assert starters == ["boardhall-analysis"] and analysis_children()
+    run.cancel()
+    assert not analysis_processes() and not analysis_children()
+
+
+def test_the_child_searches_below_the_clients_priority() -> None:
+    """The child runs 10 nice steps below the client, so on a busy machine the frames get a
+    core before the search does."""
+    run = endless()
+    (pid,) = analysis_children()
+    assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + 10)
+    run.cancel()
+
+
+def test_a_run_cancelled_while_its_child_starts_leaves_no_child() -> None:
+    """A cancel that comes before the run's thread has started the child still leaves none."""
+    for _ in range(3):
+        run = AnalysisRun("chess", states_of("chess", FOOLS_MATE), FOOLS_MATE, nodes=10**9)
+        run.cancel()
+        run.wait(30)
+        assert not run.running
+        assert not analysis_processes() and not analysis_children()

@@ -59,6 +59,26 @@ def test_the_a_key_analyses_and_the_replay_shows_bar_graph_marks_and_summary(
     assert any("best Qh4#" in line for line in replay_lines(scene, monkeypatch))
 
 
+def test_pressing_a_leaves_the_board_where_it_is(ui: UI) -> None:
+    """The evaluation bar has its slot beside the board from the start, so pressing A neither
+    moves nor resizes the board (nothing jumps under the pointer, and the frame in which A is
+    pressed draws no board, piece or label at a new size)."""
+    scene = ReplayScene(ui.app, "chess", None, None, FOOLS_MATE, NAMES)
+    scene.analysis_nodes = 400
+    ui.app.push(scene)
+    assert scene.view is not None
+    ui.shoot("replay-not-analysed")
+    place = (scene.view.rect.copy(), scene.view.pixel_of("h8"))
+    ui.key(pygame.K_a, "a")
+    assert (scene.view.rect, scene.view.pixel_of("h8")) == place
+    bar = scene.bar_rect()
+    assert bar is not None and not bar.colliderect(scene.view.rect)
+    pump(ui.app, lambda: scene.analysis is not None and scene.analysis.complete, 60)
+    ui.app.step(0.0)
+    ui.shoot("replay-analysed")
+    assert (scene.view.rect, scene.view.pixel_of("h8")) == place
+
+
 def test_the_best_move_is_drawn_on_the_board(ui: UI, monkeypatch: pytest.MonkeyPatch) -> None:
     scene = analysed(ui, "chess", FOOLS_MATE)
     scene.index = 3
