@@ -6,8 +6,16 @@ faded to silence at both ends, so it never clicks), rendered as 16-bit PCM with 
 
 :class:`Sounds` is what the rest of the client calls: :meth:`Sounds.play` by name, on or off and
 at the volume the config file says. Without an audio device (no sound card, a mixer that cannot
-open, ``SDL_AUDIODRIVER=dummy`` in tests) it plays nothing and never raises; tests put a recorder
-in place of the mixer (:class:`Backend`).
+open) it plays nothing and never raises; tests put a recorder in place of the mixer
+(:class:`Backend`), or use ``SDL_AUDIODRIVER=dummy``, a mixer that opens and plays into nothing.
+
+Quiet without a device: on Linux, when the user has chosen no SDL audio driver and there is
+neither a sound card nor a sound server's socket (:func:`audio_device_found`: a headless box, a
+container, a machine reached over SSH), the mixer is not opened at all, so SDL does not probe
+its drivers, whose libraries (ALSA's above all) print complaints on stderr. Where there may be
+a device, the mixer opens with file descriptor 2 sent elsewhere meanwhile
+(:func:`quiet_stderr`): a driver that fails on the way to one that works, or a socket left
+behind by a sound server that is gone, prints nothing either.
 """
 
 from __future__ import annotations
@@ -15,8 +23,13 @@ from __future__ import annotations
 import array
 import contextlib
 import math
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Protocol
 
 from client.config import Config
@@ -141,6 +154,52 @@ def _add(mix: list[float], note: Note, rate: int) -> None:
         mix[start + i] += note.level * envelope * wave
 
 
+NO_DEVICE = "no sound (no audio device found)"
+"""Why there is no sound when :func:`audio_device_found` finds nothing to play on."""
+
+
+def audio_device_found() -> bool:
+    """Whether SDL may find somewhere to play sound: always outside Linux (the platform's own
+    audio) and when the user has chosen a driver (``SDL_AUDIODRIVER``); on Linux, a sound
+    server (PulseAudio or PipeWire: its address in the environment or its socket) or a sound
+    card's playback device (ALSA's ``/dev/snd/pcmC*D*p``, OSS's ``/dev/dsp``)."""
+    if sys.platform != "linux" or os.environ.get("SDL_AUDIODRIVER"):
+        return True
+    if os.environ.get("PULSE_SERVER") or os.environ.get("PIPEWIRE_REMOTE"):
+        return True
+    runtime = Path(os.environ.get("XDG_RUNTIME_DIR") or f"/run/user/{os.getuid()}")
+    sockets = (runtime / "pulse" / "native", runtime / "pipewire-0", Path("/run/pulse/native"),
+               Path("/var/run/pulse/native"))
+    if any(path.exists() for path in sockets):
+        return True
+    return any(Path("/dev/snd").glob("pcmC*D*p")) or Path("/dev/dsp").exists()
+
+
+@contextlib.contextmanager
+def quiet_stderr() -> Iterator[None]:
+    """Send what is written to file descriptor 2 (C libraries included) to a discarded file
+    meanwhile. The whole process's stderr: keep it short, at start-up (the client opens the
+    mixer before any network or analysis thread runs)."""
+    with contextlib.suppress(Exception):
+        sys.stderr.flush()
+    try:
+        saved = os.dup(2)
+    except OSError:  # no descriptor 2 at all: nothing to keep quiet
+        yield
+        return
+    try:
+        with tempfile.TemporaryFile() as sink:
+            os.dup2(sink.fileno(), 2)
+            try:
+                yield
+            finally:
+                with contextlib.suppress(Exception):
+                    sys.stderr.flush()
+                os.dup2(saved, 2)
+    finally:
+        os.close(saved)
+
+
 class Backend(Protocol):
     """Where sounds go: the real mixer (:class:`Mixer`), or a test's recorder."""
 
@@ -157,15 +216,19 @@ class Mixer:
     @classmethod
     def open(cls) -> tuple[Mixer | None, str]:
         """Open the mixer (unless something already did) and make the sounds; ``(None, why)``
-        when there is no audio (the client then runs silently)."""
+        when there is no audio (the client then runs silently). Quiet on stderr either way (see
+        the module's docstring)."""
         import pygame
 
         try:
             if not pygame.mixer.get_init():
+                if not audio_device_found():
+                    return None, NO_DEVICE
                 # allowedchanges=0: SDL converts to whatever the device wants, so the buffers
                 # keep the format asked for here
-                pygame.mixer.init(frequency=RATE, size=-16, channels=1, buffer=512,
-                                  allowedchanges=0)
+                with quiet_stderr():
+                    pygame.mixer.init(frequency=RATE, size=-16, channels=1, buffer=512,
+                                      allowedchanges=0)
             found = pygame.mixer.get_init()
             if not found:
                 return None, "the audio mixer did not open"

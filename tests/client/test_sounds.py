@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -205,3 +208,100 @@ def test_the_lobby_and_the_room_switch_sound_off_and_on(ui: Any, tmp_path: Path)
     ui.shoot("sound-room-on")
     ui.app.pop(room)
     assert lobby.sound_button.label == "Sound on"  # the lobby shows what the room set
+
+
+START_THE_CLIENT = """
+import sys
+from pathlib import Path
+
+import pygame
+
+from client.app import App
+from client.config import Config
+from client.sounds import SOUND_NAMES
+
+app = App(Config(path=Path(sys.argv[1])))
+for name in SOUND_NAMES:
+    app.sounds.play(name)
+app.step(0.0)
+print(app.sounds.backend is not None)
+print(app.sounds.problem)
+pygame.quit()
+"""
+"""A client with a (dummy-driver) window: it opens the mixer as the real one does, plays every
+sound, draws a frame and quits."""
+
+
+def start_the_client(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """Run :data:`START_THE_CLIENT` in a fresh Python whose environment has no audio driver
+    chosen and no sound server (``env`` adds to it), capturing its file descriptors 1 and 2."""
+    run = tmp_path / "run"
+    run.mkdir(exist_ok=True)
+    clean = {k: v for k, v in os.environ.items()
+             if k not in {"SDL_AUDIODRIVER", "PULSE_SERVER", "PIPEWIRE_REMOTE", "AUDIODEV"}}
+    clean |= {"SDL_VIDEODRIVER": "dummy", "XDG_RUNTIME_DIR": str(run),
+              "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+              "PYGAME_HIDE_SUPPORT_PROMPT": "1", **env}
+    return subprocess.run([sys.executable, "-c", START_THE_CLIENT, str(tmp_path / "c.json")],
+                          env=clean, capture_output=True, text=True, timeout=60)
+
+
+NO_SOUND_CARD = not any(Path("/dev/snd").glob("pcmC*D*p")) and not Path("/dev/dsp").exists()
+
+
+@pytest.mark.skipif(not NO_SOUND_CARD, reason="this machine has a sound card")
+def test_a_client_without_an_audio_device_starts_quietly_and_stays_silent(
+        tmp_path: Path) -> None:
+    """No sound card, no sound server (this machine, a headless box): the client starts
+    without a line on stderr (no "ALSA lib ..." from SDL's probing), says why there is no
+    sound, and playing every sound is harmless."""
+    done = start_the_client(tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    heard, problem = done.stdout.splitlines()
+    assert heard == "False" and problem == "no sound (no audio device found)"
+
+
+@pytest.mark.skipif(not NO_SOUND_CARD, reason="this machine has a sound card")
+def test_a_sound_server_that_is_not_there_is_probed_quietly(tmp_path: Path) -> None:
+    """A PulseAudio socket left behind (a file, no server): SDL is let try its drivers, and
+    what they print while failing (ALSA's complaints) does not reach stderr."""
+    (tmp_path / "run" / "pulse").mkdir(parents=True)
+    (tmp_path / "run" / "pulse" / "native").write_text("")
+    done = start_the_client(tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    heard, problem = done.stdout.splitlines()
+    assert heard == "False" and problem.startswith("no sound (")
+
+
+def test_an_audio_driver_the_user_chose_is_used(tmp_path: Path) -> None:
+    """SDL_AUDIODRIVER set (here the dummy driver, which always opens): the client asks for no
+    device of its own and the mixer opens with it, quietly."""
+    done = start_the_client(tmp_path, SDL_AUDIODRIVER="dummy")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    assert done.stdout.splitlines() == ["True", ""]
+
+
+@pytest.mark.skipif(not NO_SOUND_CARD, reason="this machine has a sound card")
+@pytest.mark.parametrize(("env", "socket", "found"), [
+    ({}, "", False),
+    ({"SDL_AUDIODRIVER": "alsa"}, "", True),  # the user's choice is tried
+    ({"PULSE_SERVER": "tcp:10.0.0.2"}, "", True),
+    ({}, "pulse/native", True),
+    ({}, "pipewire-0", True),
+])
+def test_where_an_audio_device_may_be(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                      env: dict[str, str], socket: str, found: bool) -> None:
+    """The mixer is opened only where there may be somewhere to play: a driver chosen, a sound
+    server's address or socket, a sound card."""
+    for name in ("SDL_AUDIODRIVER", "PULSE_SERVER", "PIPEWIRE_REMOTE"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    if socket:
+        (tmp_path / socket).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / socket).touch()
+    assert sounds.audio_device_found() is found
