@@ -2,15 +2,17 @@
 
 The search is pure Python: on a thread of the pygame process it would hold the GIL and stall
 frames (bench/README.md, "Replay analysis and frame time"). A ``spawn`` child gets the game's
-first state and its moves, replays them and sends each position's analysis back through a pipe;
-the run's own thread starts the child (fork, exec and pickling the game stay off the frame in
-which the user pressed A), then reads (blocked in ``recv``, so it leaves the GIL alone) and
-appends each analysis to :attr:`AnalysisRun.evals`, which the frame loop reads as it grows. The
-child searches :data:`CHILD_NICENESS` steps below the client, so on a busy machine the frames
-get a core first. :meth:`AnalysisRun.cancel` terminates the child (also one still starting); a
-stopped run can be resumed where it stopped (the results are deterministic, so the parts agree).
-When no child can be started (a state that cannot be sent to another process, such as a custom
-map's), the same thread searches instead and :attr:`AnalysisRun.where` says so.
+first state and its moves, replays them and sends each position's analysis back through a pipe.
+The run's own thread starts the child, so fork, exec and pickling the game stay off the frame in
+which the user pressed A; given ``start_after`` (the app's :meth:`~client.app.App.after_frame`)
+it waits until that frame is drawn, since starting a process holds the GIL for a few ms. Then it
+reads (blocked in ``recv``, so it leaves the GIL alone) and appends each analysis to
+:attr:`AnalysisRun.evals`, which the frame loop reads as it grows. The child searches
+:data:`CHILD_NICENESS` steps below the client, so on a busy machine the frames get a core first.
+:meth:`AnalysisRun.cancel` terminates the child (also one still starting); a stopped run can be
+resumed where it stopped (the results are deterministic, so the parts agree). When no child can
+be started (a state that cannot be sent to another process, such as a custom map's), the same
+thread searches instead and :attr:`AnalysisRun.where` says so.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import multiprocessing
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -65,10 +67,13 @@ def _child(conn: Connection, game: str, first: Any, moves: list[str], nodes: int
 class AnalysisRun:
     """Analyse ``states`` (a game from its start) in a child process (``process=False``, or a
     child that cannot start: on a thread); ``nodes`` overrides the game's node budget per
-    position (tests)."""
+    position (tests). ``start_after``, when given, is handed what lets each start or resume
+    begin, and calls it when the moment comes (the app's after-frame hook); without it the
+    search begins at once."""
 
     def __init__(self, game: str, states: Sequence[Any], moves: Sequence[str],
-                 nodes: int | None = None, process: bool = True) -> None:
+                 nodes: int | None = None, process: bool = True,
+                 start_after: Callable[[Callable[[], None]], None] | None = None) -> None:
         self.game = game
         self.scale = scale_of(game)
         self.states = list(states)
@@ -80,8 +85,10 @@ class AnalysisRun:
         self.process = process
         self.where = "process" if process else "thread"
         """Where the search runs: ``process``, or ``thread (...why...)`` after a fallback."""
+        self.start_after = start_after
         self._stop = threading.Event()
         self._started = threading.Event()
+        self._go = threading.Event()
         self._thread: threading.Thread | None = None
         self._child: multiprocessing.process.BaseProcess | None = None
         self._reaping = threading.Lock()
@@ -111,19 +118,29 @@ class AnalysisRun:
             self._thread.join()  # a stopped search ends within a few dozen nodes
         self._stop = threading.Event()
         self._started = threading.Event()
+        self._go = threading.Event()
         self.error = ""
-        self._thread = threading.Thread(target=self._work, args=(self._stop, self._started),
+        self._thread = threading.Thread(target=self._work,
+                                        args=(self._stop, self._started, self._go),
                                         name="boardhall-analysis", daemon=True)
         self._thread.start()
+        if self.start_after is None:
+            self._go.set()
+        else:
+            self.start_after(self._go.set)
 
     def wait_started(self, timeout: float | None = None) -> bool:
         """Wait until the search of the latest start or resume is under way: its child started
         (or, when none could start, the search on the thread); whether it is."""
         return self._started.wait(timeout)
 
-    def _work(self, stop: threading.Event, started: threading.Event) -> None:
-        """The run's thread: start the child and read what it sends, or search here when no
-        child can start."""
+    def _work(self, stop: threading.Event, started: threading.Event,
+              go: threading.Event) -> None:
+        """The run's thread: once let (``go``), start the child and read what it sends, or
+        search here when no child can start."""
+        go.wait()
+        if stop.is_set():  # cancelled before it began
+            return
         conn: Connection | None = None
         if self.process:
             try:
@@ -199,6 +216,7 @@ class AnalysisRun:
     def cancel(self) -> None:
         """Stop searching (what is done stays); the child process is terminated."""
         self._stop.set()
+        self._go.set()  # a run still waiting for its moment ends at once
         self._end_child()
 
     def wait(self, timeout: float | None = None) -> None:

@@ -126,6 +126,7 @@ class App:
         self._scaled: pygame.Surface | None = None
         self._caption = ""
         self.settle_soon = False
+        self._after_frame: list[Callable[[], None]] = []
         self.present = not headless
         """Flip the display after drawing (False when ``window`` is an offscreen image)."""
         self.connection: Connection | None = None
@@ -496,14 +497,23 @@ class App:
             if caption != self._caption:
                 self._caption = caption
                 pygame.display.set_caption(caption)
-        if not self.dirty:
-            return False
-        self.dirty = False
-        self.render()
-        if self.settle_soon:  # after the first frame of a new room, while the user looks at it
-            self.settle_soon = False
-            self.settle(collect=False)
-        return True
+        drawn = self.dirty
+        if drawn:
+            self.dirty = False
+            self.render()
+            if self.settle_soon:  # after the first frame of a new room, while the user looks
+                self.settle_soon = False
+                self.settle(collect=False)
+        after, self._after_frame = self._after_frame, []
+        for work in after:
+            work()
+        return drawn
+
+    def after_frame(self, work: Callable[[], None]) -> None:
+        """Call ``work`` once at the end of this frame, after it is drawn and presented: what
+        would hold the GIL while a frame draws (starting a process: vfork waits for the exec)
+        is let begin while the loop waits for the next frame. Keep ``work`` itself short."""
+        self._after_frame.append(work)
 
     def keep_alive(self) -> None:
         """Every :data:`PING_EVERY_S` while online, send ``ping`` stamped with our clock; the

@@ -407,7 +407,8 @@ class ReplayScene(Scene):
             if not self.states:
                 return
             moves = [state.last_move or "" for state in self.states[1:]]
-            self.analysis = AnalysisRun(self.game, self.states, moves, self.analysis_nodes)
+            self.analysis = AnalysisRun(self.game, self.states, moves, self.analysis_nodes,
+                                        start_after=self.app.after_frame)
             self.app.analyses.put(self.analysis_key(), self.analysis)
         elif self.analysis.running:
             self.analysis.cancel()

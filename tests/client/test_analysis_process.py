@@ -9,6 +9,7 @@ import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +111,7 @@ def endless_replay(ui: UI) -> ReplayScene:
     scene.analysis_nodes = 10**9
     ui.app.push(scene)
     ui.key(pygame.K_a, "a")
+    ui.app.step(0.0)  # the frame in which A was pressed: the child starts after it
     assert scene.analysis is not None and scene.analysis.wait_started(30)
     return scene
 
@@ -120,6 +122,7 @@ def test_the_a_key_again_and_leaving_the_replay_leave_no_child(ui: UI) -> None:
     ui.key(pygame.K_a, "a")
     assert not analysis_children()
     ui.key(pygame.K_a, "a")
+    ui.app.step(0.0)
     assert scene.analysis is not None and scene.analysis.running
     assert scene.analysis.wait_started(30) and analysis_children()
     ui.key(pygame.K_ESCAPE)
@@ -171,6 +174,7 @@ def test_a_child_that_cannot_start_falls_back_to_a_thread_and_says_so(
     assert not run.running
     run.nodes = 400
     run.resume()
+    ui.app.step(0.0)  # the replay's run begins after the app's frame
     run.wait(30)
     assert run.complete
     assert run.evals == analyse(engines.get("chess"), states_of("chess", FOOLS_MATE), nodes=400)
@@ -254,3 +258,57 @@ def test_a_run_cancelled_while_its_child_starts_leaves_no_child() -> None:
         run.wait(30)
         assert not run.running
         assert not analysis_processes() and not analysis_children()
+
+
+def test_the_child_starts_once_the_frame_in_which_a_was_pressed_is_drawn(ui: UI) -> None:
+    """Starting a process holds the GIL for a few ms (vfork waits for the exec): it is done once
+    the frame in which A was pressed has been drawn, while the loop waits for the next frame,
+    not while that frame draws."""
+    scene = ReplayScene(ui.app, "chess", None, None, FOOLS_MATE, NAMES)
+    scene.analysis_nodes = 10**9
+    ui.app.push(scene)
+    ui.key(pygame.K_a, "a")
+    run = scene.analysis
+    assert run is not None and run.running and not run.wait_started(0)
+    assert not analysis_children()
+    assert ui.app.step(0.0)  # the frame is drawn, then the child starts
+    assert run.wait_started(30) and analysis_children()
+    run.cancel()
+    assert not analysis_processes() and not analysis_children()
+
+
+def test_a_run_given_a_moment_to_start_waits_for_it() -> None:
+    """``start_after`` gets what lets the search begin (the app's after-frame hook calls it);
+    until then no child exists, and a cancel meanwhile leaves none either."""
+    releases: list[Callable[[], None]] = []
+    run = AnalysisRun("chess", states_of("chess", FOOLS_MATE), FOOLS_MATE, nodes=10**9,
+                      start_after=releases.append)
+    assert run.running and len(releases) == 1
+    assert not run.wait_started(0) and not analysis_children()
+    releases.pop()()
+    assert run.wait_started(30) and run.where == "process" and analysis_children()
+    run.cancel()
+    assert not analysis_processes() and not analysis_children()
+    run.resume()
+    assert len(releases) == 1 and not run.wait_started(0)
+    run.cancel()
+    run.wait(30)
+    assert not run.running and not analysis_children()
+
+
+def test_after_frame_work_runs_once_the_frame_is_drawn(ui: UI) -> None:
+    order: list[str] = []
+    render = ui.app.render
+
+    def noted() -> None:
+        render()
+        order.append("drawn")
+
+    ui.app.render = noted  # type: ignore[method-assign]
+    ui.app.after_frame(lambda: order.append("after"))
+    ui.app.invalidate()
+    assert ui.app.step(0.0)
+    assert order == ["drawn", "after"]
+    assert not ui.app.step(0.0) and order == ["drawn", "after"]  # once
+    ui.app.after_frame(lambda: order.append("idle"))
+    assert not ui.app.step(0.0) and order[-1] == "idle"  # a frame with nothing to draw too
