@@ -17,7 +17,9 @@ class ErrorCode(enum.StrEnum):
     TOO_LARGE = "too_large"
     """A field over its size limit (the frame itself is under the frame limit)."""
     RATE_LIMITED = "rate_limited"
-    """More messages per second than ``limits.messages_per_second``."""
+    """More messages per second than ``limits.messages_per_second``; or a chat line over one
+    player's chat rate (``limits.chat_lines`` within ``limits.chat_window_s``), or the same
+    line again within ``limits.chat_repeat_s``."""
     HELLO_FIRST = "hello_first"
     """Any message other than ``hello`` before the session started."""
     UNSUPPORTED_PROTOCOL = "unsupported_protocol"

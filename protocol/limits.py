@@ -16,6 +16,14 @@ RECORD_BYTES = 48 * 1024
 """Longest game record (PGN, PDN or JSON) sent on ``create``."""
 MESSAGES_PER_SECOND = 20
 """Messages a connection may send per second (a token bucket: bursts of two seconds' worth)."""
+CHAT_LINES = 5
+"""Chat lines one player may say within :data:`CHAT_WINDOW_S` (in all rooms together); the next
+is ``rate_limited`` until the oldest of them is that old."""
+CHAT_WINDOW_S = 10
+"""Window of the chat rate in seconds."""
+CHAT_REPEAT_S = 30
+"""A chat line the same player said within this many seconds (the same words, whatever the case
+and spacing) is ``rate_limited``."""
 
 NESTING_DEPTH = 32
 """Deepest nesting of JSON arrays/objects in a frame (messages need 3); deeper is bad_message."""

@@ -248,6 +248,12 @@ class Limits(BaseModel):
     position_bytes: int = limits.POSITION_BYTES
     record_bytes: int = limits.RECORD_BYTES
     messages_per_second: int = limits.MESSAGES_PER_SECOND
+    chat_lines: int = limits.CHAT_LINES
+    """Chat lines one player may say within ``chat_window_s`` (absent from older servers)."""
+    chat_window_s: int = limits.CHAT_WINDOW_S
+    """The chat rate's window in seconds."""
+    chat_repeat_s: int = limits.CHAT_REPEAT_S
+    """A line the same player said within this many seconds is refused (``rate_limited``)."""
 
 
 # ---- client to server ------------------------------------------------------------------------
@@ -549,6 +555,10 @@ class ChatLine(Outbound):
     """The speaker's name."""
     role: Literal["first", "second", "spectator"]
     text: str
+    player: str | None = None
+    """The speaker's public id (as ``welcome.player`` and ``seats.*.player``): what a client
+    mutes by, since names change and repeat. Absent from older servers and from lines an older
+    server stored."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 

@@ -45,6 +45,12 @@ class ServerConfig:
     :mod:`server.proxies`); none: every peer is the client, and no header is read."""
     messages_per_second: int = limits.MESSAGES_PER_SECOND
     """Message rate per connection; more is ``rate_limited``."""
+    chat_lines: int = limits.CHAT_LINES
+    """Chat lines one player may say within ``chat_window_s``; more is ``rate_limited``."""
+    chat_window_s: float = limits.CHAT_WINDOW_S
+    """The chat rate's window."""
+    chat_repeat_s: float = limits.CHAT_REPEAT_S
+    """A line the same player said this recently is ``rate_limited``."""
     flood_errors: int = limits.FLOOD_ERRORS
     """More errors than this within the flood window closes the connection (1008)."""
     flood_window_s: float = limits.FLOOD_WINDOW_S

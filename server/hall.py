@@ -66,7 +66,7 @@ from server.outputs import ConnId, LaunchBot, Outputs, SaveAlive, SaveGame, Save
 from server.ratings import GameFacts, RatingBook, rating_key, shown, unrated_because
 from server.records import json_record
 from server.room import Room
-from server.sanitize import clean_name, clean_text, name_refusal
+from server.sanitize import chat_words, clean_name, clean_text, name_refusal
 
 log = logging.getLogger("boardhall.hall")
 
@@ -115,6 +115,10 @@ class Identity:
     one that never does any of these (it only said hello, and perhaps read the lobby) is
     never stored, and is forgotten once its last connection closes (its token is then
     ``bad_token``), so saying hello in a loop fills neither the database nor the memory."""
+    said: deque[tuple[float, str]] = field(default_factory=deque)
+    """The chat lines this player said lately (in any room): when, and the words as
+    :func:`chat_words` compares them; those older than the chat rate's window and the repeat
+    time are dropped as lines come (see :meth:`Hall._check_chat`)."""
 
 
 @dataclass
@@ -639,7 +643,12 @@ class Hall:
                 server=self.config.server_name,
                 games=self.games(),
                 resumed=resumed,
-                limits=Limits(messages_per_second=self.config.messages_per_second),
+                limits=Limits(
+                    messages_per_second=self.config.messages_per_second,
+                    chat_lines=self.config.chat_lines,
+                    chat_window_s=math.ceil(self.config.chat_window_s),
+                    chat_repeat_s=math.ceil(self.config.chat_repeat_s),
+                ),
             ),
         )
         out.keys += tuple(resumed)
@@ -1263,6 +1272,7 @@ class Hall:
             text = clean_text(message.text, limits.CHAT_CHARS)
             if not text:  # bad_message comes before every other code
                 raise ProtocolError(ErrorCode.BAD_MESSAGE, "chat: the line is empty")
+            self._check_chat(identity, text, now)  # rate_limited comes before unknown_room
         room = self._room(code)
         out.key = room.code
         conn, player, re = session.conn, identity.player, message.id
@@ -1296,9 +1306,33 @@ class Hall:
                 self._note_colours(room)  # the colours played are the swapped ones
         elif isinstance(message, Chat):
             room.chat(conn, player, identity.name, text, out, re)
+            identity.said.append((now, chat_words(text)))
         if room.status != before:
             self._lobby_changed()
         self._after_room(room, out)
+
+    def _check_chat(self, identity: Identity, text: str, now: float) -> None:
+        """Refuse (``rate_limited``) a chat line over ``identity``'s chat rate, or one it said
+        within the repeat time: a public room's spam guard, per player (whatever connection or
+        room), counting only the lines that were said (a refused one does not prolong it)."""
+        config = self.config
+        said = identity.said
+        while said and said[0][0] <= now - max(config.chat_window_s, config.chat_repeat_s):
+            said.popleft()
+        recent = [at for at, _ in said if at > now - config.chat_window_s]
+        if len(recent) >= config.chat_lines:
+            wait = math.ceil(recent[-config.chat_lines] + config.chat_window_s - now)
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED,
+                f"at most {config.chat_lines} chat lines in {config.chat_window_s:g} s: "
+                f"wait {max(1, wait)} s",
+            )
+        words = chat_words(text)
+        if any(w == words and at > now - config.chat_repeat_s for at, w in said):
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED,
+                f"you said that less than {config.chat_repeat_s:g} s ago: say something else",
+            )
 
     def _rematch(self, old: Room, now: float, out: Outputs) -> None:
         state = old.states[0]

@@ -68,6 +68,8 @@ class SaveChat:
     """Who it was sent to: ``players``, ``spectators`` or ``everyone``."""
     text: str
     keep_from: int
+    player: str | None = None
+    """The speaker's public id."""
 
 
 @dataclass(frozen=True)

@@ -1147,7 +1147,13 @@ class Room:
         if side is None and conn not in self.spectators:
             raise _refuse(ErrorCode.NOT_A_PLAYER, f"join room {self.code} to chat in it")
         line = ChatLine.model_validate(
-            {"room": self.code, "from": name, "role": side or "spectator", "text": text}
+            {
+                "room": self.code,
+                "from": name,
+                "role": side or "spectator",
+                "text": text,
+                "player": player,
+            }
         )
         out.send((conn,), Ok(re=re))
         players = self.seat_conns()
@@ -1170,6 +1176,7 @@ class Room:
                 audience,
                 line.text,
                 keep_from=seq + 1 - CHAT_HISTORY_LINES,
+                player=player,
             )
         )
         out.send(targets, line)
@@ -1305,7 +1312,8 @@ class Room:
 
     def restore_chat(self, rows: Iterable[dict[str, Any]]) -> None:
         """Take back the stored chat lines (crash recovery), given in the order they were said:
-        ``{seq, sender, role, audience, text}``; a row that does not read is skipped."""
+        ``{seq, sender, role, audience, text, player}`` (``player`` None or absent: a line stored
+        before lines kept their speaker's id); a row that does not read is skipped."""
         for row in rows:
             try:
                 line = ChatLine.model_validate(
@@ -1314,6 +1322,7 @@ class Room:
                         "from": row["sender"],
                         "role": row["role"],
                         "text": row["text"],
+                        "player": row.get("player"),
                     }
                 )
                 seq, audience = int(row["seq"]), row["audience"]

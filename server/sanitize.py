@@ -132,3 +132,9 @@ def name_refusal(name: str, bot: bool) -> str | None:
             "write it in one script"
         )
     return None
+
+
+def chat_words(text: str) -> str:
+    """What a chat line says, as the repeat guard compares lines: case folded, every run of
+    whitespace one space, trimmed (``"  Good   LUCK "`` says ``"good luck"``)."""
+    return " ".join(text.casefold().split())

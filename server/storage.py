@@ -80,6 +80,7 @@ CREATE TABLE IF NOT EXISTS chat (
     role TEXT NOT NULL,
     audience TEXT NOT NULL,
     text TEXT NOT NULL,
+    player TEXT,
     PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS alive (
@@ -114,7 +115,7 @@ there when an older database first opens). A column added to a table since
 (:data:`ADDED_COLUMNS`) is added when an older database opens, empty (NULL) in the rows already
 there."""
 
-ADDED_COLUMNS = (("ratings", "updated", "REAL"),)
+ADDED_COLUMNS = (("ratings", "updated", "REAL"), ("chat", "player", "TEXT"))
 """``(table, column, type)`` of each column added to a table after the table itself."""
 
 
@@ -268,8 +269,10 @@ class Storage:
                     db.execute("INSERT OR REPLACE INTO alive VALUES (0, ?, ?)", (op.run, op.wall))
                 elif isinstance(op, SaveChat):
                     db.execute(
-                        "INSERT OR REPLACE INTO chat VALUES (?, ?, ?, ?, ?, ?)",
-                        (op.game_id, op.seq, op.sender, op.role, op.audience, op.text),
+                        "INSERT OR REPLACE INTO chat "
+                        "(game_id, seq, sender, role, audience, text, player) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (op.game_id, op.seq, op.sender, op.role, op.audience, op.text, op.player),
                     )
                     if op.keep_from > 0:
                         db.execute(
@@ -370,22 +373,24 @@ class Storage:
     ) -> dict[str, list[dict[str, Any]]]:
         """The kept chat lines of every waiting or playing game, and of the games ``finished``
         (ids), by game id, each game's in the order they were said:
-        ``{seq, sender, role, audience, text}``."""
+        ``{seq, sender, role, audience, text, player}`` (``player``: the speaker's id, None
+        for a line stored before lines kept it)."""
         rows = self.db.execute(
-            "SELECT c.game_id, c.seq, c.sender, c.role, c.audience, c.text FROM chat AS c "
+            "SELECT c.game_id, c.seq, c.sender, c.role, c.audience, c.text, c.player "
+            "FROM chat AS c "
             "JOIN games AS g ON g.id = c.game_id WHERE g.status IN ('waiting', 'playing') "
             "ORDER BY c.game_id, c.seq"
         ).fetchall()
         for game_id in finished:
             rows += self.db.execute(
-                "SELECT game_id, seq, sender, role, audience, text FROM chat "
+                "SELECT game_id, seq, sender, role, audience, text, player FROM chat "
                 "WHERE game_id = ? ORDER BY seq",
                 (game_id,),
             ).fetchall()
         found: dict[str, list[dict[str, Any]]] = {}
         for r in rows:
             found.setdefault(r["game_id"], []).append(
-                {k: r[k] for k in ("seq", "sender", "role", "audience", "text")}
+                {k: r[k] for k in ("seq", "sender", "role", "audience", "text", "player")}
             )
         return found
 

@@ -135,7 +135,7 @@ async def test_the_history_keeps_the_latest_lines_only(tmp_path: Path) -> None:
     restarted server brings back the same latest lines)."""
     said = [f"line {n}" for n in range(CHAT_HISTORY_LINES + 5)]
     kept = said[-CHAT_HISTORY_LINES:]
-    config = ServerConfig(messages_per_second=1000)
+    config = ServerConfig(messages_per_second=1000, chat_lines=1000)
     async with serving(tmp_path / "hall.db", config=config) as server:
         ann = await WireClient.connect(server.url, "ann")
         bob = await WireClient.connect(server.url, "bob")
