@@ -13,6 +13,10 @@ same time cannot use the main identity (the server would close the first window 
 window is connected. ``names`` maps the same keys to the name each identity last had, so the
 name typed picks its own identity again after a restart. An older client reads only the main
 tokens and ignores the ``#N`` entries.
+
+Muted players. ``muted`` maps a server key to the players muted there: their public id (what
+the server's chat lines name them by: a name can change and be taken by another) to the name
+they had when muted, for the room to say whom it hides.
 """
 
 from __future__ import annotations
@@ -41,6 +45,10 @@ NAME_CHARS = 32
 SERVER_CHARS = 200
 SLOTS = 8
 """Identities per server a config keeps (windows open at once on one server)."""
+MUTED_PER_SERVER = 500
+"""Muted players a config keeps per server (the latest muted; an older one is heard again)."""
+PLAYER_CHARS = 64
+"""Longest player id kept (the protocol's id length)."""
 DEFAULT_VOLUME = 80
 """The sounds' volume (0 to 100) unless the file says another."""
 LOCK_WAIT_S = 5.0
@@ -196,6 +204,9 @@ class Config:
     """Whether the client plays sounds (the room's Sound toggle and the lobby's)."""
     volume: int = DEFAULT_VOLUME
     """How loud the sounds are, 0 to 100 (a room's ``-`` and ``+``)."""
+    muted: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Server key (:func:`server_key`) -> {player id: name when muted}: whose chat lines (and
+    offer sounds) the room hides there (see :meth:`set_muted`)."""
     path: Path | None = None
     persist: bool = True
     """False: an in-memory config (screenshots): nothing is read, written or locked."""
@@ -245,15 +256,37 @@ class Config:
         self.tokens, self.names = dict(content["tokens"]), dict(content["names"])
         self.premoves = content["premoves"]
         self.sound, self.volume = content["sound"], content["volume"]
+        self.muted = {k: dict(v) for k, v in content["muted"].items()}
 
     def _content(self) -> dict[str, Any]:
         return {"server": self.server, "name": self.name, "tokens": dict(self.tokens),
                 "names": dict(self.names), "premoves": self.premoves, "sound": self.sound,
-                "volume": self.volume}
+                "volume": self.volume,
+                "muted": {k: dict(v) for k, v in self.muted.items() if v}}
 
     def token_for(self, url: str, slot: int = 0) -> str | None:
         """The saved token of identity ``slot`` for the server at ``url``."""
         return self.tokens.get(slot_key(url, slot))
+
+    # ---- muted players -----------------------------------------------------------------------
+
+    def muted_on(self, url: str) -> dict[str, str]:
+        """The players muted on the server at ``url``: id -> the name they had when muted."""
+        return dict(self.muted.get(server_key(url), {}))
+
+    def set_muted(self, url: str, player: str, name: str | None) -> None:
+        """Mute ``player`` (an id) on the server at ``url``, remembering ``name``; ``None``:
+        hear them again. Not saved yet (:meth:`save`)."""
+        key = server_key(url)
+        players = dict(self.muted.get(key, {}))
+        players.pop(player, None)
+        if name is not None:
+            players[player] = name[:NAME_CHARS]  # the latest last (kept when over the cap)
+        players = dict(list(players.items())[-MUTED_PER_SERVER:])
+        if players:
+            self.muted[key] = players
+        else:
+            self.muted.pop(key, None)
 
     # ---- identities in use -------------------------------------------------------------------
 
@@ -335,7 +368,9 @@ class Config:
         theirs, mine, base = _parse(data), self._content(), self._base or _parse({})
         merged: dict[str, Any] = {}
         for k, value in mine.items():
-            if isinstance(value, dict):
+            if k == "muted":  # merged entry by entry, as the tokens are
+                merged[k] = _nest(_merge(_flat(base[k]), _flat(value), _flat(theirs[k])))
+            elif isinstance(value, dict):
                 merged[k] = _merge(base[k], value, theirs[k])
             else:
                 merged[k] = value if value != base[k] else theirs[k]
@@ -412,7 +447,45 @@ def _parse(data: dict[str, Any]) -> dict[str, Any]:
         "premoves": data.get("premoves") is not False,  # on unless switched off (not a bool: on)
         "sound": data.get("sound") is not False,
         "volume": _volume(data.get("volume")),
+        "muted": _muted(data.get("muted")),
     }
+
+
+def _muted(value: Any) -> dict[str, dict[str, str]]:
+    """The ``muted`` object read from the file: per server key, ``{player id: name}`` with ids
+    and names that are printable strings (names cut to :data:`NAME_CHARS`), at most
+    :data:`MUTED_PER_SERVER` per server (the last ones)."""
+    if not isinstance(value, dict):
+        return {}
+    out: dict[str, dict[str, str]] = {}
+    for key, players in value.items():
+        if not isinstance(players, dict):
+            continue
+        kept = {p: _clean(n, NAME_CHARS) for p, n in players.items()
+                if _clean(p, PLAYER_CHARS) == p and p and isinstance(n, str)}
+        kept = dict(list(kept.items())[-MUTED_PER_SERVER:])
+        if kept:
+            out.setdefault(server_key(str(key)), {}).update(kept)
+    return out
+
+
+_SEP = "\n"
+"""Between a server key and a player id in :func:`_flat`'s keys (neither can hold it)."""
+
+
+def _flat(muted: dict[str, dict[str, str]]) -> dict[str, str]:
+    """``muted`` as one flat dict (``KEY\\nPLAYER`` -> name), for :func:`_merge`."""
+    return {f"{key}{_SEP}{player}": name for key, players in muted.items()
+            for player, name in players.items()}
+
+
+def _nest(flat: dict[str, str]) -> dict[str, dict[str, str]]:
+    """The inverse of :func:`_flat`."""
+    out: dict[str, dict[str, str]] = {}
+    for joined, name in flat.items():
+        key, _, player = joined.rpartition(_SEP)
+        out.setdefault(key, {})[player] = name
+    return out
 
 
 def _volume(value: Any) -> int:

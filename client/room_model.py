@@ -66,6 +66,9 @@ class ChatLine:
     sender: str
     role: str
     text: str
+    player: str = ""
+    """The speaker's public id: the line's own ``player``, else (an older server) the id of
+    the seat a player's line came from; "" when not known."""
 
 
 @dataclass
@@ -253,7 +256,11 @@ class RoomModel:
     def _on_chat(self, m: dict[str, Any], now: float) -> str | None:
         text = m.get("text")
         if isinstance(text, str):
-            self.chat.append(ChatLine(_str(m.get("from"), "?"), _str(m.get("role")), text))
+            role = _str(m.get("role"))
+            player = _str(m.get("player"))
+            if not player and role in SEATS:
+                player = _str(_dict(self.seats.get(role)).get("player"))
+            self.chat.append(ChatLine(_str(m.get("from"), "?"), role, text, player))
             del self.chat[:-200]
         return None
 

@@ -11,7 +11,8 @@ room looked like before and after a server message, so the rules are plain data 
   yet); nothing else, so a reconnect or opening a finished room is quiet (snapshots are not
   moves).
 - ``offer`` / ``answer`` / ``chat``: ``notify`` for a player, for what the other player did or
-  said (not our own, not the chat history a snapshot brings back). Spectators hear moves and
+  said (not our own, not the chat history a snapshot brings back, not a muted player's chat
+  line or offer). Spectators hear moves and
   the end only.
 - our own clock under :data:`LOW_TIME_MS` in a timed game: ``low_time``, once per turn.
 
@@ -65,10 +66,11 @@ class Moment:
 
 
 def cue(message: dict[str, Any], before: Moment, after: Moment,
-        replaying_chat: bool = False) -> str | None:
+        replaying_chat: bool = False, muted: bool = False) -> str | None:
     """The sound ``message`` plays, given the room ``before`` and ``after`` it was applied
     (``None``: none). ``replaying_chat``: the chat lines that follow a snapshot (the room's
-    history, not new lines) are arriving."""
+    history, not new lines) are arriving; ``muted``: it is a chat line or an offer of a player
+    the user muted (silent)."""
     kind = message.get("type")
     if kind == "moved":
         if after.plies != before.plies + 1 or after.game_id != before.game_id:
@@ -88,6 +90,8 @@ def cue(message: dict[str, Any], before: Moment, after: Moment,
         return None
     if after.you is None or after.hotseat:
         return None  # a spectator hears moves and the end; in hot-seat play both sides are ours
+    if muted and kind in ("offer", "chat"):
+        return None
     if kind in ("offer", "answer"):
         by = message.get("by")
         return "notify" if by in SEATS and by != after.you else None
@@ -156,12 +160,13 @@ class RoomSounds:
         return moment(model, view, ours and kind == "moved")
 
     def after(self, model: RoomModel, message: dict[str, Any], before: Moment,
-              view: BoardView | None) -> None:
-        """``message`` has been applied: play what it means."""
+              view: BoardView | None, muted: bool = False) -> None:
+        """``message`` has been applied: play what it means (``muted``: a muted player's
+        chat line or offer, silent)."""
         if message.get("room") != model.room:
             return
         now = moment(model, view, message.get("type") == "moved")
-        name = cue(message, before, now, self.replaying_chat)
+        name = cue(message, before, now, self.replaying_chat, muted)
         if name is not None:
             self.play(name)
 

@@ -19,6 +19,7 @@ from client.annotations import CaptureTracker, position_highlight
 from client.boards import make_view
 from client.boards.base import BoardView, Marks
 from client.browse import BROWSE_KEYS, Browse
+from client.chat_mute import ChatEntry, can_mute, chat_entries, entry_of
 from client.moves import (
     MoveCell,
     MovePicker,
@@ -34,6 +35,8 @@ from client.room_model import (
     ANSWERED_WORDS,
     OFFER_WORDS,
     REASON_WORDS,
+    SEATS,
+    ChatLine,
     RoomModel,
     format_clock,
     reply_to,
@@ -70,11 +73,19 @@ MOVE_EXAMPLES = {"chess": "/e2e4 or /Nf3", "draughts": "/32-28", "shuqi": "/13,8
 
 def chat_hint(game: str, seated: bool = True, over: bool = False) -> str:
     """The chat field's placeholder: for a player during the game with a move example in
-    ``game``'s notation; for a spectator, who reads it until the end."""
+    ``game``'s notation; for a spectator, who reads it until the end; and how to mute
+    someone's chat."""
     if not seated:
-        return "Enter: chat" if over else "Enter: chat with the other spectators"
+        return f"Enter: chat  ·  {MUTE_HINT}" if over else (
+            f"Enter: chat with the other spectators  ·  {MUTE_HINT}")
     example = MOVE_EXAMPLES.get(game) if not over else None
-    return "Enter: chat" + (f"  ·  type a move as {example}" if example else "")
+    if example:
+        return f"Enter: chat  ·  move: {example}  ·  {MUTE_HINT}"
+    return f"Enter: chat  ·  {MUTE_HINT} a player"
+
+
+MUTE_HINT = "B: mute"
+"""How to mute a player, in the chat field's hint (see :meth:`RoomScene.pick_chat`)."""
 
 
 MESSAGE_LINES = 4
@@ -134,6 +145,10 @@ LOCAL_ACTIONS = frozenset({"result", "flip", "coords", "premove", "sound", "leav
 CLOSED_WORDS = ("This room has closed: the game is over and its players have left. "
                 "Esc goes back to the lobby.")
 OFFLINE_WORDS = "Not connected to the server: wait for it to come back, or Esc to leave."
+PICK_WORDS = ("Enter: ", " · Up/Down: other lines · Esc")
+"""What the room says while a chat line is picked, around "mute NAME" or "unmute NAME"."""
+MUTE_KEY = pygame.K_b
+"""Picks a chat line to mute (or unmute) its author (then Up/Down, Enter, Esc)."""
 VOLUME_KEYS = {pygame.K_MINUS: -1, pygame.K_KP_MINUS: -1, pygame.K_EQUALS: 1,
                pygame.K_PLUS: 1, pygame.K_KP_PLUS: 1}
 """Keys that make the sounds softer or louder (``+`` is Shift and ``=`` on many keyboards)."""
@@ -242,6 +257,10 @@ class RoomScene(Scene):
         """Which position the board shows: the live one, or one the user stepped back to."""
         self.sound = RoomSounds(app.sounds.play)
         """This room's sounds (see :mod:`client.sound_cues`)."""
+        self.chat_pick: ChatLine | None = None
+        """The chat line picked (B, Up/Down, or a click) to mute or unmute its author."""
+        self._chat_shown: tuple[Any, list[ChatEntry]] = (None, [])
+        """:meth:`chat_shown`'s last answer, with what it was made from."""
 
     # ---- helpers ------------------------------------------------------------------------------
 
@@ -505,6 +524,10 @@ class RoomScene(Scene):
             if point is not None and self.active_picker().selected == point:
                 self.drag = (point, event.pos)  # a press on a piece may become a drag
             return
+        if (event.type == pygame.MOUSEBUTTONDOWN and event.button == 1
+                and room_panel.chat_rect(self).collidepoint(event.pos)):
+            self.click_chat(event.pos)
+            return
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             ply = room_panel.ply_at(self, event.pos)
             if ply is not None:  # the position after that move (the last one: live)
@@ -529,6 +552,8 @@ class RoomScene(Scene):
                 self.send_chat()
             elif event.key == pygame.K_ESCAPE:
                 self.chat_field.focused = False
+            return
+        if self.chat_pick is not None and self.chat_key(event):
             return
         if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             self.chat_field.focused = True
@@ -556,10 +581,118 @@ class RoomScene(Scene):
         if event.key in VOLUME_KEYS:
             self.change_volume(VOLUME_KEYS[event.key])
             return
+        if event.key == MUTE_KEY:
+            self.pick_chat(-1)
+            return
         for action in ACTIONS:
             if event.key == action.key and self.available(action):
                 self.act(action.name)
                 return
+
+    # ---- muting players' chat ------------------------------------------------------------------
+
+    def muted_ids(self) -> dict[str, str]:
+        """The players muted on this server: id -> the name they had when muted."""
+        return self.app.config.muted_on(self.app.url) if self.app.url else {}
+
+    def chat_shown(self) -> list[ChatEntry]:
+        """The chat as shown: muted players' lines hidden (see :mod:`client.chat_mute`); made
+        again only when the lines or the mutes have changed (a frame asks several times)."""
+        muted = self.muted_ids()
+        key = (tuple(self.model.chat), tuple(muted))
+        if self._chat_shown[0] != key:
+            self._chat_shown = (key, chat_entries(self.model.chat, muted))
+        return self._chat_shown[1]
+
+    def picked_entry(self) -> int | None:
+        """The index in :meth:`chat_shown` of the picked line's entry (``None``: none)."""
+        return entry_of(self.chat_shown(), self.model.chat, self.chat_pick)
+
+    def is_muted(self, message: dict[str, Any]) -> bool:
+        """Whether ``message`` (a chat line or an offer) comes from a muted player."""
+        player = message.get("player") if message.get("type") == "chat" else None
+        seat = message.get("role") if message.get("type") == "chat" else message.get("by")
+        if not isinstance(player, str) or not player:
+            info = self.model.seats.get(seat) if seat in SEATS else None
+            player = info.get("player") if isinstance(info, dict) else None
+        return isinstance(player, str) and player in self.muted_ids()
+
+    def pick_chat(self, step: int) -> None:
+        """Pick a chat line whose author can be muted: the newest one, or, while one is
+        picked, the next older (``step`` < 0) or newer one (B, Up, Down)."""
+        entries = self.chat_shown()
+        able = [n for n, e in enumerate(entries) if can_mute(e, self.app.player_id)]
+        if not able:
+            self.chat_pick = None
+            self.say("No chat line from anyone else to mute here.")
+            return
+        current = entry_of(entries, self.model.chat, self.chat_pick)
+        if current is None:
+            n = able[-1]
+        elif step < 0:
+            n = max((a for a in able if a < current), default=current)
+        else:
+            n = min((a for a in able if a > current), default=current)
+        self.show_pick(entries[n])
+
+    def show_pick(self, entry: ChatEntry) -> None:
+        """Pick ``entry``'s line and say what Enter does with it."""
+        self.chat_pick = self.model.chat[entry.first]
+        self.chat_field.focused = False
+        verb = "unmute" if entry.player in self.muted_ids() else "mute"
+        self.say(f"{PICK_WORDS[0]}{verb} {entry.sender}{PICK_WORDS[1]}", theme.TEXT, 30.0)
+
+    def chat_key(self, event: pygame.event.Event) -> bool:
+        """Keys while a chat line is picked: Enter mutes or unmutes its author, Up/Down pick
+        another line, Esc (or B on the oldest) stops picking. Returns whether it was one."""
+        if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.toggle_mute()
+        elif event.key in (pygame.K_UP, pygame.K_DOWN):
+            self.pick_chat(-1 if event.key == pygame.K_UP else 1)
+        elif event.key == pygame.K_ESCAPE:
+            self.stop_picking()
+        else:
+            return False
+        return True
+
+    def stop_picking(self) -> None:
+        """No line picked any more (the words about it go too)."""
+        self.chat_pick = None
+        if self.message.startswith(PICK_WORDS[0]) and self.message.endswith(PICK_WORDS[1]):
+            self.message = ""
+
+    def click_chat(self, pos: tuple[int, int]) -> None:
+        """A click in the chat: on the picked line's button, mute or unmute; on a line of
+        someone else, pick it (again: stop picking); elsewhere, stop picking."""
+        button = room_panel.mute_button(self)
+        if button is not None and button.rect.collidepoint(pos):
+            self.toggle_mute()
+            return
+        n = room_panel.chat_entry_at(self, pos)
+        entries = self.chat_shown()
+        if n is None or not can_mute(entries[n], self.app.player_id) or n == self.picked_entry():
+            self.stop_picking()
+            return
+        self.show_pick(entries[n])
+
+    def toggle_mute(self) -> None:
+        """Mute the picked line's author, or unmute them, and keep it in the config file."""
+        n = self.picked_entry()
+        self.chat_pick = None
+        if n is None:
+            return
+        entry = self.chat_shown()[n]
+        was = entry.player in self.muted_ids()
+        config = self.app.config
+        config.set_muted(self.app.url, entry.player, None if was else entry.sender)
+        if was:
+            words = f"{entry.sender} is heard again: their chat lines show."
+        else:
+            words = f"{entry.sender} is muted: lines hidden, offers silent (B to undo)."
+        if not config.save():
+            self.say(f"{words} Not kept for next time: {config.problem}", theme.WARN, 12.0, 3)
+            return
+        self.say(words, theme.TEXT)
 
     def scroll_moves(self, lines: int) -> None:
         """Scroll the move list back (positive) or forward by ``lines`` (wheel, PgUp/PgDn)."""
@@ -1033,8 +1166,7 @@ class RoomScene(Scene):
         """Update the room from the server; show errors meant for us."""
         kind = message.get("type")
         answered = reply_to(message)
-        if answered is not None:
-            self.asked.pop(answered, None)
+        asked = self.asked.pop(answered, None) if answered is not None else None
         self.model.hotseat = bool(self.app.seat_connections)
         if kind == "welcome" and self.message == OFFLINE_WORDS:
             self.message = ""  # back online: the line is not true any more
@@ -1050,6 +1182,9 @@ class RoomScene(Scene):
                     self.say(CLOSED_WORDS, theme.WARN)
                     return
                 self.say(error_text(message), theme.BAD)
+                if (asked is not None and asked.message.get("type") == "chat"
+                        and message.get("code") == "rate_limited" and not self.chat_field.value):
+                    self.chat_field.value = str(asked.message.get("text", ""))  # to send later
                 if message.get("code") == "stale":
                     self.app.send({"type": "join", "room": self.model.room})
                 if message.get("code") == "unknown_room" and message.get("room") == self.model.room:
@@ -1060,8 +1195,9 @@ class RoomScene(Scene):
             return
         was = self.model.status
         before = self.sound.before(self.model, message, self.view)
+        muted = kind in ("chat", "offer") and self.is_muted(message)
         line = self.model.apply(message, self.now)
-        self.sound.after(self.model, message, before, self.view)
+        self.sound.after(self.model, message, before, self.view, muted)
         if message.get("room") != self.model.room:
             return
         if kind == "room":

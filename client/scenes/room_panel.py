@@ -9,9 +9,11 @@ from typing import TYPE_CHECKING
 import pygame
 
 from client.annotations import CaptureTracker, material_edge, sort_key
+from client.chat_mute import can_mute
 from client.premove import describe
 from client.room_model import RoomModel, clock_text, format_clock, options_text
 from client.ui import draw, fonts, theme
+from client.ui.widgets import Button
 
 if TYPE_CHECKING:
     from client.boards.base import BoardView
@@ -62,11 +64,7 @@ def draw_panel(room: RoomScene, surface: pygame.Surface) -> None:
         draw.text(surface, text, (left, 244), STATUS_SIZE, color, "midleft", x + status_w - left)
         left += draw.text_extent(text, STATUS_SIZE, scale)
     draw_moves(room, surface, MOVES_RECT)
-    chat = CHAT_RECT.copy()
-    if room.message:  # the message sits at the chat's top; the chat keeps its newest lines
-        chat.top = room.message_rect().bottom + 6
-        chat.height = CHAT_RECT.bottom - chat.top
-    draw_chat(room, surface, chat)
+    draw_chat(room, surface, chat_rect(room))
     room.chat_field.draw(surface)
     for b in room.buttons():
         b.draw(surface)
@@ -260,18 +258,122 @@ def draw_moves(room: RoomScene, surface: pygame.Surface, rect: pygame.Rect) -> N
                       max_width=cell.width - 6)
 
 
+CHAT_SIZE = 14
+"""The chat's text size."""
+CHAT_ENTRIES = 40
+"""The newest entries the chat lays out (more than it can show, so a pick can go back)."""
+
+
+def chat_rect(room: RoomScene) -> pygame.Rect:
+    """Where the chat lines go: :data:`CHAT_RECT`, below the message when one is shown (the
+    message sits at the chat's top; the chat keeps its newest lines)."""
+    chat = CHAT_RECT.copy()
+    if room.message:
+        chat.top = room.message_rect().bottom + 6
+        chat.height = CHAT_RECT.bottom - chat.top
+    return chat
+
+
+ChatRow = tuple[int, str, theme.Color, int]
+"""A drawn chat row: the index of its entry in :meth:`RoomScene.chat_shown`, its text, colour
+and top."""
+
+
+def chat_rows(room: RoomScene, rect: pygame.Rect) -> list[ChatRow]:
+    """The chat rows shown in ``rect``: the newest ones, or, while a line is picked that the
+    newest would leave out, the ones ending with it."""
+    entries = room.chat_shown()
+    start = max(0, len(entries) - CHAT_ENTRIES)
+    picked = room.picked_entry()
+    if picked is not None:
+        start = min(start, picked)
+    label = mute_label(room)
+    rows: list[tuple[int, str, theme.Color]] = []
+    for n in range(start, len(entries)):
+        entry = entries[n]
+        color = theme.MUTED if entry.hidden or entry.role == "spectator" else theme.TEXT
+        width = rect.width - 20
+        if n == picked and label:  # the button sits at the end of its first row
+            width -= button_width(label) + 6
+        for part in fonts.wrap(entry.words(), CHAT_SIZE, width):
+            rows.append((n, part, color))
+    step = fonts.line_step(CHAT_SIZE, 5)
+    room_for = max(1, (rect.height - 10) // step)
+    end = len(rows)
+    if picked is not None:  # the picked entry in view: at the top when the newest rows hide it
+        first = next((i for i, row in enumerate(rows) if row[0] == picked), 0)
+        end = min(end, max(first + room_for, 1))
+    shown = rows[max(0, end - room_for):end]
+    return [(n, text, color, rect.top + 8 + i * step) for i, (n, text, color) in enumerate(shown)]
+
+
+def chat_spots(room: RoomScene) -> list[tuple[int, pygame.Rect]]:
+    """Each entry shown in the chat with the area its rows cover (for clicks)."""
+    rect = chat_rect(room)
+    step = fonts.line_step(CHAT_SIZE, 5)
+    spots: dict[int, pygame.Rect] = {}
+    for n, _, _, top in chat_rows(room, rect):
+        row = pygame.Rect(rect.left + 4, top - 3, rect.width - 8, step)
+        spots[n] = spots[n].union(row) if n in spots else row
+    return list(spots.items())
+
+
+def chat_entry_at(room: RoomScene, pos: tuple[int, int]) -> int | None:
+    """The index of the chat entry drawn at ``pos`` (``None``: none there)."""
+    return next((n for n, spot in chat_spots(room) if spot.collidepoint(pos)), None)
+
+
+BUTTON_SIZE = 13
+"""The text size of the Mute button."""
+
+
+def mute_label(room: RoomScene) -> str:
+    """The picked chat line's button label: "Mute NAME", or "Unmute NAME" when that player is
+    muted ("" while no line of someone else is picked)."""
+    picked = room.picked_entry()
+    if picked is None:
+        return ""
+    entry = room.chat_shown()[picked]
+    if not can_mute(entry, room.app.player_id):
+        return ""
+    verb = "Unmute" if entry.player in room.muted_ids() else "Mute"
+    return fonts.fit(f"{verb} {entry.sender}", BUTTON_SIZE, 170)
+
+
+def button_width(label: str) -> int:
+    """How wide the Mute button is with ``label``."""
+    return fonts.text_width(label, BUTTON_SIZE) + 20
+
+
+def mute_button(room: RoomScene) -> Button | None:
+    """The button at the end of the picked chat line (``None`` while no line of someone else
+    is picked, or it is not in view)."""
+    label = mute_label(room)
+    picked = room.picked_entry()
+    spot = next((r for n, r in chat_spots(room) if n == picked), None)
+    if not label or spot is None:
+        return None
+    rect = pygame.Rect(0, 0, button_width(label), fonts.line_step(CHAT_SIZE, 5))
+    rect.topright = (spot.right, spot.top)
+    return Button(rect, label, "mute", size=BUTTON_SIZE, primary=True,
+                  hover=rect.collidepoint(room.mouse))
+
+
 def draw_chat(room: RoomScene, surface: pygame.Surface, rect: pygame.Rect) -> None:
-    """The last chat lines."""
+    """The last chat lines (a muted player's as one line saying how many are hidden), the
+    picked line highlighted with its Mute button."""
     draw.panel(surface, rect, theme.INPUT_BG)
-    lines: list[tuple[str, theme.Color]] = []
-    for line in room.model.chat[-12:]:
-        color = theme.MUTED if line.role == "spectator" else theme.TEXT
-        for part in fonts.wrap(f"{line.sender}: {line.text}", 14, rect.width - 20):
-            lines.append((part, color))
-    if not lines:
-        draw.text(surface, "No messages yet.", (rect.left + 10, rect.top + 8), 14,
+    rows = chat_rows(room, rect)
+    if not rows:
+        draw.text(surface, "No messages yet.", (rect.left + 10, rect.top + 8), CHAT_SIZE,
                   theme.FAINT)
-    step = fonts.line_step(14, 5)
-    visible = lines[-max(1, (rect.height - 8) // step):]
-    for i, (text, color) in enumerate(visible):
-        draw.text(surface, text, (rect.left + 10, rect.top + 6 + i * step), 14, color)
+        return
+    picked = room.picked_entry()
+    for n, spot in chat_spots(room):
+        if n == picked:
+            draw.panel(surface, spot, theme.PANEL_HI, theme.ACCENT)
+    for _, text, color, top in rows:
+        draw.text(surface, text, (rect.left + 10, top), CHAT_SIZE, color)
+    button = mute_button(room)
+    if button is not None:
+        button.draw(surface)

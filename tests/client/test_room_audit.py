@@ -198,7 +198,7 @@ def test_chat_hint_fits_who_is_typing(ui: Any) -> None:
     room = open_room(ui, demo_room("draughts", plies=2))
     assert "/32-28" in room.chat_field.placeholder
     watcher = open_room(ui, demo_room("draughts", plies=2, you=None, room="W1"))
-    assert watcher.chat_field.placeholder == "Enter: chat with the other spectators"
+    assert watcher.chat_field.placeholder == "Enter: chat with the other spectators  ·  B: mute"
     assert "/" not in chat_hint("chess", True, over=True)
 
 

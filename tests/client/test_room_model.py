@@ -163,3 +163,16 @@ def test_a_snapshot_answering_our_request_starts_the_chat_over() -> None:
         model.apply(line(text), 104.0)
     model.apply(snapshot, 105.0)  # only the first snapshot after the hello
     assert texts() == ["hi", "gl", "back"]
+
+
+def test_a_chat_line_keeps_its_speakers_id_or_takes_the_seats() -> None:
+    """A line's ``player`` is kept; a player's line from an older server (no ``player``) takes
+    the id of the seat it came from; a spectator's such line has none."""
+    m = RoomModel(room="R1")
+    m.apply(demo_room("chess", plies=0, room="R1"), 0.0)
+    seat_id = (m.seats["second"] or {})["player"]
+    line = {"type": "chat", "room": "R1", "from": "Bob", "role": "second", "text": "hi"}
+    m.apply({**line, "player": "p-own"}, 0.0)
+    m.apply(line, 0.0)
+    m.apply({**line, "role": "spectator", "from": "Eve"}, 0.0)
+    assert [c.player for c in m.chat] == ["p-own", seat_id, ""]

@@ -129,6 +129,19 @@ def test_chat_from_others_notifies_a_player_but_not_history() -> None:
     assert cue(line, hotseat, hotseat) is None
 
 
+def test_a_muted_players_chat_and_offers_are_silent() -> None:
+    """A line or an offer of a player the user muted plays nothing; their moves and the end
+    still sound (muting is about what they say, not the game)."""
+    line = {"type": "chat", "room": "K7QD", "from": "Bob", "role": "second", "text": "hi"}
+    offer = {"type": "offer", "room": "K7QD", "kind": "draw", "by": "second"}
+    for message in (line, offer):
+        assert cue(message, PLAYING, PLAYING, muted=True) is None
+        assert cue(message, PLAYING, PLAYING) == "notify"
+    moved = {"type": "moved", "room": "K7QD", "ply": 4, "move": "e7e5", "by": "second"}
+    after = Moment("chess", "g1", "playing", 5, "first")
+    assert cue(moved, PLAYING, after, muted=True) == "move"
+
+
 @pytest.mark.parametrize("kind", ["presence", "ok", "error", "welcome", "queued", "bogus"])
 def test_other_messages_are_silent(kind: str) -> None:
     assert cue({"type": kind, "room": "K7QD", "by": "second"}, PLAYING, PLAYING) is None
