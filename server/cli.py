@@ -158,6 +158,26 @@ def build_parser() -> argparse.ArgumentParser:
         help="messages per second per connection before rate_limited errors",
     )
     add(
+        "--chat-lines",
+        type=whole(1),
+        default=DEFAULTS.chat_lines,
+        help="chat lines one player may say within --chat-window seconds (in all rooms "
+        "together) before rate_limited errors",
+    )
+    add(
+        "--chat-window",
+        type=bounded(float, "a number of seconds above 0", 0.0, above=True),
+        default=DEFAULTS.chat_window_s,
+        help="the chat rate's window in seconds",
+    )
+    add(
+        "--chat-repeat",
+        type=bounded(float, "0 (off) or more seconds", 0.0),
+        default=DEFAULTS.chat_repeat_s,
+        help="seconds within which a player's same chat line again (whatever its case and "
+        "spacing) is refused with rate_limited; 0 allows repeats",
+    )
+    add(
         "--lag-credit-max",
         type=bounded(int, "a whole number of milliseconds, 0 or more", 0),
         default=DEFAULTS.lag_credit_max_ms,
@@ -196,6 +216,9 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         connections_per_address=args.connections_per_address,
         trusted_proxies=args.trusted_proxies,
         messages_per_second=args.rate,
+        chat_lines=args.chat_lines,
+        chat_window_s=args.chat_window,
+        chat_repeat_s=args.chat_repeat,
         lag_credit_max_ms=args.lag_credit_max,
         bot_games=args.bot_games,
     )

@@ -133,3 +133,22 @@ async def test_the_same_line_again_at_once_is_refused(
         finally:
             for wire in (ann, bob):
                 await wire.close()
+
+
+def test_an_operator_sets_the_guard_and_may_allow_repeats() -> None:
+    """With ``--chat-lines 2 --chat-window 4 --chat-repeat 0`` (the hall's settings): the same
+    line twice passes, a third line within 4 s is refused, and welcome says so."""
+    from server.config import ServerConfig
+    from server.testing import HallDriver
+
+    d = HallDriver(ServerConfig(chat_lines=2, chat_window_s=4, chat_repeat_s=0))
+    a, _b, code = d.table()
+    assert d.request(a, type="chat", room=code, text="gg")["type"] == "ok"
+    assert d.request(a, type="chat", room=code, text="gg")["type"] == "ok"
+    refused = d.request(a, type="chat", room=code, text="gg")
+    assert (refused["code"], refused["message"]) == (
+        "rate_limited", "at most 2 chat lines in 4 s: wait 4 s")
+    d.advance(4)
+    assert d.request(a, type="chat", room=code, text="gg")["type"] == "ok"
+    welcome = d.request(d.open(), type="hello", name="ann", protocol=1)
+    assert (welcome["limits"]["chat_lines"], welcome["limits"]["chat_repeat_s"]) == (2, 0)

@@ -65,6 +65,9 @@ async def _name() -> str:
         ("--spectators-per-room", "-1", "a whole number, 0 or more, not -1"),
         ("--bot-games", "1.5", "a whole number, 0 or more, not '1.5'"),
         ("--lag-credit-max", "-100", "a whole number of milliseconds, 0 or more, not -100"),
+        ("--chat-lines", "0", "a whole number, 1 or more, not 0"),
+        ("--chat-window", "0", "a number of seconds above 0, not 0"),
+        ("--chat-repeat", "-1", "0 (off) or more seconds, not -1"),
         ("--trusted-proxies", "localhost", "IP addresses or networks, comma-separated: "
          "'localhost' is not an IP address or network"),
         ("--trusted-proxies", "10.0.0.1/8", "IP addresses or networks, comma-separated: "
@@ -84,7 +87,8 @@ def test_a_value_out_of_range_is_refused_naming_the_flag(
 @pytest.mark.parametrize(
     ("flag", "value"),
     [("--port", "0"), ("--port", "65535"), ("--ping-interval", "0"), ("--spectators-per-room", "0"),
-     ("--bot-games", "0"), ("--lag-credit-max", "0"), ("--abort-after", "0.5")],
+     ("--bot-games", "0"), ("--lag-credit-max", "0"), ("--abort-after", "0.5"),
+     ("--chat-lines", "1"), ("--chat-window", "0.5"), ("--chat-repeat", "0")],
 )  # fmt: skip
 def test_the_edges_of_each_range_are_taken(flag: str, value: str) -> None:
     args = build_parser().parse_args([flag, value])
@@ -143,3 +147,16 @@ def test_trusted_proxies_reach_the_config_and_the_help() -> None:
     ]
     text = " ".join(build_parser().format_help().split())
     assert "--trusted-proxies" in text and "X-Forwarded-For" in text and "Forwarded" in text
+
+
+def test_the_chat_flags_set_the_chat_guard() -> None:
+    """``--chat-lines``, ``--chat-window`` and ``--chat-repeat`` reach the server's settings;
+    by default they are the protocol's limits."""
+    from protocol import limits
+
+    default = config_from(build_parser().parse_args([]))
+    assert (default.chat_lines, default.chat_window_s, default.chat_repeat_s) == (
+        limits.CHAT_LINES, limits.CHAT_WINDOW_S, limits.CHAT_REPEAT_S)
+    args = ["--chat-lines", "3", "--chat-window", "20", "--chat-repeat", "0"]
+    config = config_from(build_parser().parse_args(args))
+    assert (config.chat_lines, config.chat_window_s, config.chat_repeat_s) == (3, 20.0, 0.0)
