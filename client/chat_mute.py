@@ -3,7 +3,8 @@
 A player is muted by their public id (the ``player`` of a chat line, or of the seat a line
 without one came from), never by name: names change and can be taken by another. A run of
 lines from one muted player shows as one line saying how many are hidden, so the user knows
-something was said; picking that line (see the room's B key) unmutes them. Pure functions of
+something was said; picking that line (the room's B key, or a click) and pressing Enter
+unmutes them. Pure functions of
 the room's lines and the muted ids, so the rules are tested without drawing.
 """
 

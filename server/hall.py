@@ -1331,7 +1331,7 @@ class Hall:
         if any(w == words and at > now - config.chat_repeat_s for at, w in said):
             raise ProtocolError(
                 ErrorCode.RATE_LIMITED,
-                f"you said that less than {config.chat_repeat_s:g} s ago: say something else",
+                f"you said that within {config.chat_repeat_s:g} s: say something else",
             )
 
     def _rematch(self, old: Room, now: float, out: Outputs) -> None:

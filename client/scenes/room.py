@@ -688,7 +688,7 @@ class RoomScene(Scene):
         if was:
             words = f"{entry.sender} is heard again: their chat lines show."
         else:
-            words = f"{entry.sender} is muted: lines hidden, offers silent (B to undo)."
+            words = f"{entry.sender} muted: lines hidden, offers silent (B to undo)."
         if not config.save():
             self.say(f"{words} Not kept for next time: {config.problem}", theme.WARN, 12.0, 3)
             return

@@ -71,7 +71,7 @@ def test_a_player_mutes_and_unmutes_the_opponent_with_the_keyboard(
         assert muted_in_file(tmp_path / "Alice.json", embedded.url) == {bob_id: "Bob"}
         assert shown(alice) == ["Bob (muted): 1 line hidden", "Alice: hello",
                                 "Bob (muted): 1 line hidden"]
-        assert "Bob is muted" in scene.message
+        assert "Bob muted: lines hidden" in scene.message
 
         say(bob, apps, "click my link")
         bob.send({"type": "offer", "room": scene.model.room, "kind": "draw"})
