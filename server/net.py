@@ -45,7 +45,7 @@ from protocol import (
     limits,
 )
 from server import discovery as lan_discovery
-from server import leaderboard
+from server import leaderboard, profiles
 from server.config import ServerConfig, server_version
 from server.delivery import DeliveryOrder, Pending, first_sends_first
 from server.glicko2 import Rating
@@ -192,7 +192,7 @@ def _route(parts: list[str]) -> tuple[str, str] | None:
     for ``/``; ``None`` for a path served nowhere."""
     if len(parts) == 1 and parts[0] in ("", "healthz", "metrics", "games", "ratings"):
         return parts[0], ""
-    if len(parts) == 2 and parts[0] in ("games", "variants") and parts[1]:
+    if len(parts) == 2 and parts[0] in ("games", "variants", "players") and parts[1]:
         return parts[0] + "/", parts[1]
     return None
 
@@ -980,6 +980,7 @@ class BoardhallServer:
                         "/games?player=ID",
                         "/variants/ID",
                         "/ratings?game=G",
+                        "/players/ID",
                     ],
                 },
             )
@@ -1016,6 +1017,8 @@ class BoardhallServer:
         if route == "ratings":
             return await self._http_ratings(_query(raw_query, leaderboard.QUERY))
         _query(raw_query, frozenset())
+        if route == "players/":
+            return await self._http_player(arg)
         return self._http_variant(arg)
 
     def health(self) -> dict[str, Any]:
@@ -1204,6 +1207,14 @@ class BoardhallServer:
             lambda: leaderboard.top_players(storage, pool.key, pool.limit, current)
         )
         return _json(HTTPStatus.OK, leaderboard.answer(pool, top))
+
+    async def _http_player(self, player: str) -> Response:
+        """``/players/ID``: a player's profile (:mod:`server.profiles`)."""
+        storage, current = self.storage.storage, self.hall.ratings.current
+        found = await self.storage.run(lambda: profiles.profile_of(storage, player, current))
+        if found is None:
+            raise _HttpError(HTTPStatus.NOT_FOUND, f"no player {player!r}")
+        return _json(HTTPStatus.OK, profiles.answer(found))
 
     def _http_variant(self, variant: str) -> Response:
         try:

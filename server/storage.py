@@ -56,7 +56,8 @@ CREATE TABLE IF NOT EXISTS games (
     second_player TEXT,
     created TEXT,
     ended TEXT,
-    meta TEXT NOT NULL
+    meta TEXT NOT NULL,
+    result TEXT
 );
 CREATE INDEX IF NOT EXISTS games_status ON games(status);
 CREATE INDEX IF NOT EXISTS games_ended ON games(status, ended);
@@ -112,11 +113,28 @@ CREATE TABLE IF NOT EXISTS rating_changes (
 was added (``chat``, ``alive``, ``ratings``, ``rating_changes``) opens as it is and gets the new
 table empty; so is every index (``games_ended`` and ``ratings_top``, built from the rows already
 there when an older database first opens). A column added to a table since
-(:data:`ADDED_COLUMNS`) is added when an older database opens, empty (NULL) in the rows already
-there."""
+(:data:`ADDED_COLUMNS`) is added when an older database opens, filled in the rows already there
+from what they hold, or empty (NULL); the indexes on such columns (:data:`LATER_INDEXES`) are
+made after it."""
 
-ADDED_COLUMNS = (("ratings", "updated", "REAL"), ("chat", "player", "TEXT"))
-"""``(table, column, type)`` of each column added to a table after the table itself."""
+ADDED_COLUMNS: tuple[tuple[str, str, str, str | None], ...] = (
+    ("ratings", "updated", "REAL", None),
+    ("chat", "player", "TEXT", None),
+    ("games", "result", "TEXT", "json_extract(meta, '$.result')"),
+)
+"""``(table, column, type, fill)`` of each column added to a table after the table itself:
+``fill`` is the SQL expression that fills it in the rows an older database has (None: they
+keep NULL)."""
+
+LATER_INDEXES = """
+CREATE INDEX IF NOT EXISTS games_first_totals
+    ON games(first_player, status, game, result, created, ended);
+CREATE INDEX IF NOT EXISTS games_second_totals
+    ON games(second_player, status, game, result, created, ended);
+"""
+"""Indexes on columns of :data:`ADDED_COLUMNS`, made once those are there. The ``*_totals``
+pair holds all a player's profile counts (:data:`server.profiles.TOTALS_QUERY`), so it is
+read from them alone, never from the table's rows."""
 
 
 INSERT_MOVES = (
@@ -173,6 +191,7 @@ class Storage:
         self.db.execute(f"PRAGMA synchronous={self._mode}")
         self.db.executescript(SCHEMA)
         self._add_columns()
+        self.db.executescript(LATER_INDEXES)
         self._writer = self.db.cursor()
         """The one cursor writes go through: ``Connection.execute`` makes a cursor per call, and
         CPython's sqlite3 keeps a weak reference to each in a list it prunes only every 200th
@@ -180,11 +199,21 @@ class Storage:
         being returned to the system."""
 
     def _add_columns(self) -> None:
-        """Add to an older database's tables the columns of :data:`ADDED_COLUMNS` they lack."""
-        for table, column, kind in ADDED_COLUMNS:
+        """Add to an older database's tables the columns of :data:`ADDED_COLUMNS` they lack,
+        each with its rows filled in the same transaction."""
+        for table, column, kind, fill in ADDED_COLUMNS:
             have = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
-            if column not in have:
+            if column in have:
+                continue
+            self.db.execute("BEGIN")
+            try:
                 self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+                if fill is not None:
+                    self.db.execute(f"UPDATE {table} SET {column} = {fill}")
+                self.db.execute("COMMIT")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
 
     def close(self) -> None:
         """Close the database (the last connection to close checkpoints the log, synced)."""
@@ -234,12 +263,15 @@ class Storage:
                     meta = op.meta
                     seats = meta.get("seats") or {}
                     db.execute(  # an upsert keeps the row's rowid: the order games began in
-                        "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                        "INSERT INTO games (id, room, game, status, private, first_player, "
+                        "second_player, created, ended, meta, result) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                         "ON CONFLICT(id) DO UPDATE SET room = excluded.room, "
                         "game = excluded.game, status = excluded.status, "
                         "private = excluded.private, first_player = excluded.first_player, "
                         "second_player = excluded.second_player, created = excluded.created, "
-                        "ended = excluded.ended, meta = excluded.meta",
+                        "ended = excluded.ended, meta = excluded.meta, "
+                        "result = excluded.result",
                         (
                             meta["id"],
                             meta["room"],
@@ -251,6 +283,7 @@ class Storage:
                             meta.get("created"),
                             meta.get("ended"),
                             json.dumps(meta, ensure_ascii=False),
+                            meta.get("result"),
                         ),
                     )
                 elif isinstance(op, TruncateMoves):

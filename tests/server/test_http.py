@@ -74,6 +74,7 @@ def paths(g: Games) -> list[str]:
         "/games?player=x",
         "/variants/xiangqi",
         "/ratings?game=chess",
+        f"/players/{g.ann.welcome['player']}",
     ]
 
 
@@ -130,6 +131,9 @@ async def test_unknown_paths_and_trailing_slashes_are_404_naming_the_path(games:
         "/variants/",
         "/ratings/",
         "/ratings/chess",
+        "/players/",
+        "/players",
+        f"/players/{games.ann.welcome['player']}/",
     ):
         reply = await http(server, path)
         assert reply.status == 404, path
@@ -230,9 +234,10 @@ async def test_bad_leaderboard_requests_name_what_was_wrong(games: Games) -> Non
 
 
 async def test_the_index_lists_the_leaderboard(games: Games) -> None:
-    """``/`` names every HTTP path, ``/ratings?game=G`` too."""
+    """``/`` names every HTTP path, ``/ratings?game=G`` and ``/players/ID`` too."""
     listed = (await http(games.server, "/")).json()["http"]
     assert "/ratings?game=G" in listed and "/games?player=ID" in listed
+    assert "/players/ID" in listed
 
 
 # ---- tokens -------------------------------------------------------------------------------------
@@ -317,6 +322,9 @@ async def test_bodies_declare_utf8(games: Games) -> None:
         assert reply.headers["content-type"] == "application/json; charset=utf-8", path
     metrics = await http(server, "/metrics")
     assert metrics.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8"
+    profile = await http(server, f"/players/{games.ann.welcome['player']}")
+    assert profile.headers["content-type"] == "application/json; charset=utf-8"
+    assert profile.json()["name"] == "安娜" and "安娜" in profile.body.decode("utf-8")
 
 
 async def test_caching_headers(games: Games) -> None:
@@ -334,6 +342,8 @@ async def test_caching_headers(games: Games) -> None:
         "/metrics",
         "/games?player=x",
         "/ratings?game=chess",
+        f"/players/{games.ann.welcome['player']}",
+        "/players/nobody",
         "/nope",
         f"/games/{games.finished}",
     ):

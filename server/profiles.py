@@ -1,0 +1,139 @@
+"""A player's profile: ``GET /players/ID``, read from storage.
+
+The profile has the player's name, when the server first and last saw them in a game, every
+rating pool they have (as the room shows each: as of now, its deviation grown by the days
+since its last game, :meth:`server.ratings.RatingBook.current`, and provisional as the room
+marks it) and totals over their finished games, in all and by game.
+
+The totals count every finished game, private ones too (as lichess counts them), but the
+profile names no game: what a private game was stays with its players. They are read with
+:data:`TOTALS_QUERY` from the ``games_first_totals`` and ``games_second_totals`` indexes
+alone (:data:`server.storage.LATER_INDEXES`): a search for the player in each, never a visit
+of the games' rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from server.glicko2 import Rating
+from server.ratings import is_provisional, shown, shown_rd
+from server.storage import Storage
+
+TOTALS_QUERY = (
+    "SELECT status, game, side, result, COUNT(*), MIN(created), MAX(COALESCE(ended, created))"
+    " FROM (SELECT status, game, 'first' AS side, result, created, ended FROM games"
+    " WHERE first_player = ?1"
+    " UNION ALL SELECT status, game, 'second' AS side, result, created, ended FROM games"
+    " WHERE second_player = ?1)"
+    " GROUP BY status, game, side, result"
+)
+"""A player's (``?1``) games counted by status, game, seat and result, with the first start
+and the last start or end of each group: one search in each seat's covering index."""
+
+NAME_QUERY = "SELECT name FROM identities WHERE player = ?"
+
+
+@dataclass
+class Totals:
+    """Finished games counted from the player's side."""
+
+    games: int = 0
+    """Games with a result: ``wins + losses + draws``."""
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    aborted: int = 0
+    """Finished without a result (aborted before both sides moved); not in ``games``."""
+
+    def add(self, side: str, result: str | None, count: int) -> None:
+        """Count ``count`` finished games that ended ``result`` (``first``, ``second``,
+        ``draw`` or None) for the player in seat ``side``."""
+        if result is None:
+            self.aborted += count
+            return
+        self.games += count
+        if result == "draw":
+            self.draws += count
+        elif result == side:
+            self.wins += count
+        else:
+            self.losses += count
+
+    def as_json(self) -> dict[str, int]:
+        """The counts as the profile gives them."""
+        return {"games": self.games, "wins": self.wins, "losses": self.losses,
+                "draws": self.draws, "aborted": self.aborted}
+
+
+@dataclass
+class Profile:
+    """What ``/players/ID`` answers, as read."""
+
+    player: str
+    name: str
+    ratings: dict[str, Rating]
+    """Every rating pool the player has, by key, as of now."""
+    totals: Totals = field(default_factory=Totals)
+    by_game: dict[str, Totals] = field(default_factory=dict)
+    first_seen: str | None = None
+    """When the player's first stored game began (``2026-11-27T08:20:00Z``); None: no game."""
+    last_seen: str | None = None
+    """When the player's last stored game began or ended, whichever is later."""
+
+
+def profile_of(
+    storage: Storage, player: str, current: Callable[[Rating], Rating]
+) -> Profile | None:
+    """``player``'s profile (None: no such player stored), each rating as ``current`` makes
+    it (as of now). Blocking: run on the storage's reader thread."""
+    row = storage.db.execute(NAME_QUERY, (player,)).fetchone()
+    if row is None:
+        return None
+    ratings = {key: current(rating) for key, rating in storage.ratings(player).items()}
+    profile = Profile(player, str(row[0]), ratings)
+    for status, game, side, result, count, first, last in storage.db.execute(
+        TOTALS_QUERY, (player,)
+    ):
+        if first is not None and (profile.first_seen is None or first < profile.first_seen):
+            profile.first_seen = str(first)
+        if last is not None and (profile.last_seen is None or last > profile.last_seen):
+            profile.last_seen = str(last)
+        if status != "over":
+            continue
+        profile.totals.add(side, result, count)
+        profile.by_game.setdefault(str(game), Totals()).add(side, result, count)
+    return profile
+
+
+def answer(profile: Profile) -> dict[str, Any]:
+    """The JSON body of ``/players/ID``: the player's id and name, when first and last seen
+    (None without a game), the rating pools (most rated games first, each with its ``key``,
+    ``game``, ``variant``, ``rating`` and ``rd`` as the room shows them, rated ``games`` and
+    whether it is ``provisional``), the ``totals`` and the same ``by_game`` (most games
+    first)."""
+    pools = sorted(profile.ratings.items(), key=lambda item: (-item[1].games, item[0]))
+    by_game = sorted(profile.by_game.items(),
+                     key=lambda item: (-(item[1].games + item[1].aborted), item[0]))
+    return {
+        "player": profile.player,
+        "name": profile.name,
+        "first_seen": profile.first_seen,
+        "last_seen": profile.last_seen,
+        "ratings": [
+            {
+                "key": key,
+                "game": key.partition("/")[0],
+                "variant": key.partition("/")[2] or "standard",
+                "rating": shown(rating),
+                "rd": shown_rd(rating),
+                "games": rating.games,
+                "provisional": is_provisional(rating),
+            }
+            for key, rating in pools
+        ],
+        "totals": profile.totals.as_json(),
+        "by_game": {game: totals.as_json() for game, totals in by_game},
+    }
