@@ -4,11 +4,15 @@ player: the token goes as a bearer token, never in the URL."""
 from __future__ import annotations
 
 import json
+import queue
 import ssl
+import threading
 import urllib.error
 import urllib.request
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
 
 MAX_BYTES = 1024 * 1024
 """The most of an answer read (a record is at most 48 KiB of moves; a list far less)."""
@@ -77,3 +81,26 @@ def json_list(text: str, field: str, what: str) -> list[dict[str, Any]]:
     if not isinstance(found, list):
         raise FetchFailed(f"the server's answer has no {what}")
     return [item for item in found if isinstance(item, dict)]
+
+
+class Fetch(Generic[T]):
+    """Runs ``read`` (a blocking HTTP read that raises :class:`FetchFailed`) once on a
+    thread named ``name``; poll :meth:`result` from a scene's ``update`` so the frame loop
+    never waits for the network."""
+
+    def __init__(self, read: Callable[[], T], name: str) -> None:
+        self._done: queue.Queue[T | FetchFailed] = queue.Queue(maxsize=1)
+        threading.Thread(target=self._work, args=(read,), name=name, daemon=True).start()
+
+    def _work(self, read: Callable[[], T]) -> None:
+        try:
+            self._done.put(read())
+        except FetchFailed as exc:
+            self._done.put(exc)
+
+    def result(self) -> T | FetchFailed | None:
+        """What was read, or what went wrong; ``None`` while on its way."""
+        try:
+            return self._done.get_nowait()
+        except queue.Empty:
+            return None

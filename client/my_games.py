@@ -49,6 +49,9 @@ class GameRow:
     """The user's seat (``first``/``second``), if the list says it."""
     rating_change: str = ""
     """What a rated game did to the user's rating ("+12", "-8", "±0"), "" otherwise."""
+    opponent_id: str | None = None
+    """The opponent's player id (what ``/players/ID`` takes); None while nobody sits there,
+    and for the server's own computer player (it has no profile)."""
 
     @property
     def finished(self) -> bool:
@@ -92,6 +95,18 @@ def opponent_of(entry: Mapping[str, Any], seat: str | None) -> str:
         return "—"
     name = held.get("name")
     return name if isinstance(name, str) and name else "?"
+
+
+def opponent_id_of(entry: Mapping[str, Any], seat: str | None) -> str | None:
+    """The other seat's player id, unless nobody sits there or it is the server's own
+    computer player (the game's ``bot_seat``: its identity is made afresh and never kept)."""
+    seats = entry.get("seats") if isinstance(entry.get("seats"), dict) else {}
+    other = "second" if seat == "first" else "first" if seat == "second" else None
+    held = (seats or {}).get(other) if other else None
+    if not isinstance(held, dict) or entry.get("bot_seat") == other:
+        return None
+    player = held.get("player")
+    return player if isinstance(player, str) and player else None
 
 
 def reason_words(entry: Mapping[str, Any]) -> str:
@@ -196,6 +211,7 @@ def game_row(
         when=when_text(when or entry.get("created"), now, zone),
         seat=seat,
         rating_change=change_text(entry.get("rating_change")),
+        opponent_id=opponent_id_of(entry, seat),
     )
 
 

@@ -8,16 +8,15 @@ which pool.
 
 from __future__ import annotations
 
-import queue
 import ssl
-import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 from urllib.parse import urlencode
 
 from client.address import http_url
-from client.http_get import FetchFailed, get_text, json_list
+from client.http_get import Fetch, FetchFailed, get_text, json_list
 from client.room_model import rating_label
 
 LIMIT = 100
@@ -39,6 +38,8 @@ class PlayerRow:
     """"31 games", "1 game"; "" when the server does not say."""
     mine: bool
     """The user's own row."""
+    player: str = ""
+    """The player's id (what ``/players/ID`` takes); "" when the server does not say."""
 
 
 def _whole(value: Any) -> int | None:
@@ -58,14 +59,15 @@ def player_rows(entries: Iterable[Any], me: str | None) -> list[PlayerRow]:
         provisional = entry.get("provisional")
         rd = 999 if provisional is True else 0 if provisional is False else entry.get("rd")
         games = _whole(entry.get("games"))
-        name = entry.get("name")
+        name, player = entry.get("name"), entry.get("player")
         rows.append(
             PlayerRow(
                 rank=rank,
                 name=name if isinstance(name, str) and name else "?",
                 rating=rating_label(rating, rd),
                 games="" if games is None else f"{games} game{'' if games == 1 else 's'}",
-                mine=me is not None and entry.get("player") == me,
+                mine=me is not None and player == me,
+                player=player if isinstance(player, str) else "",
             )
         )
     return rows
@@ -102,27 +104,13 @@ def reason_first(error: str) -> str:
     return f"{why}, asking {head.removeprefix('cannot fetch ')}"
 
 
-class BoardFetch:
+class BoardFetch(Fetch[list[dict[str, Any]]]):
     """Reads one pool's leaderboard on a thread; poll :meth:`result` from ``update``."""
 
     def __init__(self, server_url: str, pool: Pool, ssl_context: ssl.SSLContext | None) -> None:
         self.pool = pool
-        self._done: queue.Queue[list[dict[str, Any]] | FetchFailed] = queue.Queue(maxsize=1)
-        threading.Thread(target=self._work, args=(server_url, ssl_context),
-                         name="boardhall-top-players", daemon=True).start()
-
-    def _work(self, server_url: str, ssl_context: ssl.SSLContext | None) -> None:
-        try:
-            self._done.put(fetch_board(server_url, self.pool, ssl_context))
-        except FetchFailed as exc:
-            self._done.put(exc)
-
-    def result(self) -> list[dict[str, Any]] | FetchFailed | None:
-        """The players, or what went wrong; ``None`` while on its way."""
-        try:
-            return self._done.get_nowait()
-        except queue.Empty:
-            return None
+        super().__init__(partial(fetch_board, server_url, pool, ssl_context),
+                         "boardhall-top-players")
 
 
 class TopPlayers:

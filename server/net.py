@@ -1186,6 +1186,7 @@ class BoardhallServer:
                     "private",
                     "start",
                     "plies",
+                    "bot_seat",
                 )
             }
             | {"rating_change": change_of(meta, player)}

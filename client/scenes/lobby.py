@@ -27,8 +27,9 @@ if TYPE_CHECKING:
     from client.scenes.replay import RecordFetch
 
 RECORD_LIMIT = limits.RECORD_BYTES
-OFFLINE_ACTIONS = frozenset({"replay", "disconnect", "open_game", "refresh_games", "sound"})
-"""What the lobby does without its connection (records are read over HTTP)."""
+OFFLINE_ACTIONS = frozenset({"replay", "disconnect", "open_game", "refresh_games", "sound",
+                             "top_profile", "opponent_profile"})
+"""What the lobby does without its connection (records and profiles are read over HTTP)."""
 LIST_STEPS = {pygame.K_UP: -1, pygame.K_DOWN: 1, pygame.K_PAGEUP: -1, pygame.K_PAGEDOWN: 1}
 """Keys that move the pick in "Your games" (as PgUp/PgDn do in the rooms list)."""
 CYCLE_KEYS = {pygame.K_v: "variant", pygame.K_k: "clock", pygame.K_o: "color",
@@ -122,14 +123,16 @@ TAB_KEY = pygame.K_g
 """Switches the right column between the rooms and the user's games."""
 TOP_KEY = pygame.K_t
 """Switches the right column between the rooms and the top players."""
+OPPONENT_KEY = pygame.K_i
+"""In "Your games": opens the picked game's opponent's profile."""
 LIST_RECT = pygame.Rect(836, 112, 420, 560)
 """The right column's list (rooms, the user's games, or the top players)."""
 TAB_X = {"rooms": 836, "games": 914, "top": 1034}
 """Where the right column's three titles start (fixed, so a click finds them at every window
 size; apart enough for a small window's larger text)."""
 TAB_HINTS = {"rooms": "G: your games · T: top players · PgUp/PgDn",
-             "games": "G: rooms · T: top players · Up/Down · Enter",
-             "top": "T: rooms · G: your games · Up/Down · PgUp/PgDn"}
+             "games": "G: rooms · T: top players · Up/Down · Enter · I",
+             "top": "T: rooms · G: your games · Up/Down · Enter: profile"}
 """The keys of each list, under its buttons (the switches' keys first: the rest may be cut)."""
 HINT_TOP = 736
 """Where the keys hint starts, under the right column's buttons."""
@@ -238,14 +241,18 @@ class LobbyScene(Scene):
         self.top_rows: list[PlayerRow] = []
         """The top players as the list shows them, best first."""
         self.top_view = TopView(LIST_RECT.copy())
+        self.top_profile = Button(pygame.Rect(836, 688, 200, 42), "Profile", "top_profile",
+                                  "Enter")
         self.refresh_top = Button(pygame.Rect(1056, 688, 200, 42), "Refresh", "refresh_games",
                                   "Ctrl+R")
         self.my_games = MyGames()
         self.my_rows: list[GameRow] = []
         """The user's games as the list shows them, newest first."""
         self.games_view = GamesView(LIST_RECT.copy())
-        self.open_game = Button(pygame.Rect(836, 688, 200, 42), "Open", "open_game", "Enter")
-        self.refresh_games = Button(pygame.Rect(1056, 688, 200, 42), "Refresh",
+        self.open_game = Button(pygame.Rect(836, 688, 132, 42), "Open", "open_game", "Enter")
+        self.opponent_profile = Button(pygame.Rect(980, 688, 132, 42), "Opponent",
+                                       "opponent_profile", "I")
+        self.refresh_games = Button(pygame.Rect(1124, 688, 132, 42), "Refresh",
                                     "refresh_games", "Ctrl+R")
         self.cancel = Button(pygame.Rect(col2 + 236, 156, 140, 44), "Cancel", "cancel", "Esc")
         self.sound_button = Button(pygame.Rect(650, 10, 120, 42), sounds.label(app.config.sound),
@@ -415,8 +422,9 @@ class LobbyScene(Scene):
 
     def handle_event(self, event: pygame.event.Event) -> None:
         """Buttons, list selection, typing, and keyboard shortcuts."""
-        listed = ([self.open_game, self.refresh_games] if self.tab == "games" else
-                  [self.refresh_top] if self.tab == "top" else
+        listed = ([self.open_game, self.opponent_profile, self.refresh_games]
+                  if self.tab == "games" else
+                  [self.top_profile, self.refresh_top] if self.tab == "top" else
                   [self.watch_room, self.join_room])
         for button in [*self.seek_buttons(), self.create, self.join, self.watch_code,
                        *listed, self.sound_button, self.leave_button, self.cancel,
@@ -444,6 +452,8 @@ class LobbyScene(Scene):
                 return
         elif self.tab == "top":
             if self.top_view.handle_event(event):
+                if event.type == pygame.MOUSEBUTTONDOWN:  # a click on a row opens it
+                    self.act("top_profile")
                 return
         elif self.rooms_view.handle_event(event):
             if getattr(event, "clicks", 1) == 2:
@@ -523,7 +533,12 @@ class LobbyScene(Scene):
             page = self.top_view.visible_rows()
             steps = {pygame.K_UP: -1, pygame.K_DOWN: 1, pygame.K_PAGEUP: -page,
                      pygame.K_PAGEDOWN: page}
-            self.top_view.scroll_by(steps[event.key])
+            self.top_view.move(steps[event.key])
+        elif not typing and self.tab == "top" and event.key in (pygame.K_RETURN,
+                                                                pygame.K_KP_ENTER):
+            self.act("top_profile")
+        elif not typing and self.tab == "games" and event.key == OPPONENT_KEY:
+            self.act("opponent_profile")
         elif not typing and self.tab == "games" and event.key in LIST_STEPS:
             self.games_view.move(LIST_STEPS[event.key])
         elif not typing and self.tab == "games" and event.key in (pygame.K_RETURN,
@@ -607,6 +622,10 @@ class LobbyScene(Scene):
             self.start_replay(self.replay_source.value.strip())
         elif action == "open_game":
             self.open_my_game()
+        elif action == "top_profile":
+            self.open_top_profile()
+        elif action == "opponent_profile":
+            self.open_opponent_profile()
         elif action == "refresh_games" and self.tab == "top":
             self.reload_top()
         elif action == "refresh_games":
@@ -727,6 +746,43 @@ class LobbyScene(Scene):
         self.say("")
         self.app.push(ReplayScene.from_record(self.app, record, flipped=row.seat == "second"))
 
+    def picked_opponent(self) -> tuple[str, str] | None:
+        """The player id and name of the opponent in the game picked in "Your games" (None:
+        no game picked, nobody in the other seat, or the server's computer player)."""
+        index = self.games_view.selected
+        if index is None or index >= len(self.my_rows):
+            return None
+        row = self.my_rows[index]
+        return (row.opponent_id, row.opponent) if row.opponent_id else None
+
+    def open_top_profile(self) -> None:
+        """Open the profile of the player picked in "Top players"."""
+        index = self.top_view.selected
+        if index is None or index >= len(self.top_rows) or not self.top_rows[index].player:
+            self.say("Pick a player in the list first (Up/Down, or a click).", theme.BAD)
+            return
+        row = self.top_rows[index]
+        self.open_profile(row.player, row.name)
+
+    def open_opponent_profile(self) -> None:
+        """Open the profile of the opponent in the game picked in "Your games"."""
+        if self.games_view.selected is None:
+            self.say("Pick a game in the list first.", theme.BAD)
+            return
+        found = self.picked_opponent()
+        if found is None:
+            self.say("That game's opponent has no profile (nobody sat there, or it was the "
+                     "server's computer player).", theme.WARN)
+            return
+        self.open_profile(*found)
+
+    def open_profile(self, player: str, name: str) -> None:
+        """Show ``player``'s profile over the lobby (Esc comes back to this list)."""
+        from client.scenes.profile_card import ProfileCard
+
+        self.say("")
+        self.app.push(ProfileCard(self.app, player, name))
+
     def selected_room(self) -> dict[str, Any] | None:
         """The room picked in the list, if any."""
         index = self.rooms_view.selected
@@ -758,6 +814,8 @@ class LobbyScene(Scene):
             "Reading your games…" if games.loading and not games.loaded else
             "" if games.error and not games.loaded else "No games of yours on this server yet.")
         self.open_game.enabled = self.games_view.selected is not None
+        self.opponent_profile.enabled = self.picked_opponent() is not None
+        self.top_profile.enabled = self.top_view.picked_player() is not None
         self.update_top()
         found = self.fetch.result() if self.fetch is not None else None
         if found is None:
@@ -998,12 +1056,14 @@ class LobbyScene(Scene):
         self.games_view.draw(surface)
         self._draw_error(surface, self.games_view, "your games", self.my_games.error)
         self.open_game.draw(surface)
+        self.opponent_profile.draw(surface)
         self.refresh_games.draw(surface)
 
     def _draw_top(self, surface: pygame.Surface) -> None:
         """The top players, with a line saying why they could not be read."""
         self.top_view.draw(surface)
         self._draw_error(surface, self.top_view, "the top players", self.top_players.error)
+        self.top_profile.draw(surface)
         self.refresh_top.draw(surface)
 
     @staticmethod

@@ -1,5 +1,6 @@
 """The lobby's "Top players" list: rank, name, rating ("?" while provisional) and rated games,
-the user's own row highlighted; it scrolls (keys, wheel) and picks nothing."""
+the user's own row marked; Up/Down (PgUp/PgDn by a page) move the pick, which starts on the
+user's own row, and Enter or a click opens the picked player's profile (the lobby does)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,13 @@ from dataclasses import dataclass, field
 import pygame
 
 from client.top_players import PlayerRow
-from client.ui.widgets import Fit, ListView
+from client.ui import theme
+from client.ui.widgets import Fit, ScrolledList
 
 WIDTHS = [52, 206, 78, 84]
 """Rank, name, rating and games columns (the list is 420 wide)."""
-HINT_ROOM = 24
-"""Room kept at the foot of a list longer than it shows, for its "scroll: 1-14 of 41"."""
+MINE_BAR = 4
+"""Width of the accent bar at the left of the user's own row when the pick is elsewhere."""
 
 
 def top_cells(row: PlayerRow) -> list[str]:
@@ -24,35 +26,62 @@ def top_cells(row: PlayerRow) -> list[str]:
 
 
 @dataclass
-class TopView(ListView):
-    """A :class:`ListView` of :func:`top_cells` rows whose selection is the user's own row
-    (clicks select nothing)."""
+class TopView(ScrolledList):
+    """A :class:`ScrolledList` of :func:`top_cells` rows whose pick (``selected``) starts on the
+    user's own row and stays on the same player when the list is read again."""
 
     widths: list[int] = field(default_factory=lambda: list(WIDTHS))
     header: tuple[str, ...] = ("#", "Player", "Rating", "Games")
     empty_text: str = "No rated games on this server yet."
-
-    def visible_rows(self) -> int:
-        """How many rows fit, above the scroll hint when there are more (a small window draws
-        that hint taller than a row's gap)."""
-        top = self.row_height if self.header else 0
-        fits = max(1, (self.rect.height - top) // self.row_height)
-        if len(self.rows) <= fits:
-            return fits
-        return max(1, (self.rect.height - top - HINT_ROOM) // self.row_height)
+    mine: int | None = None
+    """The user's own row, if listed."""
+    players: list[str] = field(default_factory=list)
+    """Each row's player id."""
 
     def show(self, rows: list[PlayerRow]) -> None:
-        """Show ``rows``, the user's own highlighted."""
+        """Show ``rows``: the pick stays on the player picked before if listed, else goes to
+        the user's own row (or none)."""
+        picked = self.picked_player()
         self.set_rows([top_cells(r) for r in rows])
-        self.selected = next((i for i, r in enumerate(rows) if r.mine), None)
+        self.players = [r.player for r in rows]
+        self.mine = next((i for i, r in enumerate(rows) if r.mine), None)
+        kept = self.players.index(picked) if picked and picked in self.players else None
+        self.selected = kept if kept is not None else self.mine
+        if self.selected is not None:
+            self.scroll_to(self.selected)
 
-    def scroll_by(self, step: int) -> None:
-        """Scroll ``step`` rows down (up when negative), within the list."""
-        last = max(0, len(self.rows) - self.visible_rows())
-        self.scroll = max(0, min(self.scroll + step, last))
+    def picked_player(self) -> str | None:
+        """The picked row's player id, if any."""
+        index = self.selected
+        return self.players[index] if index is not None and index < len(self.players) else None
 
-    def handle_event(self, event: pygame.event.Event) -> bool:
-        """The wheel scrolls; a click selects nothing (the highlight is the user's row)."""
-        if event.type == pygame.MOUSEBUTTONDOWN:
-            return False
-        return super().handle_event(event)
+    def scroll_to(self, index: int) -> None:
+        """Scroll as little as shows row ``index``."""
+        visible = self.visible_rows()
+        if index < self.scroll:
+            self.scroll = index
+        elif index >= self.scroll + visible:
+            self.scroll = index - visible + 1
+
+    def move(self, step: int) -> None:
+        """Pick the row ``step`` rows down (up when negative), stopping at the ends (from no
+        pick, Down picks the first row and Up the last), and scroll to it."""
+        if not self.rows:
+            return
+        current = self.selected
+        if current is None:
+            current = -1 if step > 0 else len(self.rows)
+        self.selected = max(0, min(current + step, len(self.rows) - 1))
+        self.scroll_to(self.selected)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """The list, and a bar at the left of the user's own row when the pick is elsewhere."""
+        super().draw(surface)
+        mine = self.mine
+        if mine is None or mine == self.selected or not self.rows:
+            return
+        if self.scroll <= mine < self.scroll + self.visible_rows():
+            top = self.rect.top + (self.row_height if self.header else 0)
+            y = top + (mine - self.scroll) * self.row_height
+            pygame.draw.rect(surface, theme.ACCENT,
+                             pygame.Rect(self.rect.left + 1, y, MINE_BAR, self.row_height))

@@ -463,3 +463,27 @@ class ListView:
             draw.text(surface, fitting(cell, width - 10, size), (x, y + self.row_height // 2),
                       size, color, "midleft", width - 10)
             x += width
+
+
+HINT_ROOM = 24
+"""Room a :class:`ScrolledList` longer than it shows keeps at its foot for its "scroll: 1-14
+of 41" (a small window draws that hint taller than a row's gap)."""
+
+
+@dataclass
+class ScrolledList(ListView):
+    """A :class:`ListView` whose rows stop above its scroll hint, scrolled by
+    :meth:`scroll_by` (keys, or the wheel)."""
+
+    def visible_rows(self) -> int:
+        """How many rows fit, above the scroll hint when there are more."""
+        top = self.row_height if self.header else 0
+        fits = max(1, (self.rect.height - top) // self.row_height)
+        if len(self.rows) <= fits:
+            return fits
+        return max(1, (self.rect.height - top - HINT_ROOM) // self.row_height)
+
+    def scroll_by(self, step: int) -> None:
+        """Scroll ``step`` rows down (up when negative), within the list."""
+        last = max(0, len(self.rows) - self.visible_rows())
+        self.scroll = max(0, min(self.scroll + step, last))

@@ -155,8 +155,9 @@ def _many(db: Path, count: int) -> None:
 def test_a_long_board_scrolls_and_reads_at_both_sizes(tmp_path: Path,
                                                       size: tuple[int, int]) -> None:
     """40 stored players and a provisional newcomer: the established ones first, the newcomer
-    last with "?"; Down/Up scroll a row, PgDn/PgUp a page, never past the ends; every line of
-    the list stays inside it without overlapping, at 1280x800 and 640x480."""
+    last with "?"; Down/Up move the pick a row, PgDn/PgUp a page, never past the ends, and the
+    list scrolls to keep it in view; every line of the list stays inside it without
+    overlapping, at 1280x800 and 640x480."""
     db = tmp_path / "games.db"
     _many(db, 40)
     embedded = EmbeddedServer(db=db).start()
@@ -171,20 +172,23 @@ def test_a_long_board_scrolls_and_reads_at_both_sizes(tmp_path: Path,
         view = lobby.top_view
         page = view.visible_rows()
         assert 5 < page < 41
+        assert view.selected is None  # Alice is not listed: nothing picked yet
         key(alice, pygame.K_DOWN)
-        assert view.scroll == 1
+        assert (view.selected, view.scroll) == (0, 0)
+        key(alice, pygame.K_DOWN)
+        assert (view.selected, view.scroll) == (1, 0)
         key(alice, pygame.K_UP)
         key(alice, pygame.K_UP)
-        assert view.scroll == 0
+        assert (view.selected, view.scroll) == (0, 0)
         key(alice, pygame.K_PAGEDOWN)
-        assert view.scroll == page
+        assert (view.selected, view.scroll) == (page, 1)  # the pick in view, at the foot
         for _ in range(5):
             key(alice, pygame.K_PAGEDOWN)
-        assert view.scroll == 41 - page
+        assert (view.selected, view.scroll) == (40, 41 - page)
         key(alice, pygame.K_PAGEUP)
-        assert view.scroll == 41 - 2 * page
-        assert lobby.game_index == 0  # Up/Down scrolled the list, not the games
-        view.scroll = 0
+        assert (view.selected, view.scroll) == (40 - page, 40 - page)
+        assert lobby.game_index == 0  # Up/Down moved in the list, not in the games
+        view.scroll, view.selected = 0, None
         lines = render_at(alice, size, "top-players")
         shutil.copy(Path("/tmp/polish") / f"top-players-{size[0]}x{size[1]}.png",
                     tmp_path / f"top-players-{size[0]}x{size[1]}.png")

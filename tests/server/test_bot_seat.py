@@ -154,7 +154,8 @@ def test_after_a_restart_the_bot_seat_does_not_flap() -> None:
 @pytest.mark.parametrize("game", ["chess", "hexgomoku"])
 async def test_a_real_bot_game_names_the_bot_one_way_to_the_end(game: str, tmp_path: Path) -> None:
     """With the real bot process: no presence for its arrival, the same name in every snapshot,
-    in the record (JSON and PGN-style tags) and in ``/games?player=``."""
+    in the record (JSON and PGN-style tags) and in ``/games?player=`` (whose ``bot_seat`` says
+    which seat it held: it has no profile)."""
     first_move = {"chess": "e2e4", "hexgomoku": "0,0"}[game]
     async with running_server(port=0, db=tmp_path / "hall.db") as server:
         ann = await WireClient.connect(server.url, "ann")
@@ -177,6 +178,9 @@ async def test_a_real_bot_game_names_the_bot_one_way_to_the_end(game: str, tmp_p
         assert status == 200, body
         (listed,) = json.loads(body)["games"]
         assert "Computer L1" in json.dumps(listed) and "Bot L" not in json.dumps(listed)
+        assert listed["bot_seat"] == "second"  # the client offers no profile for it
+        status, body = await http_get(server.port, f"/players/{bot_player}")
+        assert status == 404 and bot_player in body, body  # never a stored identity
         status, body = await http_get(server.port, f"/games/{room['game_id']}")
         assert status == 200, body
         assert "Computer L1" in body and "Bot L" not in body

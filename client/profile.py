@@ -1,0 +1,176 @@
+"""A player's profile, for the lobby's profile card: ``GET /players/ID`` read on a thread
+(:class:`ProfileFetch`) so the frame loop never waits for the network, and put in words
+(:func:`summary_of`): the name, when first and last seen in a game, each rating pool with its
+rating ("?" while provisional) and rated games, and the won/lost/drawn totals in all and by
+game."""
+
+from __future__ import annotations
+
+import json
+import ssl
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import tzinfo
+from functools import partial
+from typing import Any
+from urllib.parse import quote
+
+from client.address import http_url
+from client.http_get import Fetch, FetchFailed, get_text
+from client.my_games import when_text
+from client.room_model import game_label, rating_label
+from client.top_players import pool_label
+
+
+@dataclass(frozen=True)
+class PoolRow:
+    """One rating pool as the card shows it."""
+
+    label: str
+    """``Chess``, ``International draughts``, ``Xiangqi``."""
+    rating: str
+    """``1523``, or ``1500?`` while provisional."""
+    games: str
+    """``12 games``, ``1 game``."""
+
+
+@dataclass(frozen=True)
+class KindRow:
+    """The totals of one game (or of all games) as the card shows them."""
+
+    label: str
+    games: int
+    won: int
+    lost: int
+    drawn: int
+    aborted: int
+
+
+@dataclass(frozen=True)
+class ProfileSummary:
+    """A profile in words."""
+
+    player: str
+    name: str
+    seen: str
+    """``First game 1 Mar 18:05 · last 08:20``; "" when the player has played none."""
+    totals: KindRow
+    pools: list[PoolRow]
+    kinds: list[KindRow]
+    """The totals of each game, most games first."""
+
+
+def _count(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+
+
+def kind_row(label: str, counts: Any) -> KindRow:
+    """A ``totals`` object of the profile (``games``, ``wins``, ``losses``, ``draws``,
+    ``aborted``) as a row; a count that is not a whole number reads 0."""
+    found = counts if isinstance(counts, Mapping) else {}
+    return KindRow(label, _count(found.get("games")), _count(found.get("wins")),
+                   _count(found.get("losses")), _count(found.get("draws")),
+                   _count(found.get("aborted")))
+
+
+def totals_text(row: KindRow) -> str:
+    """The totals in words.
+
+    >>> totals_text(KindRow("All", 12, 5, 4, 3, 1))
+    '12 games: won 5 · lost 4 · drawn 3 · 1 aborted'
+    >>> totals_text(KindRow("All", 0, 0, 0, 0, 0))
+    'No finished games yet.'
+    """
+    if not row.games and not row.aborted:
+        return "No finished games yet."
+    words = f"{row.games} game{'' if row.games == 1 else 's'}: won {row.won} · lost {row.lost}"
+    words += f" · drawn {row.drawn}"
+    return words + (f" · {row.aborted} aborted" if row.aborted else "")
+
+
+def pool_row(entry: Mapping[str, Any], games: list[dict[str, Any]]) -> PoolRow | None:
+    """A rating pool of the profile as a row (None when it has no whole rating): its name as
+    the lobby's Top players names it."""
+    rating = entry.get("rating")
+    if not isinstance(rating, int) or isinstance(rating, bool):
+        return None
+    game, variant = entry.get("game"), entry.get("variant")
+    info = next((g for g in games if g.get("game") == game), None)
+    if isinstance(game, str) and isinstance(variant, str) and info is not None:
+        label = pool_label(info, variant)
+    else:
+        label = str(entry.get("key") or game or "?")
+    provisional = entry.get("provisional")
+    rd = 999 if provisional is True else 0 if provisional is False else entry.get("rd")
+    played = _count(entry.get("games"))
+    return PoolRow(label, rating_label(rating, rd), f"{played} game{'' if played == 1 else 's'}")
+
+
+def seen_text(first: Any, last: Any, now: float | None = None,
+              zone: tzinfo | None = None) -> str:
+    """When the player was first and last seen in a game, as short local times ("" when
+    neither reads)."""
+    first_words, last_words = when_text(first, now, zone), when_text(last, now, zone)
+    if not first_words and not last_words:
+        return ""
+    if not first_words or first_words == last_words:
+        return f"Last game {last_words or first_words}"
+    return f"First game {first_words} · last {last_words or '?'}"
+
+
+def game_name(game: Any, games: list[dict[str, Any]]) -> str:
+    """A game's name as the server's list of games gives it (``Hexagonal five-in-a-row``, as
+    the pools of a game of one variant are named), else its short name (``Hex five``).
+
+    >>> game_name("shuqi", [{"game": "shuqi", "name": "Number chess"}])
+    'Number chess'
+    """
+    info = next((g for g in games if g.get("game") == game), {})
+    named = info.get("name")
+    return named if isinstance(named, str) and named else game_label(game, None, games)
+
+
+def summary_of(data: Mapping[str, Any], games: list[dict[str, Any]],
+               now: float | None = None, zone: tzinfo | None = None) -> ProfileSummary:
+    """A ``/players/ID`` answer in words (``games``: the server's games, for their names)."""
+    pools = data.get("ratings") if isinstance(data.get("ratings"), list) else []
+    rows = [pool_row(p, games) for p in pools or [] if isinstance(p, Mapping)]
+    by_game = data.get("by_game") if isinstance(data.get("by_game"), Mapping) else {}
+    kinds = [kind_row(game_name(game, games), counts) for game, counts in (by_game or {}).items()]
+    name = data.get("name")
+    return ProfileSummary(
+        player=str(data.get("player") or ""),
+        name=name if isinstance(name, str) and name else "?",
+        seen=seen_text(data.get("first_seen"), data.get("last_seen"), now, zone),
+        totals=kind_row("All games", data.get("totals")),
+        pools=[row for row in rows if row is not None],
+        kinds=sorted(kinds, key=lambda k: -(k.games + k.aborted)),
+    )
+
+
+def read_profile(text: str) -> dict[str, Any]:
+    """The profile of a ``/players/ID`` answer; raises ``FetchFailed`` when it is not one."""
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise FetchFailed("the server's profile is not JSON") from exc
+    if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+        raise FetchFailed("the server's answer is not a player's profile")
+    return data
+
+
+def fetch_profile(server_url: str, player: str, ssl_context: ssl.SSLContext | None = None,
+                  timeout: float = 10.0) -> dict[str, Any]:
+    """``player``'s profile on the server of ``server_url``."""
+    url = http_url(server_url, f"/players/{quote(player, safe='')}")
+    return read_profile(get_text(url, None, ssl_context, timeout, {}))
+
+
+class ProfileFetch(Fetch[dict[str, Any]]):
+    """Reads one player's profile on a thread; poll :meth:`result` from ``update``."""
+
+    def __init__(self, server_url: str, player: str,
+                 ssl_context: ssl.SSLContext | None) -> None:
+        self.player = player
+        super().__init__(partial(fetch_profile, server_url, player, ssl_context),
+                         "boardhall-profile")
