@@ -781,7 +781,7 @@ class LobbyScene(Scene):
         from client.scenes.profile_card import ProfileCard
 
         self.say("")
-        self.app.push(ProfileCard(self.app, player, name))
+        self.app.push(ProfileCard(self.app, player, name, origin=self))
 
     def selected_room(self) -> dict[str, Any] | None:
         """The room picked in the list, if any."""

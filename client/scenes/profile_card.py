@@ -14,6 +14,7 @@ import pygame
 
 from client.http_get import FetchFailed
 from client.profile import KindRow, ProfileFetch, ProfileSummary, summary_of, totals_text
+from client.scenes.base import Scene
 from client.scenes.dialogs import Dialog
 from client.top_players import reason_first
 from client.ui import draw, theme
@@ -62,10 +63,12 @@ class PoolsView(ScrolledList):
 
 
 class ProfileCard(Dialog):
-    """``player``'s profile over the lobby (``name``: shown while it is read)."""
+    """``player``'s profile over ``origin``, the lobby (``name``: shown while it is read); it
+    closes when its lobby leaves the stack (the connection is given up)."""
 
-    def __init__(self, app: App, player: str, name: str) -> None:
+    def __init__(self, app: App, player: str, name: str, origin: Scene | None = None) -> None:
         super().__init__(app, "Player", (CARD_WIDTH, LOADING_HEIGHT))
+        self.origin = origin
         self.player = player
         self.name = name
         self.summary: ProfileSummary | None = None
@@ -112,7 +115,10 @@ class ProfileCard(Dialog):
         return self.fetch is not None
 
     def update(self, dt: float) -> None:
-        """Take the profile once read."""
+        """Take the profile once read; close when the scene below has gone."""
+        if self.origin is not None and self.origin not in self.app.stack:
+            self.close()
+            return
         found = self.fetch.result() if self.fetch is not None else None
         if found is None:
             return

@@ -233,7 +233,8 @@ def test_opponents_without_a_profile() -> None:
 
 def test_a_profile_that_cannot_be_read_says_why(tmp_path: Path, server: EmbeddedServer) -> None:
     """A player the server does not know (its 404 names the id) is said in the card, the
-    reason before the address asked; Ctrl+R asks again; Backspace goes back too."""
+    reason before the address asked; Ctrl+R asks again; Backspace goes back too; the card
+    goes with the lobby it was opened over."""
     alice = open_app(tmp_path, "Alice", server.url)
     try:
         pump(alice, lambda: isinstance(alice.top, LobbyScene))
@@ -251,5 +252,11 @@ def test_a_profile_that_cannot_be_read_says_why(tmp_path: Path, server: Embedded
         assert "p-nobody" in card.error
         key(alice, pygame.K_BACKSPACE)
         assert alice.top is lobby
+        lobby.open_profile("p-nobody", "Ghost")
+        again = alice.top
+        assert isinstance(again, ProfileCard)
+        alice.pop(lobby)  # as a connection given up takes the lobby away
+        alice.step(0.0)
+        assert again not in alice.stack
     finally:
         alice.disconnect()
