@@ -132,7 +132,7 @@ TAB_X = {"rooms": 836, "games": 914, "top": 1034}
 size; apart enough for a small window's larger text)."""
 TAB_HINTS = {"rooms": "G: your games · T: top players · PgUp/PgDn",
              "games": "G: rooms · T: top players · Up/Down · Enter · I",
-             "top": "T: rooms · G: your games · Up/Down · Enter: profile"}
+             "top": "T: rooms · G: your games · Up/Down · Enter"}
 """The keys of each list, under its buttons (the switches' keys first: the rest may be cut)."""
 HINT_TOP = 736
 """Where the keys hint starts, under the right column's buttons."""

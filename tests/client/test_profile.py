@@ -17,8 +17,9 @@ from client.app import App
 from client.local import EmbeddedServer
 from client.my_games import game_row
 from client.profile import KindRow, PoolRow, totals_text
-from client.scenes.lobby import LobbyScene
+from client.scenes.lobby import TAB_HINTS, LobbyScene
 from client.scenes.profile_card import ProfileCard
+from client.ui import theme
 from server.glicko2 import Rating
 from server.outputs import SaveGame, SaveIdentity, SaveRatings, StorageOp
 from server.ratings import NewRating
@@ -113,6 +114,15 @@ def test_profiles_from_top_players_and_your_games(tmp_path: Path,
     assert alice.top is lobby and lobby.tab == "top"
     pump(alice, lambda: not lobby.top_players.loading)
     assert lobby.top_view.selected == 1  # read again, Bob still picked
+    for size in ((1280, 800), (640, 480)):  # Bob's row picked, Alice's marked by a bar
+        lines = render_at(alice, size, "profile-top-picked")
+        hint = next(value for _, value, _ in lines if value.startswith("T: rooms"))
+        assert hint == "T: rooms · G: your games · Up/Down · Enter", hint  # not cut
+        picture = pygame.image.load(f"/tmp/polish/profile-top-picked-{size[0]}x{size[1]}.png")
+        mine, bobs = on_window(row_rect(lobby, 0), size), on_window(row_rect(lobby, 1), size)
+        assert picture.get_at((mine.left + 1, mine.centery))[:3] == theme.ACCENT
+        assert picture.get_at((mine.right - 4, mine.centery))[:3] != theme.ACCENT_DIM
+        assert picture.get_at((bobs.right - 4, bobs.centery))[:3] == theme.ACCENT_DIM
 
     click(alice, row_rect(lobby, 0).center)
     card = card_of(alice)
@@ -140,6 +150,8 @@ def test_profiles_from_top_players_and_your_games(tmp_path: Path,
             lines = render_at(alice, size, f"profile-lobby-{tab}")
             shutil.copy(Path("/tmp/polish") / f"profile-lobby-{tab}-{size[0]}x{size[1]}.png",
                         tmp_path / f"profile-lobby-{tab}-{size[0]}x{size[1]}.png")
+            hint = next(value for _, value, _ in lines if value.startswith(("G: ", "T: ")))
+            assert hint == TAB_HINTS[tab], (size, hint)  # the keys hint is not cut
             for button in buttons:
                 area = on_window(button.rect, size)
                 labels = [value for _, value, rect in lines if area.contains(rect)]
