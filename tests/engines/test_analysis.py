@@ -10,12 +10,16 @@ import pytest
 import engines
 from engines.search.analysis import (
     SCALES,
+    THRESHOLDS,
     PositionEval,
+    accuracy,
     analyse,
     classify,
     evaluate_position,
+    expected,
     iter_analysis,
     judge,
+    move_accuracy,
     summary,
 )
 
@@ -48,7 +52,8 @@ def test_a_mate_in_one_is_found_and_missing_it_is_a_blunder() -> None:
     assert evals[1].mate is None and 0 < evals[1].score < 600  # a rook for a knight
     [verdict] = judge("chess", evals, played(states))
     assert verdict.side == "first" and verdict.best == "a1a8"
-    assert verdict.loss >= SCALES["chess"].blunder
+    assert verdict.missed_win  # the mate was certain: 100%, a rook for a knight ~85%
+    assert verdict.drop >= 7.0
     assert verdict.verdict == "blunder"
 
 
@@ -57,7 +62,7 @@ def test_the_best_move_played_loses_nothing() -> None:
     evals = analyse(engines.get("chess"), states)
     assert evals[1] == PositionEval(1000, 0, None, "second", "first")
     [verdict] = judge("chess", evals, played(states))
-    assert (verdict.loss, verdict.verdict) == (0, None)
+    assert (verdict.drop, verdict.verdict, verdict.missed_win) == (0, None, False)
 
 
 def test_the_second_players_mate_is_negative_and_the_move_allowing_it_a_blunder() -> None:
@@ -68,7 +73,7 @@ def test_the_second_players_mate_is_negative_and_the_move_allowing_it_a_blunder(
     assert evals[4].result == "second" and evals[4].mate == 0
     judged = judge("chess", evals, played(states))
     assert judged[2].verdict == "blunder" and judged[2].side == "first"
-    assert judged[3].verdict is None and judged[3].loss == 0
+    assert judged[3].verdict is None and judged[3].drop == 0
     assert summary(judged, "first")["blunder"] >= 1
     assert summary(judged, "second") == {"inaccuracy": 0, "mistake": 0, "blunder": 0}
 
@@ -82,7 +87,7 @@ def test_a_draughts_man_given_away_is_a_mistake_with_the_safe_move_shown() -> No
     [verdict] = judge("draughts", evals, played(states))
     assert verdict.verdict in ("mistake", "blunder") and verdict.best == "28-23"
     safe = replay("draughts", ["28-23"], position)
-    assert judge("draughts", analyse(engines.get("draughts"), safe), played(safe))[0].loss == 0
+    assert judge("draughts", analyse(engines.get("draughts"), safe), played(safe))[0].drop == 0
 
 
 HEX_FOUR = ["5,0", "1,0", "-3,3", "2,0", "3,-6", "3,0", "-5,2", "4,0"]
@@ -96,7 +101,7 @@ def test_a_hexgomoku_five_threat_left_open_is_a_blunder() -> None:
     assert evals[1].mate == -1 and evals[1].best == "0,0"
     [verdict] = judge("hexgomoku", evals, ["-4,4"])
     assert verdict.verdict == "blunder" and verdict.best == "0,0"
-    assert verdict.loss >= SCALES["hexgomoku"].blunder
+    assert verdict.drop >= THRESHOLDS["blunder"]
 
 
 def test_number_chess_is_analysed_through_its_evaluation() -> None:
@@ -132,12 +137,80 @@ def test_a_stop_ends_the_analysis_between_and_inside_positions() -> None:
     assert len(polls) < 10  # the endless budget was cut at once, not searched out
 
 
-def test_the_thresholds_classify_in_order() -> None:
-    scale = SCALES["chess"]
-    assert [classify(x, scale) for x in (0, 49, 50, 99, 100, 299, 300, 5000)] == [
+def test_the_thresholds_classify_drops_of_winning_chances_in_order() -> None:
+    assert THRESHOLDS == {"inaccuracy": 10.0, "mistake": 20.0, "blunder": 30.0}
+    assert [classify(x) for x in (0, 9.9, 10, 19.9, 20, 29.9, 30, 100)] == [
         None, None, "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
-    for game, each in SCALES.items():
-        assert 0 < each.inaccuracy < each.mistake < each.blunder <= each.clamp, game
+
+
+def test_the_expected_score_is_lichess_curve_with_a_slope_per_game() -> None:
+    chess = SCALES["chess"]
+    assert chess.slope == 0.00368208  # lichess's
+    assert expected(0, chess) == 50.0
+    assert expected(100, chess) == pytest.approx(59.1, abs=0.05)  # a pawn
+    assert expected(300, chess) == pytest.approx(75.1, abs=0.05)  # a knight
+    assert expected(-900, chess) == pytest.approx(3.5, abs=0.05)  # a queen down
+    assert expected(100, SCALES["draughts"]) == pytest.approx(71.1, abs=0.05)  # a man
+    for game, scale in SCALES.items():
+        assert expected(scale.clamp, scale) > 95.0, game  # the clamp is all but won
+        assert expected(-40, scale) + expected(40, scale) == pytest.approx(100.0), game
+
+
+def test_a_position_with_a_forced_win_or_over_is_certain() -> None:
+    from engines.search.analysis import chances
+    chess = SCALES["chess"]
+    mate = PositionEval(1000, 3, "a1a8", "first")
+    assert (chances(mate, "first", chess), chances(mate, "second", chess)) == (100.0, 0.0)
+    assert chances(PositionEval(-1000, 0, None, "first", "second"), "second", chess) == 100.0
+    assert chances(PositionEval(0, None, None, "first", "draw"), "first", chess) == 50.0
+    assert chances(PositionEval(300, None, "e2e4", "second"), "second", chess) == \
+        pytest.approx(24.9, abs=0.05)
+
+
+def _eval(score: int, turn: str, best: str | None = "x", choices: int = 20,
+          mate: int | None = None, instead: PositionEval | None = None) -> PositionEval:
+    return PositionEval(score, mate, best, turn, choices=choices,  # type: ignore[arg-type]
+                        instead=instead)
+
+
+def test_a_lost_position_kept_lost_is_not_a_blunder_but_an_even_one_thrown_away_is() -> None:
+    """Both moves lose 300 units against the best; only the second changes the game."""
+    lost = [_eval(-800, "first"), _eval(-1000, "second", instead=_eval(-700, "second"))]
+    [kept] = judge("chess", lost, ["y"])
+    assert kept.verdict is None and kept.drop < THRESHOLDS["inaccuracy"]
+    even = [_eval(0, "first"), _eval(-300, "second", instead=_eval(0, "second"))]
+    [thrown] = judge("chess", even, ["y"])
+    assert thrown.verdict == "mistake" and thrown.drop == pytest.approx(25.1, abs=0.1)
+    queen = [_eval(0, "first"), _eval(-900, "second", instead=_eval(0, "second"))]
+    assert judge("chess", queen, ["y"])[0].verdict == "blunder"
+
+
+def test_the_only_legal_move_is_never_marked() -> None:
+    """A forced recapture with the evaluation swinging across it: no verdict, no accuracy."""
+    evals = [_eval(300, "first", best="a", choices=1), _eval(-500, "second")]
+    [forced] = judge("chess", evals, ["b"])
+    assert forced.forced and forced.verdict is None and forced.drop == 0
+    assert accuracy([forced], "first") is None
+
+
+def test_a_missed_forced_win_is_at_least_an_inaccuracy_and_named() -> None:
+    won = [_eval(1000, "first", mate=4), _eval(1000, "second")]
+    [kept_winning] = judge("chess", won, ["y"])
+    assert kept_winning.missed_win and kept_winning.verdict == "inaccuracy"
+    still_mates = [_eval(1000, "first", mate=4), _eval(1000, "second", mate=3)]
+    assert judge("chess", still_mates, ["y"])[0].verdict is None
+
+
+def test_accuracy_is_lichess_per_move_figure_averaged() -> None:
+    assert move_accuracy(0) == 100.0
+    assert move_accuracy(10) == pytest.approx(64.6, abs=0.1)
+    assert move_accuracy(100) == 0.0
+    evals = [_eval(0, "first", best="a"), _eval(0, "second", best="b"),
+             _eval(600, "first", instead=_eval(0, "first"))]
+    judged = judge("chess", evals, ["a", "c"])
+    assert accuracy(judged, "first") == 100.0
+    assert accuracy(judged, "second") == pytest.approx(move_accuracy(judged[1].drop))
+    assert accuracy([], "first") is None
 
 
 @pytest.mark.parametrize("nodes", [0, -5, 2.5, True])
@@ -207,3 +280,51 @@ def test_moves_a_deeper_search_chose_are_not_called_mistakes(game: str, most: in
     flagged = [j for j in judge(game, evals, played(states)) if j.verdict]
     assert len(flagged) <= most, flagged
     assert all(e.instead is not None for j in flagged for e in [evals[j.ply + 1]])
+
+
+QGD = ["d2d4", "d7d5", "c2c4", "e7e6", "b1c3", "g8f6", "c1g5", "f8e7", "e2e3", "e8g8", "g1f3",
+       "b8d7", "d1c2", "c7c6"]
+"""The Orthodox Queen's Gambit Declined, fourteen plies of theory."""
+
+
+def test_a_chess_game_marks_the_hung_queen_and_not_the_opening() -> None:
+    """8. Qf5?? exf5: a blunder; the opening's book moves and the recapture are not marked."""
+    states = replay("chess", [*QGD, "c2f5", "e6f5", "f1d3"])
+    evals = analyse(engines.get("chess"), states)
+    judged = judge("chess", evals, played(states))
+    marked = {j.move: j.verdict for j in judged if j.verdict}
+    assert marked == {"c2f5": "blunder"}, marked
+    assert judged[14].drop >= 40 and judged[14].best != "c2f5"
+    white, black = accuracy(judged, "first"), accuracy(judged, "second")
+    assert white is not None and black is not None and white < black
+
+
+DRAUGHTS_OPENING = ["31-26", "20-24", "37-31", "14-20", "33-29", "24x33", "39x28", "20-24"]
+"""Eight plies the analysis' own search chose (an exchange on 33 included)."""
+
+
+def test_a_draughts_game_marks_the_man_given_away_and_not_the_opening() -> None:
+    """44-39 lets 24-30 ... win a man for nothing; the quiet opening moves are not marked."""
+    states = replay("draughts", [*DRAUGHTS_OPENING, "44-39"])
+    evals = analyse(engines.get("draughts"), states)
+    judged = judge("draughts", evals, played(states))
+    marked = {j.move: j.verdict for j in judged if j.verdict}
+    assert list(marked) == ["44-39"], marked
+    assert marked["44-39"] in ("mistake", "blunder")
+
+
+DRAUGHTS_SHOT = ["34-30", "19-24", "30x19", "13x24", "33-29", "24x33", "39x28", "17-22", "28x17",
+                 "12x21", "32-27", "21x32", "38x27", "7-12", "27-22", "18x27", "31x22", "12-18",
+                 "22x13", "8x19", "44-39", "20-24", "39-33", "15-20", "43-38", "11-17", "40-34",
+                 "6-11", "45-40", "16-21", "38-32", "1-7", "36-31", "9-13", "33-28", "13-18",
+                 "31-27", "21-26"]
+"""Thirty-eight plies of white searching 6000 nodes a move against black searching 150: black's
+21-26 lets 28-22 sacrifice a man for a capture of several."""
+
+
+def test_a_draughts_capture_missed_is_a_blunder() -> None:
+    states = replay("draughts", [*DRAUGHTS_SHOT, "28-23"])
+    evals = analyse(engines.get("draughts"), states[-2:])
+    [judged] = judge("draughts", evals, ["28-23"])
+    assert judged.best == "28-22"
+    assert judged.verdict == "blunder", judged
