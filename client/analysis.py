@@ -27,15 +27,13 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 import engines
-from engines.base import Side
 from engines.search.analysis import (
-    VERDICTS,
     MoveJudgement,
     PositionEval,
+    Verdict,
     iter_analysis,
     judge,
     scale_of,
-    summary,
 )
 
 SUFFIX: dict[str, str] = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
@@ -280,11 +278,16 @@ class AnalysisCache:
             run.cancel()
 
 
-def summary_line(name: str, judged: Sequence[MoveJudgement], side: Side) -> str:
-    """``Alice: 2 mistakes, 1 blunder`` (``Alice: no mistakes`` when there are none)."""
-    counts = summary(judged, side)
-    parts = [f"{n} {PLURAL[v] if n != 1 else v}" for v in VERDICTS if (n := counts[v])]
-    return f"{name}: {', '.join(parts) if parts else 'no mistakes'}"
+def accuracy_text(name: str, figure: float | None) -> str:
+    """``Alice: 87% accuracy`` (``Alice: accuracy –`` before any move of hers is judged)."""
+    return f"{name}: {figure:.0f}% accuracy" if figure is not None else f"{name}: accuracy –"
+
+
+def count_text(verdict: Verdict, count: int, words: bool = True) -> str:
+    """``2 mistakes``, ``1 blunder``; without ``words`` the move list's mark: ``? 2``."""
+    if not words:
+        return f"{SUFFIX[verdict]} {count}"
+    return f"{count} {verdict if count == 1 else PLURAL[verdict]}"
 
 
 def eval_text(found: PositionEval, names: dict[str, str]) -> str:

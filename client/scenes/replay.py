@@ -16,7 +16,7 @@ import pygame
 
 import engines
 from client.address import record_url
-from client.analysis import SUFFIX, AnalysisRun, eval_text, summary_line
+from client.analysis import SUFFIX, AnalysisRun, eval_text
 from client.annotations import CaptureTracker, position_highlight
 from client.boards import make_view
 from client.boards.base import BoardView, Marks
@@ -28,7 +28,7 @@ from client.scenes.base import Scene
 from client.ui import draw, theme
 from client.ui.widgets import Button, plain_key, pressed
 from engines.base import SIDES
-from engines.search.analysis import MoveJudgement, PositionEval
+from engines.search.analysis import MoveJudgement, PositionEval, accuracy, summary
 
 if TYPE_CHECKING:
     from client.app import App
@@ -546,11 +546,11 @@ class ReplayScene(Scene):
             pygame.draw.rect(surface, theme.BORDER, BAR_RECT, 1)  # the bar's slot, empty
             return
         first_at_bottom = self.view is None or not self.view.flipped
-        analysis_panel.draw_bar(surface, bar, self.shown_eval(), run.scale.clamp, self.game,
+        analysis_panel.draw_bar(surface, bar, self.shown_eval(), run.scale, self.game,
                                 first_at_bottom)
         judged = run.judged()
         analysis_panel.draw_graph(surface, graph, list(run.evals), judged, len(self.moves),
-                                  self.index, run.scale.clamp, self.game)
+                                  self.index, run.scale, self.game)
         names = self.display_names()
         progress = run.progress()
         verdict = self.shown_verdict(judged)
@@ -558,11 +558,16 @@ class ReplayScene(Scene):
             color = analysis_panel.VERDICT_COLORS[judged[self.index - 1].verdict or ""]
             draw.text(surface, verdict, (graph.left + 4, graph.bottom + 6), 15, color,
                       max_width=graph.width - 8)
-        lines = ([progress, "A stops it"] if progress else
-                 [summary_line(names[seat], judged, seat) for seat in SIDES])
-        for row, line in enumerate(lines, start=1):
-            draw.text(surface, line, (graph.left + 4, graph.bottom + 6 + row * 20), 15,
-                      theme.MUTED if progress else theme.TEXT, max_width=graph.width - 8)
+        if progress:
+            for row, line in enumerate([progress, "A stops it"], start=1):
+                draw.text(surface, line, (graph.left + 4, graph.bottom + 6 + row * 20), 15,
+                          theme.MUTED, max_width=graph.width - 8)
+            return
+        scale = self.app.viewport()[0]
+        for row, seat in enumerate(SIDES, start=1):
+            rect = pygame.Rect(graph.left + 4, graph.bottom + 6 + row * 20, graph.width - 8, 20)
+            analysis_panel.draw_summary(surface, rect, names[seat], accuracy(judged, seat),
+                                        summary(judged, seat), scale)
 
     def shown_verdict(self, judged: list[MoveJudgement]) -> str:
         """What the move that led to the shown position was, when it lost something:
@@ -574,4 +579,5 @@ class ReplayScene(Scene):
             return ""
         move = self.shown[self.index - 1] + SUFFIX[item.verdict]
         best = f": {self.best_shown(self.index - 1, item.best)} was best" if item.best else ""
-        return f"{move} {item.verdict.capitalize()}{best}"
+        label = "Missed win" if item.missed_win else item.verdict.capitalize()
+        return f"{move} {label}{best}"

@@ -49,9 +49,11 @@ def test_the_a_key_analyses_and_the_replay_shows_bar_graph_marks_and_summary(
     lines = replay_lines(scene, monkeypatch)
     assert "g4??" in lines, lines  # the move that allowed the mate
     assert "Qh4#" in lines
-    alice = next(line for line in lines if line.startswith("Alice:"))
-    assert "1 blunder" in alice
-    assert any(line.startswith("Bob:") for line in lines)
+    alice = lines.index(next(line for line in lines if line.startswith("Alice:")))
+    bob = lines.index(next(line for line in lines if line.startswith("Bob:")))
+    assert lines[alice].endswith("% accuracy") and lines[bob].endswith("% accuracy")
+    assert lines[alice + 1:alice + 4] == ["0 inaccuracies", "0 mistakes", "1 blunder"]
+    assert lines[bob + 1:bob + 4] == ["0 inaccuracies", "0 mistakes", "0 blunders"]
     assert "Bob won" in " ".join(lines)  # the last position, the game over
     ui.key(pygame.K_LEFT)
     assert scene.index == 3
@@ -197,6 +199,50 @@ def test_the_verdict_colours_stand_apart_from_the_shown_move() -> None:
     """An inaccuracy in lichess's blue read as the shown move (the accent) in the move list."""
     for color in analysis_panel.VERDICT_COLORS.values():
         assert sum(abs(a - b) for a, b in zip(color, theme.ACCENT, strict=True)) > 100
+
+
+BACK_RANK = "6k1/5ppp/8/8/8/2n5/5PPP/R5K1 w - - 0 1"
+
+
+def test_a_missed_mate_is_called_a_missed_win(ui: UI, monkeypatch: pytest.MonkeyPatch) -> None:
+    scene = ReplayScene(ui.app, "chess", None, BACK_RANK, ["h2h3"], NAMES)
+    scene.analysis_nodes = 400
+    ui.app.push(scene)
+    ui.key(pygame.K_a, "a")
+    pump(ui.app, lambda: scene.analysis is not None and scene.analysis.complete, 60)
+    scene.index = 1
+    line = next((x for x in replay_lines(scene, monkeypatch) if x.startswith("h3")), "")
+    assert line == "h3?? Missed win: Ra8# was best", line
+
+
+def test_the_bar_and_graph_show_the_first_players_winning_chances() -> None:
+    from engines.search.analysis import SCALES, PositionEval
+
+    chess = SCALES["chess"]
+    assert analysis_panel.share(PositionEval(0, None, "e2e4", "first"), chess) == 0.5
+    assert analysis_panel.share(PositionEval(300, None, "e2e4", "first"), chess) == \
+        pytest.approx(0.751, abs=0.001)
+    assert analysis_panel.share(PositionEval(-1000, -2, "d8h4", "second"), chess) == 0.0
+    assert analysis_panel.share(None, chess) == 0.5
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (640, 480)])
+def test_the_summary_fits_its_row_at_both_sizes(ui: UI, size: tuple[int, int]) -> None:
+    """Long names and every count: the row's texts stay inside the graph's width and apart."""
+    from client.ui import draw
+
+    scale = size[0] / 1280
+    rect = pygame.Rect(800, 600, 464, 20)
+    spans = analysis_panel.summary_spans(
+        rect, "Maximilian-Alexander the Third", 87.4, {"inaccuracy": 12, "mistake": 3,
+                                                      "blunder": 10}, scale)
+    texts = [text for text, _, _ in spans]
+    assert texts[0].startswith("Maximilian") and texts[0].endswith("87% accuracy")
+    right = rect.left
+    for text, x, _ in spans:
+        assert x >= right, spans
+        right = x + draw.text_extent(text, analysis_panel.SUMMARY_SIZE, scale)
+    assert right <= rect.right, spans
 
 
 def test_the_shown_moves_verdict_says_what_was_best(ui: UI,
