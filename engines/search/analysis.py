@@ -12,9 +12,10 @@ lost one 0, a drawn one 50. The drop of a move is the mover's expected score aft
 less that after the move played, in percentage points, and :data:`THRESHOLDS` classify it. So a
 pawn lost from an even position (59% to 50%) is nothing, a piece lost (75% to 50%) a mistake and
 a queen a blunder, while a move that leaves a lost (or won) position lost (or won) drops a few
-points at most and is not marked. A move that was the only legal one is never marked, and a move
-that lets a forced win the search had found go (its expected score falls below 100) is a *missed
-win*: at least an inaccuracy, graded by its drop like any other move.
+points at most and is not marked. A move that was the only legal one is never marked. A move
+that gives up a forced win the search had found (the expected score falls from 100) is a *missed
+win*, graded by :data:`MISSED_WIN` rather than :data:`THRESHOLDS`: at least an inaccuracy, and a
+blunder unless the position stays nearly as won, as lichess grades a lost checkmate.
 
 Both positions compared have the same side to move and are searched alike, so an evaluation that
 swings with whose move it is (number chess's tempo, hexgomoku's threats) does not pass for a
@@ -35,14 +36,14 @@ custom     0.00368208  1000   3000   100 ~ a pawn-like piece: as chess
 draughts   0.009       1000   6000   100 = a man, a king 300: a man up is 71% (about a knight
                                      in chess: one of twenty men), two men 86%
 shuqi      0.003       1000   6000   100 ~ three steps of a middle piece: a race where one
-                                     move behind (~100) is 57% and ten steps (~300) 71%
+                                     move behind (~100) is 57% and nine steps (~300) 71%
 hexgomoku  0.0011      3000   6000   a closed four ~ 500, a win next move 50000 (clamped):
-                                     the old thresholds were three times chess's, so is the
-                                     unit (1000 ~ 75%, like a chess knight)
+                                     a third of chess's slope, as its raw marks were three
+                                     times chess's (1000 ~ 75%, like a chess knight)
 =========  ==========  =====  =====  ========================================================
 
 The clamp bounds the evaluations shown (bar, graph, figures). Node budgets keep a 60-ply chess
-game to about 5-20 s of one core in Python.
+game to about 10-25 s of one core in Python (the checks take about half).
 
 A player's accuracy is the mean over their moves (the only legal ones left out) of lichess's
 accuracy of a move, ``103.1668 * exp(-0.04354 * drop) - 3.1669 + 1`` clamped to 0..100 (100
@@ -136,8 +137,9 @@ class PositionEval:
     evaluation that swings with whose move it is does not pass for a drop."""
     checked: PositionEval | None = None
     """When the move that led here still seemed to drop at least an inaccuracy against
-    :attr:`instead`: this position searched again with :data:`CHECK_FACTOR` times the nodes
-    (and :attr:`instead` with it); the move is judged on the two."""
+    :attr:`instead`, or let a forced win go: this position searched again with
+    :data:`CHECK_FACTOR` times the nodes (and :attr:`instead`, when there is one, with it); the
+    move is judged on them."""
     choices: int = 0
     """How many legal moves the side to move has here (0 when the game is over)."""
 
@@ -241,8 +243,8 @@ def iter_analysis(
 
     A position reached by a move other than the best one that seems to drop at least an
     inaccuracy also gets :attr:`PositionEval.instead`, and :attr:`PositionEval.checked` when
-    that comparison agrees (see the module's docstring). Ends early once ``stop()`` is true (a
-    position whose search was cut short is not yielded).
+    that comparison agrees or when the move let a forced win go (see the module's docstring).
+    Ends early once ``stop()`` is true (a position whose search was cut short is not yielded).
     """
     scale = scale_of(engine.game)
     check = (scale.nodes if nodes is None else nodes) * CHECK_FACTOR
@@ -255,16 +257,18 @@ def iter_analysis(
         if (previous is not None and previous.best is not None and previous.choices != 1
                 and states[index].last_move != previous.best):
             side = previous.turn
-            won = chances(previous, side, scale) == 100.0
-            if won or _drop(previous, found, side, scale) >= least:
+            if chances(previous, side, scale) == 100.0:  # a forced win: was it kept?
+                if chances(found, side, scale) < 100.0:
+                    again = evaluate_position(engine, states[index], check, stop)
+                    found = replace(found, checked=again)
+            elif _drop(previous, found, side, scale) >= least:
                 after_best = engine.play(states[index - 1], previous.best)
                 better = evaluate_position(engine, after_best, nodes, stop)
-                if won or _drop(better, found, side, scale) >= least:
+                if _drop(better, found, side, scale) >= least:
                     better = evaluate_position(engine, after_best, check, stop)
                     again = evaluate_position(engine, states[index], check, stop)
-                    found = replace(found, instead=better, checked=again)
-                else:
-                    found = replace(found, instead=better)
+                    found = replace(found, checked=again)
+                found = replace(found, instead=better)
         if stop is not None and stop():
             return
         yield found

@@ -53,6 +53,7 @@ def test_a_mate_in_one_is_found_and_missing_it_is_a_blunder() -> None:
     [verdict] = judge("chess", evals, played(states))
     assert verdict.side == "first" and verdict.best == "a1a8"
     assert verdict.missed_win  # the mate was certain: 100%, a rook for a knight ~85%
+    assert evals[1].checked is not None and evals[1].instead is None  # searched 4x deeper
     assert verdict.drop >= 7.0
     assert verdict.verdict == "blunder"
 
