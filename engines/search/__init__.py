@@ -9,7 +9,8 @@
 - :mod:`engines.search.levels`: the levels table (level L thinks at most 0.05 x 2^(L-1) s).
 - :mod:`engines.search.player`: :class:`BotPlayer`, what a bot does next in a given state.
 - :mod:`engines.search.analysis`: computer analysis of a finished game (an evaluation and best
-  move per position, each move's loss classified as inaccuracy / mistake / blunder).
+  move per position, each move's drop in winning chances classified as inaccuracy / mistake /
+  blunder, each player's accuracy).
 
 Levels (also in the README):
 

@@ -43,7 +43,7 @@ hexgomoku  0.0011      3000   6000   a closed four ~ 500, a win next move 50000 
 =========  ==========  =====  =====  ========================================================
 
 The clamp bounds the evaluations shown (bar, graph, figures). Node budgets keep a 60-ply chess
-game to about 10-25 s of one core in Python (the checks take about half).
+game to about 10-30 s of one core in Python (the checks take about half).
 
 A player's accuracy is the mean over their moves (the only legal ones left out) of lichess's
 accuracy of a move, ``103.1668 * exp(-0.04354 * drop) - 3.1669 + 1`` clamped to 0..100 (100
