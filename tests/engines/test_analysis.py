@@ -228,13 +228,16 @@ def test_an_unknown_game_is_named() -> None:
 
 DETERMINISM_SCRIPT = """
 import engines
-from engines.search.analysis import analyse
-for game, variant, moves in [("chess", None, ["e2e4", "e7e5"]), ("custom", "xiangqi", [])]:
+from engines.search.analysis import analyse, judge
+for game, variant, moves in [("chess", None, ["e2e4", "d7d5", "d1g4", "c8g4"]),
+                             ("custom", "xiangqi", [])]:
     engine = engines.get(game)
     states = [engine.start(variant)]
     for move in moves:
         states.append(engine.play(states[-1], move))
-    print([(e.score, e.best, e.nodes) for e in analyse(engine, states, nodes=800)])
+    evals = analyse(engine, states, nodes=800)
+    print([(e.score, e.best, e.nodes, e.checked and e.checked.score) for e in evals])
+    print([(j.drop, j.verdict) for j in judge(game, evals, moves)])
 """
 
 
@@ -253,7 +256,9 @@ def test_the_analysis_is_the_same_in_another_process() -> None:
                               capture_output=True, text=True, timeout=120, check=True)
         outputs.add(done.stdout)
     assert len(outputs) == 1, outputs
-    assert next(iter(outputs)).count("(") == 4  # three chess positions and one xiangqi
+    text = next(iter(outputs))
+    assert text.count("(") == 10  # five chess positions and four moves, one xiangqi position
+    assert "'blunder')" in text  # 2. Qg4?? Bxg4, judged on its 4x check
 
 
 DEEPER_MOVES = {
