@@ -856,18 +856,18 @@ async def test_a_launched_bot_runs_below_the_server_priority() -> None:
 async def test_a_bot_process_that_dies_leaves_no_game_hanging() -> None:
     """The bot's process is killed mid-game: its seat is shown away at once; in a timed game its
     clock runs out and the human wins on time; in an untimed one the human's ``timeout`` claim
-    wins (``abandoned``) once the absence grace has passed (here 0.2 s, a server flag)."""
+    is refused while the absence grace (a server flag, here 30 s) lasts and wins (``abandoned``)
+    once it has passed. Time is injected by moving the bot's turn or absence back, never waited
+    for: the human's own turn is 60 s, which no machine, however busy, runs out."""
     import dataclasses
 
     from server.config import ServerConfig
 
-    config = dataclasses.replace(ServerConfig(), absence_grace_s=0.2)
+    config = dataclasses.replace(ServerConfig(), absence_grace_s=30)
     async with running_server(host="127.0.0.1", port=0, db=":memory:", config=config) as server:
         ann = await WireClient.connect(server.url, "ann")
         try:
-            # 5 s a move: ann's own turn (the kill, the presence, her move) must fit in it on a
-            # loaded machine (2 s lost on time there); the bot's then runs out unplayed
-            for clock in ({"per_move": 5}, None):
+            for clock in ({"per_move": 60}, None):
                 extra: dict[str, Any] = {"clock": clock} if clock else {}
                 room = await ann.request(type="create", game="hexgomoku", color="first",
                                          opponent="bot:1", **extra)
@@ -879,17 +879,25 @@ async def test_a_bot_process_that_dies_leaves_no_game_hanging() -> None:
                 await process.wait()
                 away = await ann.expect("presence", timeout=GUARD, room=code, connected=False)
                 assert away["seat"] == "second"
-                await ann.request(type="move", room=code, ply=2, move="1,0")
+                moved = await ann.request(type="move", room=code, ply=2, move="1,0")
+                assert moved["type"] == "moved", moved
+                hall_room = server.hall.rooms[code]
                 if clock:
+                    assert hall_room.clock.running == "second"
+                    hall_room.clock.turn_start -= 61  # the bot's 60 s (and the lag grace) ran out
+                    server.hall._schedule(hall_room)
+                    server._arm()
                     over = await ann.expect("over", timeout=GUARD, room=code)
                 else:
-                    async with asyncio.timeout(GUARD):
-                        while (over := await ann.request(type="timeout", room=code))[
-                            "type"
-                        ] != "over":
-                            await asyncio.sleep(0.1)
+                    early = await ann.request(type="timeout", room=code)
+                    assert (early["type"], early["code"]) == ("error", "not_allowed"), early
+                    assert "after 30 s" in early["message"], early
+                    seat = hall_room.seats["second"]
+                    assert seat is not None and seat.away_since is not None
+                    seat.away_since -= 30  # the grace has passed
+                    over = await ann.request(type="timeout", room=code)
                 reason = "timeout" if clock else "abandoned"
-                assert (over["result"], over["reason"]) == ("first", reason), over
+                assert (over["type"], over["result"], over["reason"]) == ("over", "first", reason)
         finally:
             await ann.close()
 
