@@ -873,13 +873,14 @@ async def test_a_bot_process_that_dies_leaves_no_game_hanging() -> None:
                                          opponent="bot:1", **extra)
                 code = room["room"]
                 await ann.request(type="move", room=code, ply=0, move="0,0")
-                await ann.expect("moved", timeout=GUARD, room=code, ply=1)
+                bot_move = (await ann.expect("moved", timeout=GUARD, room=code, ply=1))["move"]
                 process = server._bots[-1]
                 process.kill()
                 await process.wait()
                 away = await ann.expect("presence", timeout=GUARD, room=code, connected=False)
                 assert away["seat"] == "second"
-                moved = await ann.request(type="move", room=code, ply=2, move="1,0")
+                free = next(cell for cell in ("1,0", "2,0") if cell != bot_move)
+                moved = await ann.request(type="move", room=code, ply=2, move=free)
                 assert moved["type"] == "moved", moved
                 hall_room = server.hall.rooms[code]
                 if clock:
