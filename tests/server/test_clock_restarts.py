@@ -52,7 +52,8 @@ async def test_a_clean_restart_neither_refunds_nor_charges_the_running_turn(
         room = server.hall.rooms[code]
         assert room.clock.running == "second"
         room.clock.turn_start -= 20
-        before = room.view(None, server.loop.time()).clocks
+        began = server.loop.time()
+        before = room.view(None, began).clocks
         assert before is not None
         tokens = ann.welcome["token"], bob.welcome["token"]
         await ann.close()
@@ -62,14 +63,17 @@ async def test_a_clean_restart_neither_refunds_nor_charges_the_running_turn(
         try:
             assert bob.welcome["resumed"] == [code]
             after = (await bob.expect("room", room=code))["clocks"]
+            passed = (server.loop.time() - began) * 1000 + 5  # the servers keep ms
         finally:
             await bob.close()
     assert after["running"] == "second"
     assert after["first"] == before.first
-    if before.second is not None:  # main time: what was left at the stop, less the reconnect
-        assert before.second - 1000 < after["second"] <= before.second, (before, after)
+    # what was left at the stop, less at most the time that passed since ``before`` (the
+    # stop, the start and the reconnect: however long they took on a busy machine)
+    if before.second is not None:
+        assert before.second - passed < after["second"] <= before.second, (before, after, passed)
     if before.move is not None:  # the per-move limit or the abort deadline: the same
-        assert before.move - 1000 < after["move"] <= before.move, (before, after)
+        assert before.move - passed < after["move"] <= before.move, (before, after, passed)
     else:
         assert after["move"] is None
     assert (before.second, before.move) != (None, None)
@@ -78,14 +82,15 @@ async def test_a_clean_restart_neither_refunds_nor_charges_the_running_turn(
 @pytest.mark.slow
 async def test_a_turn_kept_at_a_stop_is_still_charged_after_a_later_crash(tmp_path: Path) -> None:
     """Bob used 20 s before a clean stop; the restarted server is then killed (SIGKILL) before
-    he moves. After that restart he still has the 20 s less (only what passed on the killed
-    server, which nothing on the disk tells, is not charged), not his whole turn again."""
+    he moves. After that restart he still has the 20 s less (and what the killed server was
+    up for, up to its last alive stamp), not his whole turn again."""
     async with serving(tmp_path) as server:
         ann, bob, code = await seated_pair(server, {"initial": 300, "per_move": 60})
         await play(ann, bob, code, ["0,0", "0,1", "1,0"])
         room = server.hall.rooms[code]
         room.clock.turn_start -= 20
-        before = room.view(None, server.loop.time()).clocks
+        began = server.loop.time()
+        before = room.view(None, began).clocks
         assert before is not None and before.second is not None and before.move is not None
         token = bob.welcome["token"]
         await ann.close()
@@ -102,11 +107,13 @@ async def test_a_turn_kept_at_a_stop_is_still_charged_after_a_later_crash(tmp_pa
         bob = await WireClient.connect(server.url, "bob", token=token)
         try:
             after = (await bob.expect("room", room=code))["clocks"]
+            passed = (server.loop.time() - began) * 1000 + 5  # the servers keep ms
         finally:
             await bob.close()
     assert after["running"] == "second"
-    assert before.second - 1000 < after["second"] <= before.second, (before, after)
-    assert before.move - 1000 < after["move"] <= before.move, (before, after)
+    # less at most the time that passed since ``before`` (the killed server's start included)
+    assert before.second - passed < after["second"] <= before.second, (before, after, passed)
+    assert before.move - passed < after["move"] <= before.move, (before, after, passed)
 
 
 async def test_the_move_that_ends_the_game_stops_the_clocks_it_sends(tmp_path: Path) -> None:
