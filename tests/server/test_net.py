@@ -93,7 +93,6 @@ async def test_records_over_http(client: Factory, server: BoardhallServer) -> No
         ] == "moved"
     over = await ann.expect("over")
     assert (over["result"], over["reason"]) == ("second", "checkmate")
-    await asyncio.sleep(0.05)
     game = room["game_id"]
     assert (await http_get(server.port, f"/games/{game}"))[0] == 404
     status, pgn = await http_get(server.port, f"/games/{game}", ann.welcome["token"])
