@@ -275,9 +275,20 @@ class ServerProcess:
 
     @classmethod
     async def start(cls, db: str, *args: str, timeout: float = 30.0) -> ServerProcess:
-        """Start a server on a free loopback port with database ``db``."""
-        import sys
+        """Start a server on a free loopback port with database ``db``.
 
+        The child imports the same code as this process: the directory this ``server``
+        package was imported from comes first on its ``PYTHONPATH``. Without it the child
+        found ``server`` by its working directory and the environment, which can name another
+        checkout than the one under test (an editable install of another worktree): its
+        welcome then carried fields this process's protocol refuses."""
+        import os
+        import sys
+        from pathlib import Path
+
+        root = str(Path(__file__).resolve().parent.parent)
+        path = [root, *(p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p)]
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
@@ -292,6 +303,7 @@ class ServerProcess:
             "warning",
             *args,
             stdout=asyncio.subprocess.PIPE,
+            env=env,
         )
         assert process.stdout is not None
         async with asyncio.timeout(timeout):
