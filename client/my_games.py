@@ -22,7 +22,7 @@ from urllib.parse import quote
 
 from client.address import http_url, record_url
 from client.http_get import FetchFailed, get_text, json_list
-from client.room_model import REASON_WORDS, SEATS, change_text, game_label
+from client.room_model import REASON_WORDS, SEATS, change_text, game_label, whole
 
 LIST_WORDS = {401: "the server no longer knows your identity: reconnect to get a new one"}
 """What a refusal of the list means."""
@@ -142,8 +142,8 @@ def start_of(entry: Mapping[str, Any], record: Mapping[str, Any] | None) -> Any:
 def plies_of(entry: Mapping[str, Any], record: Mapping[str, Any] | None) -> int | None:
     """How many moves a listed game has: the listing's ``plies`` (servers since this field),
     else its record's moves once read, else ``None``."""
-    plies = entry.get("plies")
-    if isinstance(plies, int) and not isinstance(plies, bool) and plies >= 0:
+    plies = whole(entry.get("plies"))
+    if plies is not None and plies >= 0:
         return plies
     if record is None:
         return None

@@ -18,7 +18,7 @@ from urllib.parse import quote
 from client.address import http_url
 from client.http_get import Fetch, FetchFailed, get_text
 from client.my_games import when_text
-from client.room_model import game_label, rating_label
+from client.room_model import game_label, rating_label, whole
 from client.top_players import pool_label
 
 
@@ -61,7 +61,7 @@ class ProfileSummary:
 
 
 def _count(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+    return max(0, whole(value) or 0)
 
 
 def kind_row(label: str, counts: Any) -> KindRow:

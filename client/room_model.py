@@ -21,14 +21,16 @@ def _str(value: Any, default: str = "") -> str:
     return value if isinstance(value, str) else default
 
 
-def _int(value: Any) -> int | None:
+def whole(value: Any) -> int | None:
+    """``value`` when it is a whole number (an ``int`` that is not a ``bool``), else ``None``:
+    how a number from the server is read without trusting its type."""
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def change_text(change: Any) -> str:
     """A rating change as players read it: "+12", "-12", "±0"; "" when it is not a whole
     number (an unrated game, an older server)."""
-    value = _int(change)
+    value = whole(change)
     if value is None:
         return ""
     return "±0" if value == 0 else f"{value:+d}"
@@ -36,16 +38,16 @@ def change_text(change: Any) -> str:
 
 def reply_to(message: dict[str, Any]) -> int | None:
     """The request id a reply answers (``re``), when it is one of ours (an integer)."""
-    return _int(message.get("re"))
+    return whole(message.get("re"))
 
 
 def rating_label(rating: Any, rd: Any) -> str:
     """A rating as shown beside a name: "1523", "1500?" while provisional (or of no known
     deviation), or "" when there is none (a bot, an older server, a value that is not one)."""
-    value = _int(rating)
+    value = whole(rating)
     if value is None:
         return ""
-    deviation = _int(rd)
+    deviation = whole(rd)
     return f"{value}?" if deviation is None or deviation > PROVISIONAL_RD else str(value)
 
 
@@ -144,7 +146,7 @@ class RoomModel:
         self.status = _str(m.get("status"), self.status)
         seats = _dict(m.get("seats"))
         self.seats = {s: seats.get(s) if isinstance(seats.get(s), dict) else None for s in SEATS}
-        self.spectators = _int(m.get("spectators")) or 0
+        self.spectators = whole(m.get("spectators")) or 0
         you = m.get("you")
         self.you = you if you in SEATS else None
         self.start = m.get("start") if isinstance(m.get("start"), str) else None
@@ -169,7 +171,7 @@ class RoomModel:
         return None
 
     def _on_moved(self, m: dict[str, Any], now: float) -> str | None:
-        ply, move = _int(m.get("ply")), m.get("move")
+        ply, move = whole(m.get("ply")), m.get("move")
         if not isinstance(move, str) or ply is None:
             return None
         if ply != len(self.moves):
@@ -226,7 +228,7 @@ class RoomModel:
         return True
 
     def _on_presence(self, m: dict[str, Any], now: float) -> str | None:
-        count = _int(m.get("spectators"))
+        count = whole(m.get("spectators"))
         if count is not None:
             self.spectators = count
         seat, connected = m.get("seat"), m.get("connected")
@@ -350,7 +352,7 @@ class RoomModel:
         change = (self.ratings or {}).get(seat)
         if not isinstance(change, dict):
             return ""
-        before, after = _int(change.get("before")), _int(change.get("after"))
+        before, after = whole(change.get("before")), whole(change.get("after"))
         if before is None or after is None:
             return ""
         return change_text(after - before)
@@ -361,7 +363,7 @@ class RoomModel:
 
     def remaining_ms(self, seat: str, now: float) -> int | None:
         """``seat``'s clock now, counted down locally from the last server value."""
-        value = _int(self.clocks.get(seat))
+        value = whole(self.clocks.get(seat))
         if value is None:
             return None
         if self.clocks.get("running") == seat and self.status == "playing":
@@ -370,7 +372,7 @@ class RoomModel:
 
     def move_ms(self, now: float) -> int | None:
         """What is left of the current per-move limit, counted down locally."""
-        value = _int(self.clocks.get("move"))
+        value = whole(self.clocks.get("move"))
         if value is None:
             return None
         if self.clocks.get("running") in SEATS and self.status == "playing":
@@ -428,9 +430,9 @@ def clock_text(clock: dict[str, Any] | None) -> str:
     """
     if not isinstance(clock, dict):
         return "untimed"
-    initial = _int(clock.get("initial")) or 0
-    inc = _int(clock.get("increment")) or 0
-    per_move = _int(clock.get("per_move")) or 0
+    initial = whole(clock.get("initial")) or 0
+    inc = whole(clock.get("increment")) or 0
+    per_move = whole(clock.get("per_move")) or 0
     parts = []
     if initial:
         minutes = initial / 60

@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 
 from client.address import http_url
 from client.http_get import Fetch, FetchFailed, get_text, json_list
-from client.room_model import rating_label
+from client.room_model import rating_label, whole
 
 LIMIT = 100
 """Players asked for (the most a server lists)."""
@@ -42,10 +42,6 @@ class PlayerRow:
     """The player's id (what ``/players/ID`` takes); "" when the server does not say."""
 
 
-def _whole(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
 def player_rows(entries: Iterable[Any], me: str | None) -> list[PlayerRow]:
     """The rows of the entries of a ``/ratings`` answer (``me``: the user's player id); an
     entry without a whole rank and rating is left out."""
@@ -53,12 +49,12 @@ def player_rows(entries: Iterable[Any], me: str | None) -> list[PlayerRow]:
     for entry in entries:
         if not isinstance(entry, dict):
             continue
-        rank, rating = _whole(entry.get("rank")), _whole(entry.get("rating"))
+        rank, rating = whole(entry.get("rank")), whole(entry.get("rating"))
         if rank is None or rating is None:
             continue
         provisional = entry.get("provisional")
         rd = 999 if provisional is True else 0 if provisional is False else entry.get("rd")
-        games = _whole(entry.get("games"))
+        games = whole(entry.get("games"))
         name, player = entry.get("name"), entry.get("player")
         rows.append(
             PlayerRow(
