@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import http.server
 import queue
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -289,3 +291,44 @@ def replay_lines(scene: Any, monkeypatch: Any) -> list[str]:
         patch.setattr(replay.draw, "text", record)
         scene.draw(pygame.Surface((1280, 800)))
     return seen
+
+
+@dataclasses.dataclass
+class FixedAnswer:
+    """What a :func:`fixed_http` server answers every GET with (a test may change it between
+    requests), and the paths it was asked for."""
+
+    status: int = 200
+    body: bytes = b""
+    content_type: str | None = None
+    port: int = 0
+    """The server's port on 127.0.0.1, once it listens."""
+    asked: list[str] = dataclasses.field(default_factory=list)
+
+
+@contextlib.contextmanager
+def fixed_http(answer: FixedAnswer) -> Iterator[FixedAnswer]:
+    """A plain HTTP server on a free loopback port answering every GET with ``answer`` (a
+    server from before a route, a proxy's page, a bad record), stopped on exit."""
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            answer.asked.append(self.path)
+            self.send_response(answer.status)
+            if answer.content_type is not None:
+                self.send_header("Content-Type", answer.content_type)
+            self.send_header("Content-Length", str(len(answer.body)))
+            self.end_headers()
+            self.wfile.write(answer.body)
+
+        def log_message(self, *args: Any) -> None:
+            """Quiet."""
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    answer.port = server.server_address[1]
+    try:
+        yield answer
+    finally:
+        server.shutdown()
+        server.server_close()

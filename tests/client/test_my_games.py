@@ -18,7 +18,7 @@ from client.scenes.lobby import TAB_X, LobbyScene
 from client.scenes.replay import ReplayScene
 from client.scenes.room import RoomScene
 from client.ui import theme
-from tests.client.helpers import click, key, open_app, pump, room_of
+from tests.client.helpers import FixedAnswer, click, fixed_http, key, open_app, pump, room_of
 from tests.client.test_room_polish import render_at
 
 LONG = "WOLFGANG-MAXIMILIAN VON HOHENZOLLERN"[:32]
@@ -278,35 +278,17 @@ def test_an_answer_that_is_not_utf8_is_said_not_waited_for() -> None:
     """A record answered with bytes that are not UTF-8 (a proxy's error page, another server on
     the port) raised UnicodeDecodeError on the fetch thread, which died: the replay said
     "Fetching game…" for ever. It is a RecordError naming the URL."""
-    import http.server
-    import threading
     import time
 
     from client.scenes.replay import RecordError, RecordFetch
 
-    class Latin1(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            body = "Spiel nicht gefunden: \xfc".encode("latin-1")
-            self.send_response(200)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: Any) -> None:
-            """Quiet."""
-
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Latin1)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    try:
-        fetch = RecordFetch(f"ws://127.0.0.1:{httpd.server_address[1]}/", "g1")
+    with fixed_http(FixedAnswer(200, "Spiel nicht gefunden: \xfc".encode("latin-1"))) as latin1:
+        fetch = RecordFetch(f"ws://127.0.0.1:{latin1.port}/", "g1")
         deadline = time.monotonic() + 10
         while (found := fetch.result()) is None and time.monotonic() < deadline:
             time.sleep(0.01)
         assert isinstance(found, RecordError), found
         assert "not UTF-8" in str(found) and "/games/g1?format=json" in str(found)
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
 
 
 def test_rows_show_the_rating_change_of_a_rated_game() -> None:

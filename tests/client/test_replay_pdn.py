@@ -3,8 +3,6 @@ it reads a chess PGN: from a file, an http URL and the lobby, with the same stri
 
 from __future__ import annotations
 
-import http.server
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +13,7 @@ import pytest
 import engines
 from client.scenes.replay import RecordError, ReplayScene, fetch_record, parse_record
 from engines.base import RecordInfo
+from tests.client.helpers import FixedAnswer, fixed_http
 
 START = "W:W21-27,29-32:B1-8,10-12"
 """A brazilian start with Black's 9 gone (so the record carries a FEN tag)."""
@@ -99,25 +98,9 @@ def test_the_replay_help_names_pdn(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.fixture
 def pdn_server() -> Iterator[str]:
     """An http server answering every GET with the PDN record, as ``GET /games/ID`` does."""
-    body = pdn_record().encode()
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            self.send_response(200)
-            self.send_header("Content-Type", "text/plain; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/games/g1"
-    server.shutdown()
-    server.server_close()
+    pdn = FixedAnswer(200, pdn_record().encode(), "text/plain; charset=utf-8")
+    with fixed_http(pdn):
+        yield f"http://127.0.0.1:{pdn.port}/games/g1"
 
 
 def test_a_pdn_served_over_http_replays(pdn_server: str) -> None:

@@ -3,8 +3,6 @@ server will not show (a private game of others, or a stale identity) in plain wo
 
 from __future__ import annotations
 
-import http.server
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,63 +15,48 @@ from client.demo import demo_room
 from client.scenes.replay import RecordError, fetch_record
 from client.scenes.room import RoomScene
 from client.ui import draw
+from tests.client.helpers import FixedAnswer, fixed_http
 
 PRIVATE_WORDS = "no game with that id, or a private game only its players can replay"
 STALE_WORDS = "the server no longer knows your identity"
 
 
 @pytest.fixture
-def http_status() -> Iterator[Any]:
+def http_status() -> Iterator[FixedAnswer]:
     """A local HTTP server answering every GET with the status set on it (404 at first)."""
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        status = 404
-
-        def do_GET(self) -> None:
-            self.send_response(Handler.status)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    server.handler = Handler  # type: ignore[attr-defined]
-    yield server
-    server.shutdown()
-    server.server_close()
+    with fixed_http(FixedAnswer(404)) as answer:
+        yield answer
 
 
-def test_a_refused_record_says_what_404_and_401_mean(http_status: Any) -> None:
+def test_a_refused_record_says_what_404_and_401_mean(http_status: FixedAnswer) -> None:
     """"HTTP Error 404" alone tells a user nothing: the words say it is no game, or a private
     one; a 401 says the saved identity is not known any more."""
-    url = f"http://127.0.0.1:{http_status.server_port}/games/g1?format=json"
+    url = f"http://127.0.0.1:{http_status.port}/games/g1?format=json"
     with pytest.raises(RecordError) as missing:
         fetch_record(url)
     assert PRIVATE_WORDS in str(missing.value) and "404" in str(missing.value)
-    http_status.handler.status = 401
+    http_status.status = 401
     with pytest.raises(RecordError) as stale:
         fetch_record(url, token="old")
     assert STALE_WORDS in str(stale.value) and "401" in str(stale.value)
 
 
-def test_boardhall_replay_url_of_a_private_game_says_so(http_status: Any,
+def test_boardhall_replay_url_of_a_private_game_says_so(http_status: FixedAnswer,
                                                         capsys: Any) -> None:
     """``boardhall replay URL`` of a game the server will not show: one plain line."""
-    url = f"http://127.0.0.1:{http_status.server_port}/games/g1?format=json"
+    url = f"http://127.0.0.1:{http_status.port}/games/g1?format=json"
     assert cli.main(["replay", url]) == 2
     err = capsys.readouterr().err
     assert PRIVATE_WORDS in err and "Traceback" not in err, err
 
 
-def test_lobby_replay_of_a_private_game_says_what_it_means(ui: Any, http_status: Any,
+def test_lobby_replay_of_a_private_game_says_what_it_means(ui: Any, http_status: FixedAnswer,
                                                            tmp_path: Path) -> None:
     """The lobby's Replay of a game id the server refuses says why in its status line."""
     import time
 
     lobby = ui.open_lobby()
-    ui.app.url = f"ws://127.0.0.1:{http_status.server_port}/"
+    ui.app.url = f"ws://127.0.0.1:{http_status.port}/"
     lobby.replay_source.value = "g-private"
     lobby.start_replay("g-private")
     deadline = time.monotonic() + 10

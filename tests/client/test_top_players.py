@@ -17,7 +17,7 @@ from client.scenes.lobby import TAB_X, LobbyScene
 from client.top_players import player_rows
 from client.ui import theme
 from server.glicko2 import Rating
-from tests.client.helpers import click, key, open_app, pump
+from tests.client.helpers import FixedAnswer, click, fixed_http, key, open_app, pump
 from tests.client.test_my_games import a_game, back_to_lobby, lobby_of
 from tests.client.test_room_polish import on_window, render_at
 from tests.server.storage_tools import seed_ratings
@@ -242,40 +242,20 @@ def test_rows_in_words() -> None:
 def test_a_server_without_a_leaderboard_is_said(tmp_path: Path) -> None:
     """A server from before ``/ratings`` answers 404 "nothing at '/ratings'": the list says
     so (with the address asked) instead of waiting or showing an empty board."""
-    import http.server
     import json
-    import threading
     import time
 
     from client.top_players import TopPlayers
 
-    asked: list[str] = []
-
-    class Older(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            asked.append(self.path)
-            body = json.dumps({"error": "nothing at '/ratings'"}).encode()
-            self.send_response(404)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: Any) -> None:
-            """Quiet."""
-
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Older)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    try:
+    older = FixedAnswer(404, json.dumps({"error": "nothing at '/ratings'"}).encode(),
+                        "application/json")
+    with fixed_http(older):
         top = TopPlayers()
-        top.refresh(f"ws://127.0.0.1:{httpd.server_address[1]}/", ("custom", "xiangqi"), None)
+        top.refresh(f"ws://127.0.0.1:{older.port}/", ("custom", "xiangqi"), None)
         deadline = time.monotonic() + 10
         while not top.poll():
             assert time.monotonic() < deadline, "no answer"
             time.sleep(0.01)
         assert not top.loaded and not top.loading and top.rows("p1") == []
         assert "nothing at '/ratings'" in top.error and "HTTP 404" in top.error, top.error
-        assert asked == ["/ratings?game=custom&variant=xiangqi&limit=100"]
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+        assert older.asked == ["/ratings?game=custom&variant=xiangqi&limit=100"]
