@@ -1,7 +1,9 @@
 """Start a bot player for a room as a separate process (``python -m client.bot``).
 
 The server never imports the client: the bot is another process that connects over loopback like
-any player, so its thinking never blocks the server's event loop.
+any player, so its thinking never blocks the server's event loop. The bot runs the code of the
+tree the server itself was loaded from (:func:`bot_environment`), whatever directory the server
+was started in and whatever else the interpreter's path holds.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import asyncio
 import contextlib
 import os
 import sys
+from pathlib import Path
 
 TOKEN_VARIABLE = "BOARDHALL_BOT_TOKEN"
 """The environment variable that hands a bot process its seat's token (never the command line,
@@ -18,13 +21,16 @@ NICENESS = 10
 """Added to the server's own niceness for each bot process: bots think on wall-clock budgets, so
 under load they only search less deep, while the server (moves, clocks and pings of every room)
 keeps its CPU. Thirty bots at the server's priority on two cores held its event loop up to 1.5 s."""
+CODE_ROOT = str(Path(__file__).resolve().parent.parent)
+"""The directory holding the ``server`` package this module was loaded from, and its ``client``."""
 
 
 def bot_command(url: str, room: str, game: str, variant: str | None, level: int) -> list[str]:
     """The command line of a bot that plays ``room`` at ``level``."""
     if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 8:
         raise ValueError(f"bot level must be 1-8, not {level!r}")
-    command = [sys.executable, "-m", "client.bot", url, "--room", room, "--game", game]
+    # -P: not the working directory first on the module path (see bot_environment)
+    command = [sys.executable, "-P", "-m", "client.bot", url, "--room", room, "--game", game]
     if variant:
         command += ["--variant", variant]
     return [*command, "--level", str(level)]
@@ -48,12 +54,33 @@ async def launch_bot(
     """
     process = await asyncio.create_subprocess_exec(
         *bot_command(url, room, game, variant, level),
-        env={**os.environ, TOKEN_VARIABLE: token} if token else None,
+        env=bot_environment(token),
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.DEVNULL,
     )
     lower_priority(process.pid)
     return process
+
+
+def bot_environment(token: str | None, base: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment of a bot process: ``base`` (the server's own by default) with
+    :data:`CODE_ROOT` first on ``PYTHONPATH`` and the seat's token, if any, in
+    :data:`TOKEN_VARIABLE`.
+
+    With ``-P`` (:func:`bot_command`) the working directory is not put first on the module
+    path, which ``python -m`` would otherwise do: a server started in a directory holding some
+    other ``client`` package (another checkout, an unrelated project) would start that one's
+    bot, or fail to start any. And an interpreter whose path holds another tree (an editable
+    install of another checkout) finds this tree first.
+    """
+    env = dict(os.environ if base is None else base)
+    rest = env.get("PYTHONPATH")
+    env["PYTHONPATH"] = CODE_ROOT + (os.pathsep + rest if rest else "")
+    if token:
+        env[TOKEN_VARIABLE] = token
+    else:
+        env.pop(TOKEN_VARIABLE, None)
+    return env
 
 
 def lower_priority(pid: int) -> None:

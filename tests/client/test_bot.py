@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -33,10 +34,11 @@ def test_bot_import_has_no_pygame() -> None:
 
 
 def test_bot_command_line() -> None:
-    """The launcher's command runs ``python -m client.bot`` for one room; bad levels refused."""
+    """The launcher's command runs ``python -P -m client.bot`` for one room; bad levels
+    refused."""
     command = bot_command("ws://127.0.0.1:1/", "ab12", "draughts", "russian", 3)
-    assert command[:3] == [sys.executable, "-m", "client.bot"]
-    assert command[3:] == [
+    assert command[:4] == [sys.executable, "-P", "-m", "client.bot"]
+    assert command[4:] == [
         "ws://127.0.0.1:1/", "--room", "ab12", "--game", "draughts", "--variant", "russian",
         "--level", "3",
     ]
@@ -851,6 +853,35 @@ async def test_a_launched_bot_runs_below_the_server_priority() -> None:
         finally:
             await reap(process)
             await ann.close()
+
+
+async def test_the_bot_runs_the_servers_own_code_whatever_the_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server started in a directory holding another ``client`` package, with yet another on
+    ``PYTHONPATH``, still starts its own bot: neither decoy runs and the bot takes its seat."""
+    decoys = []
+    for place in (tmp_path / "cwd", tmp_path / "path"):
+        (place / "client").mkdir(parents=True)
+        (place / "client" / "__init__.py").write_text("")
+        marker = place / "ran"
+        (place / "client" / "bot.py").write_text(
+            f"open({str(marker)!r}, 'w').close()\nraise SystemExit(3)\n"
+        )
+        decoys.append(marker)
+    monkeypatch.chdir(tmp_path / "cwd")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "path"))
+    async with running_server(host="127.0.0.1", port=0, db=":memory:") as server:
+        ann = await WireClient.connect(server.url, "ann")
+        room = await ann.request(type="create", game="hexgomoku", color="first")
+        process = await launch_bot(server.url, room["room"], "hexgomoku", None, 1)
+        try:
+            playing = await ann.expect("room", timeout=GUARD, status="playing")
+            assert playing["seats"]["second"]["name"]
+        finally:
+            await reap(process)
+            await ann.close()
+    assert not [marker for marker in decoys if marker.exists()], "a decoy bot ran"
 
 
 async def test_a_bot_process_that_dies_leaves_no_game_hanging() -> None:
