@@ -19,7 +19,8 @@ class ErrorCode(enum.StrEnum):
     RATE_LIMITED = "rate_limited"
     """More messages per second than ``limits.messages_per_second``; or a chat line over one
     player's chat rate (``limits.chat_lines`` within ``limits.chat_window_s``), or the same
-    line again within ``limits.chat_repeat_s``."""
+    line again within ``limits.chat_repeat_s``; the same per client address, all its players
+    together (``limits.chat_address_lines``)."""
     HELLO_FIRST = "hello_first"
     """Any message other than ``hello`` before the session started."""
     UNSUPPORTED_PROTOCOL = "unsupported_protocol"

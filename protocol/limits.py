@@ -24,6 +24,13 @@ CHAT_WINDOW_S = 10
 CHAT_REPEAT_S = 30
 """A chat line the same player said within this many seconds (the same words, whatever the case
 and spacing) is ``rate_limited``."""
+CHAT_ADDRESS_PLAYERS = 3
+"""One client address may say as many chat lines as this many players at their own rate, all
+its players and connections together (so a new identity is not a new budget): a household or a
+club behind one NAT chats freely, while a spammer who takes identity after identity gets no more
+than that. The :data:`CHAT_REPEAT_S` rule holds across the address's players too."""
+CHAT_ADDRESS_LINES = CHAT_ADDRESS_PLAYERS * CHAT_LINES
+"""Chat lines one client address may say within :data:`CHAT_WINDOW_S`."""
 
 NESTING_DEPTH = 32
 """Deepest nesting of JSON arrays/objects in a frame (messages need 3); deeper is bad_message."""

@@ -254,6 +254,10 @@ class Limits(BaseModel):
     """The chat rate's window in seconds."""
     chat_repeat_s: int = limits.CHAT_REPEAT_S
     """A line the same player said within this many seconds is refused (``rate_limited``)."""
+    chat_address_lines: int = limits.CHAT_ADDRESS_LINES
+    """Chat lines one client address (all its players together) may say within
+    ``chat_window_s``; 0: no such limit. A line said from the address within ``chat_repeat_s``
+    is refused too (absent from older servers)."""
 
 
 # ---- client to server ------------------------------------------------------------------------

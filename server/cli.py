@@ -17,6 +17,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
+from protocol import limits
 from server import discovery, gcpolicy, lan
 from server.config import ServerConfig
 from server.flags import bounded, networks, port_number, whole
@@ -178,6 +179,17 @@ def build_parser() -> argparse.ArgumentParser:
         "spacing) is refused with rate_limited; 0 allows repeats",
     )
     add(
+        "--chat-address-lines",
+        type=whole(0),
+        default=None,
+        # "%(default).0s" prints nothing and keeps the formatter from adding "(default: None)"
+        help="chat lines one client address (as --connections-per-address counts it) may say "
+        "within --chat-window seconds, all its players and connections together, before "
+        "rate_limited errors; the --chat-repeat rule then holds across its players too. "
+        f"0 turns the address limit off (default: {limits.CHAT_ADDRESS_PLAYERS} times "
+        "--chat-lines)%(default).0s",
+    )
+    add(
         "--lag-credit-max",
         type=bounded(int, "a whole number of milliseconds, 0 or more", 0),
         default=DEFAULTS.lag_credit_max_ms,
@@ -219,6 +231,7 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         chat_lines=args.chat_lines,
         chat_window_s=args.chat_window,
         chat_repeat_s=args.chat_repeat,
+        chat_address_lines=args.chat_address_lines,
         lag_credit_max_ms=args.lag_credit_max,
         bot_games=args.bot_games,
     )

@@ -51,6 +51,11 @@ class ServerConfig:
     """The chat rate's window."""
     chat_repeat_s: float = limits.CHAT_REPEAT_S
     """A line the same player said this recently is ``rate_limited``."""
+    chat_address_lines: int | None = None
+    """Chat lines one client address (every identity and connection of it together) may say
+    within ``chat_window_s``, and a line said from it within ``chat_repeat_s`` is refused, by any
+    of its players; more is ``rate_limited``. 0: no address limit (only the player's); ``None``:
+    :data:`limits.CHAT_ADDRESS_PLAYERS` times ``chat_lines`` (see :attr:`address_chat_lines`)."""
     flood_errors: int = limits.FLOOD_ERRORS
     """More errors than this within the flood window closes the connection (1008)."""
     flood_window_s: float = limits.FLOOD_WINDOW_S
@@ -63,6 +68,15 @@ class ServerConfig:
     """Unfinished games against the computer at once (each bot is a process)."""
     server_name: str = "boardhall/0.1"
     """Sent in ``welcome.server``."""
+
+    @property
+    def address_chat_lines(self) -> int:
+        """The chat lines one client address may say within ``chat_window_s`` (0: no limit):
+        ``chat_address_lines`` when set, else as many as :data:`limits.CHAT_ADDRESS_PLAYERS`
+        players may (raising ``chat_lines`` raises it too)."""
+        if self.chat_address_lines is not None:
+            return self.chat_address_lines
+        return limits.CHAT_ADDRESS_PLAYERS * self.chat_lines
 
 
 def server_version() -> str:

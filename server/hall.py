@@ -57,6 +57,7 @@ from protocol import (
     limits,
 )
 from protocol.messages import MessageId
+from server.chatguard import AddressLines, forget_before, said_lately, wait_for
 from server.clock import TimeControl
 from server.config import ServerConfig
 from server.glicko2 import Rating
@@ -200,6 +201,9 @@ class Hall:
         self.player_rooms: dict[str, set[str]] = {}
         self.seeks: dict[str, Seek] = {}
         self.addresses: dict[str, int] = {}
+        self.address_lines = AddressLines()
+        """The chat lines said lately from each client address (the one :meth:`connect` was
+        given), whichever identity said them: the address half of :meth:`_check_chat`."""
         self._wakes: list[tuple[float, str]] = []
         self._pushed: dict[str, float] = {}
         self._lobby_dirty = False
@@ -648,6 +652,7 @@ class Hall:
                     chat_lines=self.config.chat_lines,
                     chat_window_s=math.ceil(self.config.chat_window_s),
                     chat_repeat_s=math.ceil(self.config.chat_repeat_s),
+                    chat_address_lines=self.config.address_chat_lines,
                 ),
             ),
         )
@@ -1272,7 +1277,7 @@ class Hall:
             text = clean_text(message.text, limits.CHAT_CHARS)
             if not text:  # bad_message comes before every other code
                 raise ProtocolError(ErrorCode.BAD_MESSAGE, "chat: the line is empty")
-            self._check_chat(identity, text, now)  # rate_limited comes before unknown_room
+            self._check_chat(session, identity, text, now)  # rate_limited before unknown_room
         room = self._room(code)
         out.key = room.code
         conn, player, re = session.conn, identity.player, message.id
@@ -1306,32 +1311,53 @@ class Hall:
                 self._note_colours(room)  # the colours played are the swapped ones
         elif isinstance(message, Chat):
             room.chat(conn, player, identity.name, text, out, re)
-            identity.said.append((now, chat_words(text)))
+            words = chat_words(text)
+            identity.said.append((now, words))
+            if self.config.address_chat_lines:
+                self.address_lines.add(session.address, now, words)
         if room.status != before:
             self._lobby_changed()
         self._after_room(room, out)
 
-    def _check_chat(self, identity: Identity, text: str, now: float) -> None:
+    def _check_chat(self, session: Session, identity: Identity, text: str, now: float) -> None:
         """Refuse (``rate_limited``) a chat line over ``identity``'s chat rate, or one it said
         within the repeat time: a public room's spam guard, per player (whatever connection or
-        room), counting only the lines that were said (a refused one does not prolong it)."""
+        room), counting only the lines that were said (a refused one does not prolong it). Then
+        the same per client address, every identity and connection of it together, with its own
+        number of lines (:attr:`ServerConfig.address_chat_lines`; none if 0): a new identity is
+        a new player, not a new budget."""
         config = self.config
-        said = identity.said
-        while said and said[0][0] <= now - max(config.chat_window_s, config.chat_repeat_s):
-            said.popleft()
-        recent = [at for at, _ in said if at > now - config.chat_window_s]
-        if len(recent) >= config.chat_lines:
-            wait = math.ceil(recent[-config.chat_lines] + config.chat_window_s - now)
+        horizon = max(config.chat_window_s, config.chat_repeat_s)
+        words = chat_words(text)
+        forget_before(identity.said, now, horizon)
+        wait = wait_for(identity.said, now, config.chat_lines, config.chat_window_s)
+        if wait is not None:
             raise ProtocolError(
                 ErrorCode.RATE_LIMITED,
                 f"at most {config.chat_lines} chat lines in {config.chat_window_s:g} s: "
-                f"wait {max(1, wait)} s",
+                f"wait {wait} s",
             )
-        words = chat_words(text)
-        if any(w == words and at > now - config.chat_repeat_s for at, w in said):
+        if said_lately(identity.said, words, now, config.chat_repeat_s):
             raise ProtocolError(
                 ErrorCode.RATE_LIMITED,
                 f"you said that within {config.chat_repeat_s:g} s: say something else",
+            )
+        lines = config.address_chat_lines
+        if not lines:
+            return
+        said = self.address_lines.lines(session.address, now, horizon)
+        wait = wait_for(said, now, lines, config.chat_window_s)
+        if wait is not None:
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED,
+                f"too many chat lines from your address (at most {lines} in "
+                f"{config.chat_window_s:g} s): wait {wait} s",
+            )
+        if said_lately(said, words, now, config.chat_repeat_s):
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED,
+                f"that was said from your address within {config.chat_repeat_s:g} s: "
+                "say something else",
             )
 
     def _rematch(self, old: Room, now: float, out: Outputs) -> None:

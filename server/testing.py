@@ -190,9 +190,9 @@ class HallDriver:
         self._collect(self.hall.connect(self._next, address, self.now))
         return self._next
 
-    def player(self, name: str, **hello: Any) -> int:
-        """A new connection that said hello as ``name``."""
-        conn = self.open()
+    def player(self, name: str, address: str = "10.0.0.1", **hello: Any) -> int:
+        """A new connection from ``address`` that said hello as ``name``."""
+        conn = self.open(address)
         reply = self.request(conn, type="hello", name=name, protocol=1, **hello)
         assert reply["type"] == "welcome", reply
         return conn

@@ -14,12 +14,15 @@ from pathlib import Path
 import pytest
 
 from protocol import limits
+from server.config import ServerConfig
+from server.proxies import parse_networks
 from server.testing import WireClient
 from tests.server.tables import serving
 from tests.server.test_chat_history import lines_after_snapshots, settled, table
 from tests.server.test_matchmaking_wire import LoopClock
 
 Factory = Callable[..., Awaitable[WireClient]]
+HOME, AWAY = "198.51.100.7", "203.0.113.9"
 
 
 async def test_each_line_names_its_speakers_id_live_and_in_the_history(client: Factory) -> None:
@@ -114,11 +117,14 @@ async def test_the_same_line_again_at_once_is_refused(
 ) -> None:
     """A line the player said within :data:`limits.CHAT_REPEAT_S` (the same words, whatever
     the case and spacing) is ``rate_limited``; another line passes, and the same line passes
-    again once that time is over. Another player may say the same words."""
+    again once that time is over. Another player, from another address, may say the same
+    words (from ann's, the guard per address refuses them: ``test_chat_address``); the test's
+    loopback peer is a trusted proxy that names each one's address."""
     clock = LoopClock(asyncio.get_running_loop(), monkeypatch)
-    async with serving(tmp_path / "hall.db") as server:
-        ann = await WireClient.connect(server.url, "ann")
-        bob = await WireClient.connect(server.url, "bob")
+    config = ServerConfig(trusted_proxies=parse_networks("127.0.0.1"))
+    async with serving(tmp_path / "hall.db", config=config) as server:
+        ann = await WireClient.connect(server.url, "ann", headers={"X-Forwarded-For": HOME})
+        bob = await WireClient.connect(server.url, "bob", headers={"X-Forwarded-For": AWAY})
         try:
             code = await table(ann, bob)
             assert (await ann.request(type="chat", room=code, text="Good luck"))["type"] == "ok"
@@ -138,7 +144,6 @@ async def test_the_same_line_again_at_once_is_refused(
 def test_an_operator_sets_the_guard_and_may_allow_repeats() -> None:
     """With ``--chat-lines 2 --chat-window 4 --chat-repeat 0`` (the hall's settings): the same
     line twice passes, a third line within 4 s is refused, and welcome says so."""
-    from server.config import ServerConfig
     from server.testing import HallDriver
 
     d = HallDriver(ServerConfig(chat_lines=2, chat_window_s=4, chat_repeat_s=0))
@@ -147,7 +152,9 @@ def test_an_operator_sets_the_guard_and_may_allow_repeats() -> None:
     assert d.request(a, type="chat", room=code, text="gg")["type"] == "ok"
     refused = d.request(a, type="chat", room=code, text="gg")
     assert (refused["code"], refused["message"]) == (
-        "rate_limited", "at most 2 chat lines in 4 s: wait 4 s")
+        "rate_limited",
+        "at most 2 chat lines in 4 s: wait 4 s",
+    )
     d.advance(4)
     assert d.request(a, type="chat", room=code, text="gg")["type"] == "ok"
     welcome = d.request(d.open(), type="hello", name="ann", protocol=1)

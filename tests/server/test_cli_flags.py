@@ -68,6 +68,8 @@ async def _name() -> str:
         ("--chat-lines", "0", "a whole number, 1 or more, not 0"),
         ("--chat-window", "0", "a number of seconds above 0, not 0"),
         ("--chat-repeat", "-1", "0 (off) or more seconds, not -1"),
+        ("--chat-address-lines", "-1", "a whole number, 0 or more, not -1"),
+        ("--chat-address-lines", "lots", "a whole number, 0 or more, not 'lots'"),
         ("--trusted-proxies", "localhost", "IP addresses or networks, comma-separated: "
          "'localhost' is not an IP address or network"),
         ("--trusted-proxies", "10.0.0.1/8", "IP addresses or networks, comma-separated: "
@@ -88,7 +90,8 @@ def test_a_value_out_of_range_is_refused_naming_the_flag(
     ("flag", "value"),
     [("--port", "0"), ("--port", "65535"), ("--ping-interval", "0"), ("--spectators-per-room", "0"),
      ("--bot-games", "0"), ("--lag-credit-max", "0"), ("--abort-after", "0.5"),
-     ("--chat-lines", "1"), ("--chat-window", "0.5"), ("--chat-repeat", "0")],
+     ("--chat-lines", "1"), ("--chat-window", "0.5"), ("--chat-repeat", "0"),
+     ("--chat-address-lines", "0")],
 )  # fmt: skip
 def test_the_edges_of_each_range_are_taken(flag: str, value: str) -> None:
     args = build_parser().parse_args([flag, value])
@@ -150,13 +153,24 @@ def test_trusted_proxies_reach_the_config_and_the_help() -> None:
 
 
 def test_the_chat_flags_set_the_chat_guard() -> None:
-    """``--chat-lines``, ``--chat-window`` and ``--chat-repeat`` reach the server's settings;
-    by default they are the protocol's limits."""
+    """``--chat-lines``, ``--chat-window``, ``--chat-repeat`` and ``--chat-address-lines``
+    reach the server's settings; by default they are the protocol's limits."""
     from protocol import limits
 
     default = config_from(build_parser().parse_args([]))
-    assert (default.chat_lines, default.chat_window_s, default.chat_repeat_s) == (
-        limits.CHAT_LINES, limits.CHAT_WINDOW_S, limits.CHAT_REPEAT_S)
+    assert (
+        default.chat_lines,
+        default.chat_window_s,
+        default.chat_repeat_s,
+        default.address_chat_lines,
+    ) == (limits.CHAT_LINES, limits.CHAT_WINDOW_S, limits.CHAT_REPEAT_S, limits.CHAT_ADDRESS_LINES)
     args = ["--chat-lines", "3", "--chat-window", "20", "--chat-repeat", "0"]
     config = config_from(build_parser().parse_args(args))
     assert (config.chat_lines, config.chat_window_s, config.chat_repeat_s) == (3, 20.0, 0.0)
+    assert config.address_chat_lines == 3 * limits.CHAT_ADDRESS_PLAYERS  # follows --chat-lines
+    for lines in (7, 0):
+        args = ["--chat-lines", "30", "--chat-address-lines", str(lines)]
+        assert config_from(build_parser().parse_args(args)).address_chat_lines == lines
+    text = " ".join(build_parser().format_help().split())
+    told = text[text.rindex("--chat-address-lines CHAT") : text.rindex("--lag-credit-max LAG")]
+    assert told.endswith(f"(default: {limits.CHAT_ADDRESS_PLAYERS} times --chat-lines) "), told

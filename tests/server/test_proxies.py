@@ -6,6 +6,7 @@ the proxy's own address. On real servers and sockets (the parsing on its own fir
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import socket
@@ -325,3 +326,25 @@ async def test_refusals_and_their_summary_name_the_forwarded_address(
     assert connected and all(
         line["address"] == "198.51.100.7" and line["proxy"] == "127.0.0.1" for line in connected
     )
+
+
+async def test_each_forwarded_address_has_its_own_chat_budget() -> None:
+    """Behind one trusted proxy, the chat guard per address counts the forwarded addresses:
+    with one line per address, ann (203.0.113.1) and bob (203.0.113.2) each say theirs, the
+    same words too; cat, another identity of ann's address, is refused. Before, all three were
+    the proxy's 127.0.0.1, and bob's line would have been refused."""
+    config = dataclasses.replace(_config(per_address=10), chat_address_lines=1)
+    async with running_server(config=config) as server:
+        ann = await _from(server, "X-Forwarded-For", "203.0.113.1", "ann")
+        bob = await _from(server, "X-Forwarded-For", "203.0.113.2", "bob")
+        cat = await _from(server, "X-Forwarded-For", "203.0.113.1", "cat")
+        code = (await ann.request(type="create", game="hexgomoku", color="first"))["room"]
+        assert (await bob.request(type="join", room=code))["status"] == "playing"
+        assert (await cat.request(type="join", room=code, role="spectator"))["room"] == code
+        assert (await ann.request(type="chat", room=code, text="gl"))["type"] == "ok"
+        assert (await bob.request(type="chat", room=code, text="gl"))["type"] == "ok"
+        refused = await cat.request(type="chat", room=code, text="hello")
+        assert (refused["type"], refused["code"]) == ("error", "rate_limited"), refused
+        assert refused["message"].startswith("too many chat lines from your address"), refused
+        for wire in (ann, bob, cat):
+            await wire.close()
