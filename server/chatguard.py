@@ -8,6 +8,18 @@ from __future__ import annotations
 import math
 from collections import OrderedDict, deque
 
+ADDRESS_REPEAT_MIN_CHARS = 12
+"""The shortest line (in :func:`server.sanitize.chat_words`'s form) that one player of an
+address may not repeat after another within the repeat time. Shorter lines are courtesies two
+people at one address both say ("gg", "good game", "thanks", "good luck"); spam that is worth
+a new identity per line is longer."""
+
+
+def repeat_counts_across(words: str) -> bool:
+    """Whether ``words`` said by one player of an address bars the others from saying them."""
+    return len(words) >= ADDRESS_REPEAT_MIN_CHARS
+
+
 Said = deque[tuple[float, str]]
 """Lines said, oldest first: when, and the words as :func:`server.sanitize.chat_words` gives
 them."""

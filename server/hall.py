@@ -57,7 +57,13 @@ from protocol import (
     limits,
 )
 from protocol.messages import MessageId
-from server.chatguard import AddressLines, forget_before, said_lately, wait_for
+from server.chatguard import (
+    AddressLines,
+    forget_before,
+    repeat_counts_across,
+    said_lately,
+    wait_for,
+)
 from server.clock import TimeControl
 from server.config import ServerConfig
 from server.glicko2 import Rating
@@ -1325,7 +1331,8 @@ class Hall:
         room), counting only the lines that were said (a refused one does not prolong it). Then
         the same per client address, every identity and connection of it together, with its own
         number of lines (:attr:`ServerConfig.address_chat_lines`; none if 0): a new identity is
-        a new player, not a new budget."""
+        a new player, not a new budget. Across the address's players only a line of at least
+        :data:`~server.chatguard.ADDRESS_REPEAT_MIN_CHARS` counts as a repeat."""
         config = self.config
         horizon = max(config.chat_window_s, config.chat_repeat_s)
         words = chat_words(text)
@@ -1353,7 +1360,7 @@ class Hall:
                 f"too many chat lines from your address (at most {lines} in "
                 f"{config.chat_window_s:g} s): wait {wait} s",
             )
-        if said_lately(said, words, now, config.chat_repeat_s):
+        if repeat_counts_across(words) and said_lately(said, words, now, config.chat_repeat_s):
             raise ProtocolError(
                 ErrorCode.RATE_LIMITED,
                 f"that was said from your address within {config.chat_repeat_s:g} s: "

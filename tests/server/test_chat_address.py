@@ -128,6 +128,21 @@ def test_the_same_line_from_another_identity_of_the_address_is_refused() -> None
     assert _say(d, bob, code, "visit spam.example")["type"] == "ok"
 
 
+def test_short_courtesies_may_be_said_by_each_player_of_an_address() -> None:
+    """Two people at one address both say "gg" and "Good luck!" (under 12 characters), one
+    after the other; a longer line bob repeats after ann is still refused."""
+    d, code = _hall(chat_address_lines=10)
+    ann, bob = _watcher(d, code, "ann", HOME), _watcher(d, code, "bob", HOME)
+    for text in ("gg", "Good luck!"):
+        assert _say(d, ann, code, text)["type"] == "ok"
+        assert _say(d, bob, code, text)["type"] == "ok"
+    d.advance(limits.CHAT_WINDOW_S)
+    assert _say(d, ann, code, "thanks, well played")["type"] == "ok"
+    refused = _say(d, bob, code, "Thanks, well played")
+    assert refused["message"].startswith("that was said from your address"), refused
+    assert _heard(d, bob)[-1] == "thanks, well played"
+
+
 def test_zero_turns_the_address_guard_off() -> None:
     """With ``chat_address_lines=0`` three players of one address each say their own 2 lines,
     the same words too, and the hall keeps nothing per address; welcome says 0."""
