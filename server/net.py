@@ -51,13 +51,13 @@ from server.delivery import DeliveryOrder, Pending, first_sends_first
 from server.glicko2 import Rating
 from server.hall import Hall, hash_token
 from server.keepalive import Keepalive
+from server.listing import listed_game
 from server.liveness import Alive
 from server.logs import Summary
 from server.metrics import REFUSED, Metrics
 from server.outputs import ConnId, LaunchBot, Outputs, StorageOp
 from server.proxies import TrustedProxies
 from server.pushconn import PushConnection, counting_handshakes
-from server.ratings import change_of
 from server.records import export, formats
 from server.storage import AsyncStorage, StorageClosed, StorageFailing
 
@@ -1169,30 +1169,7 @@ class BoardhallServer:
         viewer = await self._viewer(query, request)
         storage = self.storage.storage
         metas = await self.storage.run(lambda: storage.games_of(player, viewer=viewer))
-        games = [
-            {
-                k: meta.get(k)
-                for k in (
-                    "id",
-                    "room",
-                    "game",
-                    "variant",
-                    "status",
-                    "result",
-                    "reason",
-                    "created",
-                    "ended",
-                    "seats",
-                    "private",
-                    "start",
-                    "plies",
-                    "bot_seat",
-                )
-            }
-            | {"rating_change": change_of(meta, player)}
-            for meta in metas
-            if self._may_see(meta, viewer)
-        ]
+        games = [listed_game(meta, player) for meta in metas if self._may_see(meta, viewer)]
         return _json(
             HTTPStatus.OK, {"player": player, "games": games}, extra=[("Vary", "Authorization")]
         )

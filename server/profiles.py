@@ -6,19 +6,25 @@ since its last game, :meth:`server.ratings.RatingBook.current`, and provisional 
 marks it) and totals over their finished games, in all and by game.
 
 The totals count every finished game, private ones too (as lichess counts them), but the
-profile names no game: what a private game was stays with its players. They are read with
-:data:`TOTALS_QUERY` from the ``games_first_totals`` and ``games_second_totals`` indexes
+profile names no private game: what a private game was stays with its players. They are read
+with :data:`TOTALS_QUERY` from the ``games_first_totals`` and ``games_second_totals`` indexes
 alone (:data:`server.storage.LATER_INDEXES`): a search for the player in each, never a visit
 of the games' rows.
+
+The profile also lists the player's :data:`RECENT_GAMES` most recent finished public games
+(:data:`RECENT_QUERY`), each as ``GET /games?player=`` lists it
+(:func:`server.listing.listed_game`).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from server.glicko2 import Rating
+from server.listing import listed_game, outcome
 from server.ratings import is_provisional, shown, shown_rd
 from server.storage import Storage
 
@@ -34,6 +40,23 @@ TOTALS_QUERY = (
 and the last start or end of each group: one search in each seat's covering index."""
 
 NAME_QUERY = "SELECT name FROM identities WHERE player = ?"
+
+RECENT_GAMES = 10
+"""How many of the player's finished public games the profile lists."""
+
+RECENT_QUERY = (
+    "SELECT meta, (SELECT COUNT(*) FROM moves WHERE moves.game_id = recent.id) FROM ("
+    "SELECT id, meta, created, rowid AS position FROM games"
+    " WHERE first_player = ?1 AND status = 'over' AND private = 0"
+    " UNION ALL SELECT id, meta, created, rowid FROM games"
+    " WHERE second_player = ?1 AND first_player IS NOT ?1 AND status = 'over' AND private = 0"
+    " ORDER BY created DESC, position DESC LIMIT ?2) AS recent"
+    " ORDER BY created DESC, position DESC"
+)
+"""A player's (``?1``) ``?2`` most recent finished public games (newest first, as
+``/games?player=`` orders them) and their numbers of stored moves: each seat's
+``games_first``/``games_second`` index walked newest first and merged, so only the rows up to
+the last one listed are read, and the moves counted in their primary key."""
 
 
 @dataclass
@@ -51,13 +74,14 @@ class Totals:
     def add(self, side: str, result: str | None, count: int) -> None:
         """Count ``count`` finished games that ended ``result`` (``first``, ``second``,
         ``draw`` or None) for the player in seat ``side``."""
-        if result is None:
+        ending = outcome(side, result)
+        if ending == "aborted":
             self.aborted += count
             return
         self.games += count
-        if result == "draw":
+        if ending == "draw":
             self.draws += count
-        elif result == side:
+        elif ending == "win":
             self.wins += count
         else:
             self.losses += count
@@ -82,6 +106,9 @@ class Profile:
     """When the player's first stored game began (``2026-11-27T08:20:00Z``); None: no game."""
     last_seen: str | None = None
     """When the player's last stored game began or ended, whichever is later."""
+    recent: list[dict[str, Any]] = field(default_factory=list)
+    """The stored metadata (with ``plies``) of the player's most recent finished public games,
+    newest first."""
 
 
 def profile_of(
@@ -105,6 +132,8 @@ def profile_of(
             continue
         profile.totals.add(side, result, count)
         profile.by_game.setdefault(str(game), Totals()).add(side, result, count)
+    rows = storage.db.execute(RECENT_QUERY, (player, RECENT_GAMES))
+    profile.recent = [{**json.loads(meta), "plies": plies} for meta, plies in rows]
     return profile
 
 
@@ -112,8 +141,9 @@ def answer(profile: Profile) -> dict[str, Any]:
     """The JSON body of ``/players/ID``: the player's id and name, when first and last seen
     (None without a game), the rating pools (most rated games first, each with its ``key``,
     ``game``, ``variant``, ``rating`` and ``rd`` as the room shows them, rated ``games`` and
-    whether it is ``provisional``), the ``totals`` and the same ``by_game`` (most games
-    first)."""
+    whether it is ``provisional``), the ``totals``, the same ``by_game`` (most games first)
+    and the ``recent`` finished public games, newest first, each as ``/games?player=`` lists
+    it (:func:`server.listing.listed_game`: with the player's ``seat`` and ``outcome``)."""
     pools = sorted(profile.ratings.items(), key=lambda item: (-item[1].games, item[0]))
     by_game = sorted(profile.by_game.items(),
                      key=lambda item: (-(item[1].games + item[1].aborted), item[0]))
@@ -136,4 +166,5 @@ def answer(profile: Profile) -> dict[str, Any]:
         ],
         "totals": profile.totals.as_json(),
         "by_game": {game: totals.as_json() for game, totals in by_game},
+        "recent": [listed_game(meta, profile.player) for meta in profile.recent],
     }
