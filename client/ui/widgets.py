@@ -487,3 +487,22 @@ class ScrolledList(ListView):
         """Scroll ``step`` rows down (up when negative), within the list."""
         last = max(0, len(self.rows) - self.visible_rows())
         self.scroll = max(0, min(self.scroll + step, last))
+
+    def scroll_to(self, index: int) -> None:
+        """Scroll as little as shows row ``index``."""
+        visible = self.visible_rows()
+        if index < self.scroll:
+            self.scroll = index
+        elif index >= self.scroll + visible:
+            self.scroll = index - visible + 1
+
+    def move(self, step: int) -> None:
+        """Pick the row ``step`` rows down (up when negative), stopping at the ends (from no
+        pick, Down picks the first row and Up the last), and scroll to it."""
+        if not self.rows:
+            return
+        current = self.selected
+        if current is None:
+            current = -1 if step > 0 else len(self.rows)
+        self.selected = max(0, min(current + step, len(self.rows) - 1))
+        self.scroll_to(self.selected)
