@@ -1,15 +1,16 @@
 """A player's profile, for the lobby's profile card: ``GET /players/ID`` read on a thread
 (:class:`ProfileFetch`) so the frame loop never waits for the network, and put in words
 (:func:`summary_of`): the name, when first and last seen in a game, each rating pool with its
-rating ("?" while provisional) and rated games, and the won/lost/drawn totals in all and by
-game."""
+rating ("?" while provisional) and rated games, the won/lost/drawn totals in all and by game,
+and the most recent finished public games as rows from the player's side (as "Your games"
+shows the user's: :func:`client.my_games.game_row`)."""
 
 from __future__ import annotations
 
 import json
 import ssl
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import tzinfo
 from functools import partial
 from typing import Any
@@ -17,7 +18,7 @@ from urllib.parse import quote
 
 from client.address import http_url
 from client.http_get import Fetch, FetchFailed, get_text
-from client.my_games import when_text
+from client.my_games import GameRow, game_row, plies_of, when_text
 from client.room_model import game_label, rating_label, whole
 from client.top_players import pool_label
 
@@ -44,6 +45,8 @@ class KindRow:
     lost: int
     drawn: int
     aborted: int
+    short: str = ""
+    """A shorter name for a narrow column (``Hex five``), "" when there is none."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,8 @@ class ProfileSummary:
     pools: list[PoolRow]
     kinds: list[KindRow]
     """The totals of each game, most games first."""
+    recent: list[GameRow] = field(default_factory=list)
+    """The most recent finished public games, newest first, from the player's side."""
 
 
 def _count(value: Any) -> int:
@@ -130,21 +135,40 @@ def game_name(game: Any, games: list[dict[str, Any]]) -> str:
     return named if isinstance(named, str) and named else game_label(game, None, games)
 
 
+def recent_rows(entries: Any, player: str, games: list[dict[str, Any]],
+                now: float | None = None, zone: tzinfo | None = None) -> list[GameRow]:
+    """The profile's ``recent`` games (entries as ``/games?player=`` lists them) as rows from
+    ``player``'s side; an entry without a game id is left out (there is nothing to open), and
+    a length that does not read shows "?"."""
+    rows = []
+    for entry in entries if isinstance(entries, list) else []:
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("id"), str):
+            continue
+        if not entry["id"]:
+            continue
+        row = game_row(entry, player, games, None, now, zone)
+        rows.append(row if plies_of(entry, None) is not None else replace(row, moves="?"))
+    return rows
+
+
 def summary_of(data: Mapping[str, Any], games: list[dict[str, Any]],
                now: float | None = None, zone: tzinfo | None = None) -> ProfileSummary:
     """A ``/players/ID`` answer in words (``games``: the server's games, for their names)."""
     pools = data.get("ratings") if isinstance(data.get("ratings"), list) else []
     rows = [pool_row(p, games) for p in pools or [] if isinstance(p, Mapping)]
     by_game = data.get("by_game") if isinstance(data.get("by_game"), Mapping) else {}
-    kinds = [kind_row(game_name(game, games), counts) for game, counts in (by_game or {}).items()]
+    kinds = [replace(kind_row(game_name(game, games), counts), short=game_label(game, None, games))
+             for game, counts in (by_game or {}).items()]
     name = data.get("name")
+    player = str(data.get("player") or "")
     return ProfileSummary(
-        player=str(data.get("player") or ""),
+        player=player,
         name=name if isinstance(name, str) and name else "?",
         seen=seen_text(data.get("first_seen"), data.get("last_seen"), now, zone),
         totals=kind_row("All games", data.get("totals")),
         pools=[row for row in rows if row is not None],
         kinds=sorted(kinds, key=lambda k: -(k.games + k.aborted)),
+        recent=recent_rows(data.get("recent"), player, games, now, zone),
     )
 
 

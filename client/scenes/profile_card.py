@@ -1,8 +1,10 @@
-"""A player's profile card over the lobby: the name, when first and last seen in a game, the
-won/lost/drawn totals, each rating pool (rating with "?" while provisional, rated games) and the
-totals by game; read over HTTP on a thread (:class:`client.profile.ProfileFetch`). Esc (or the
-Back button) goes back to the lobby list it was opened from; Up/Down and PgUp/PgDn scroll the
-pools; Ctrl+R reads the profile again."""
+"""A player's profile card over the lobby: the name, when first and last seen in a game and the
+won/lost/drawn totals; under them, on the left, the most recent finished public games (result
+mark, game, opponent, moves, when) and, on the right, each rating pool (rating with "?" while
+provisional, rated games) and the totals by game; read over HTTP on a thread
+(:class:`client.profile.ProfileFetch`). Up/Down pick a game and Enter (or the Replay button)
+opens its replay as "Your games" does; Esc (or the Back button) goes back to the lobby list it
+was opened from; PgUp/PgDn (and the wheel) scroll the pools; Ctrl+R reads the profile again."""
 
 from __future__ import annotations
 
@@ -13,38 +15,85 @@ from typing import TYPE_CHECKING
 import pygame
 
 from client.http_get import FetchFailed
+from client.my_games import GameRow
 from client.profile import KindRow, ProfileFetch, ProfileSummary, summary_of, totals_text
 from client.scenes.base import Scene
 from client.scenes.dialogs import Dialog
 from client.top_players import reason_first
-from client.ui import draw, theme
-from client.ui.widgets import HINT_ROOM, Button, ListView, ScrolledList, plain_key, pressed
+from client.ui import draw, fonts, theme
+from client.ui.widgets import (
+    HINT_ROOM,
+    Button,
+    Fit,
+    ListView,
+    ScrolledList,
+    fitting,
+    plain_key,
+    pressed,
+)
 
 if TYPE_CHECKING:
     from client.app import App
+    from client.scenes.replay import RecordFetch
 
-CARD_WIDTH = 780
-"""The card's width (logical pixels); its height fits what it shows."""
+CARD_WIDTH = 1232
+"""The card's width (logical pixels): the recent games beside the pools and totals by game;
+its height fits what it shows."""
 LOADING_HEIGHT = 300
 """The card's height while the profile is read (or could not be)."""
 POOL_ROWS = 5
 """Pools shown at once (more scroll): with the five games' totals, the card fits the
 window."""
-POOLS_TOP = 170
-"""Where the pools' list starts, below the card's top."""
+LISTS_TOP = 200
+"""Where the lists start, below the card's top (their titles above them, under the totals)."""
 FOOT = 86
-"""Room under the last list for the keys and the Back button."""
-POOL_WIDTHS = [420, 140, 150]
+"""Room under the longest column for the keys and the buttons."""
+RECENT_WIDTH = 600
+"""The recent games' column; the pools and totals by game take the rest."""
+COLUMN_GAP = 24
+RECENT_WIDTHS = [44, 176, 190, 84, 106]
+"""Result mark, game, opponent, moves and when columns."""
+POOL_WIDTHS = [310, 120, 130]
 """Pool, rating and rated games columns."""
-KIND_WIDTHS = [270, 110, 110, 110, 110]
+KIND_WIDTHS = [200, 90, 90, 90, 90]
 """Game, games, won, lost and drawn columns."""
-SCROLL_KEYS = {pygame.K_UP: -1, pygame.K_DOWN: 1}
+MARKS = {"won": ("W", theme.GOOD), "lost": ("L", theme.BAD), "draw": ("D", theme.TEXT),
+         "aborted": ("–", theme.MUTED)}
+"""A result from the player's side as the recent games' mark, and its colour."""
+UNKNOWN_MARK = ("?", theme.MUTED)
+PICK_KEYS = {pygame.K_UP: -1, pygame.K_DOWN: 1}
 PAGE_KEYS = {pygame.K_PAGEUP: -1, pygame.K_PAGEDOWN: 1}
+OPEN_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER)
+KEYS_HINT = Fit("Esc: back · Up/Down: pick a game · PgUp/PgDn: pools · Ctrl+R: read again",
+                "Esc · Up/Down · PgUp/PgDn: pools · Ctrl+R", "Esc · Up/Down · Ctrl+R")
+"""The keys, said in full where they fit (a small window draws text relatively larger)."""
 
 
 def kind_cells(row: KindRow) -> list[str]:
-    """A game's totals as a row of the "By game" list."""
-    return [row.label, str(row.games), str(row.won), str(row.lost), str(row.drawn)]
+    """A game's totals as a row of the "By game" list (its short name where the full one does
+    not fit)."""
+    label = Fit(row.label, row.short) if row.short else row.label
+    return [label, str(row.games), str(row.won), str(row.lost), str(row.drawn)]
+
+
+def short_when(when: str) -> str:
+    """A row's time without the hour where it has a date too (``1 Mar 18:05``: ``1 Mar``).
+
+    >>> [short_when(w) for w in ("1 Mar 18:05", "08:20", "31 Dec 2025", "")]
+    ['1 Mar', '08:20', '31 Dec 2025', '']
+    """
+    date, _, hour = when.rpartition(" ")
+    return date if date and ":" in hour else when
+
+
+def recent_cells(row: GameRow) -> list[str]:
+    """A recent game as a row of its list: its mark (the result from the player's side), the
+    game, the opponent, the length (just the number where the word does not fit) and when it
+    ended (just the day where the hour does not fit)."""
+    mark = MARKS.get(row.outcome, UNKNOWN_MARK)[0]
+    count = row.moves.split()[0] if row.moves.split() else row.moves
+    return [mark, row.label, row.opponent, Fit(row.moves, count),
+            Fit(row.when, short_when(row.when))]
 
 
 @dataclass
@@ -62,6 +111,46 @@ class PoolsView(ScrolledList):
         return super().handle_event(event)
 
 
+@dataclass
+class RecentView(ScrolledList):
+    """The recent games (:func:`recent_cells` rows), one picked with Up/Down or a click; the
+    mark drawn in its result's colour, and a column whose fullest forms do not all fit shown
+    in its shortest in every row (not "15 Nov" above "9 Nov 18:30")."""
+
+    widths: list[int] = field(default_factory=lambda: list(RECENT_WIDTHS))
+    header: Sequence[str] = ("", "Game", "Opponent", "Moves", "Ended")
+    empty_text: str = "No finished public games yet."
+    narrow: list[bool] = field(default_factory=list)
+    """Each column, as last drawn: one of its cells does not fit."""
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """The list, each column's cells in the same form."""
+        self.narrow = [any(i < len(row) and fonts.text_width(str(row[i]), 16) > width - 10
+                           for row in self.rows)
+                       for i, width in enumerate(self.widths)]
+        super().draw(surface)
+
+    def row_rect(self, index: int) -> pygame.Rect:
+        """Where row ``index`` is drawn (it may be scrolled out of the list)."""
+        top = self.rect.top + self.row_height * (1 + index - self.scroll)
+        return pygame.Rect(self.rect.left + 1, top, self.rect.width - 2, self.row_height)
+
+    def form(self, column: int, cell: str) -> str:
+        """``cell`` as column ``column`` shows it: its shortest form when the column is
+        narrow."""
+        shorter = getattr(cell, "shorter", ())
+        narrow = column < len(self.narrow) and self.narrow[column]
+        return shorter[-1] if narrow and shorter else cell
+
+    def _row(self, surface: pygame.Surface, cells: Sequence[str], y: int, color: theme.Color,
+             size: int) -> None:
+        mark, *rest = [self.form(i, cell) for i, cell in enumerate(cells)] or [""]
+        super()._row(surface, ["", *rest], y, color, size)
+        shade = next((c for m, c in MARKS.values() if m == mark), UNKNOWN_MARK[1])
+        draw.text(surface, mark, (self.rect.left + 12, y + self.row_height // 2), size,
+                  shade if mark else color, "midleft", self.widths[0] - 10, bold=True)
+
+
 class ProfileCard(Dialog):
     """``player``'s profile over ``origin``, the lobby (``name``: shown while it is read); it
     closes when its lobby leaves the stack (the connection is given up)."""
@@ -74,31 +163,46 @@ class ProfileCard(Dialog):
         self.summary: ProfileSummary | None = None
         self.error = ""
         self.fetch: ProfileFetch | None = None
-        self.pools = PoolsView(pygame.Rect(0, 0, CARD_WIDTH - 48, 0))
-        self.kinds = ListView(pygame.Rect(0, 0, CARD_WIDTH - 48, 0),
+        self.record: RecordFetch | None = None
+        """The record of the game being opened, on its way."""
+        self.status = ""
+        """What happens to the game being opened (or why it could not be)."""
+        self.status_color = theme.MUTED
+        side = CARD_WIDTH - 48 - RECENT_WIDTH - COLUMN_GAP
+        self.recent = RecentView(pygame.Rect(0, 0, RECENT_WIDTH, 0))
+        self.pools = PoolsView(pygame.Rect(0, 0, side, 0))
+        self.kinds = ListView(pygame.Rect(0, 0, side, 0),
                               header=("Game", "Games", "Won", "Lost", "Drawn"),
                               widths=list(KIND_WIDTHS), empty_text="")
         self.back = Button(pygame.Rect(0, 0, 160, 48), "Back", "back", "Esc")
+        self.replay = Button(pygame.Rect(0, 0, 160, 48), "Replay", "replay", "Enter",
+                             enabled=False)
         self.layout()
         self.reload()
 
     def layout(self) -> None:
-        """Size the card to what it shows, centred: the pools (at most :data:`POOL_ROWS`,
-        with room for the scroll hint when there are more) and every game's totals, or only
-        the name and a line while the profile is read."""
+        """Size the card to what it shows, centred: the recent games on the left, the pools
+        (at most :data:`POOL_ROWS`, with room for the scroll hint when there are more) and
+        every game's totals on the right, or only the name and a line while the profile is
+        read."""
         row = ListView.row_height
         height = LOADING_HEIGHT
         if self.summary is not None:
             pools = len(self.pools.rows)
-            pools_height = row * (1 + max(1, min(pools, POOL_ROWS)))
+            pools_height = row * (1 + (min(pools, POOL_ROWS) or 2))  # 2: room for "none"
             self.pools.rect.height = pools_height + (HINT_ROOM if pools > POOL_ROWS else 0)
             self.kinds.rect.height = row * (1 + max(1, len(self.kinds.rows)))
-            height = POOLS_TOP + self.pools.rect.height + 42 + self.kinds.rect.height + FOOT
+            self.recent.rect.height = row * (1 + (len(self.recent.rows) or 2))
+            right = self.pools.rect.height + 42 + self.kinds.rect.height
+            height = LISTS_TOP + max(self.recent.rect.height, right) + FOOT
         self.card.size = (CARD_WIDTH, height)
         self.card.center = (theme.LOGICAL_SIZE[0] // 2, theme.LOGICAL_SIZE[1] // 2)
-        self.pools.rect.topleft = (self.card.left + 24, self.card.top + POOLS_TOP)
-        self.kinds.rect.topleft = (self.card.left + 24, self.pools.rect.bottom + 42)
+        top, left = self.card.top + LISTS_TOP, self.card.left + 24
+        self.recent.rect.topleft = (left, top)
+        self.pools.rect.topleft = (left + RECENT_WIDTH + COLUMN_GAP, top)
+        self.kinds.rect.topleft = (self.pools.rect.left, self.pools.rect.bottom + 42)
         self.back.rect.bottomright = (self.card.right - 24, self.card.bottom - 18)
+        self.replay.rect.bottomright = (self.back.rect.left - 12, self.back.rect.bottom)
 
     def reload(self) -> None:
         """Read the profile (again) over HTTP, on a thread; without a connection, say so."""
@@ -114,11 +218,21 @@ class ProfileCard(Dialog):
         """The profile is on its way."""
         return self.fetch is not None
 
+    def picked_game(self) -> GameRow | None:
+        """The recent game picked, if any."""
+        index, summary = self.recent.selected, self.summary
+        if summary is None or index is None or index >= len(summary.recent):
+            return None
+        return summary.recent[index]
+
     def update(self, dt: float) -> None:
-        """Take the profile once read; close when the scene below has gone."""
+        """Take the profile once read, and open a game's replay once its record is; close
+        when the scene below has gone."""
         if self.origin is not None and self.origin not in self.app.stack:
             self.close()
             return
+        self.take_record()
+        self.refresh_replay()
         found = self.fetch.result() if self.fetch is not None else None
         if found is None:
             return
@@ -129,16 +243,62 @@ class ProfileCard(Dialog):
             return
         self.summary = summary_of(found, self.app.games)
         self.name = self.summary.name
+        self.recent.set_rows([recent_cells(r) for r in self.summary.recent])
         self.pools.set_rows([[p.label, p.rating, p.games] for p in self.summary.pools])
         self.kinds.set_rows([kind_cells(k) for k in self.summary.kinds])
         self.layout()
 
+    def refresh_replay(self) -> None:
+        """Replay is on while a game is picked and no record is on its way."""
+        self.replay.enabled = self.picked_game() is not None and self.record is None
+
+    def open_game(self) -> None:
+        """Read the picked game's record (as "Your games" does: with our token, the
+        connection's certificate trust) to open its replay once it is in."""
+        row = self.picked_game()
+        if row is None:
+            self.say("Pick a game first (Up/Down, or a click).", theme.BAD)
+            return
+        if self.record is not None:
+            return  # one game at a time
+        self.record = self.app.record_fetch(row.game_id)
+        self.refresh_replay()
+        self.say(f"Reading game {row.game_id}…")
+
+    def take_record(self) -> None:
+        """Open the replay once the record is in, from the player's side (their seat at the
+        bottom); say why when it could not be read."""
+        from client.scenes.replay import RecordError, ReplayScene
+
+        found = self.record.result() if self.record is not None else None
+        if found is None:
+            return
+        self.record = None
+        self.app.invalidate()
+        if isinstance(found, RecordError):
+            self.say(f"Cannot open that game: {reason_first(str(found))}", theme.BAD)
+            return
+        row = self.picked_game()
+        self.say("")
+        self.app.push(ReplayScene.from_record(
+            self.app, found, flipped=row is not None and row.seat == "second"))
+
+    def say(self, text: str, color: theme.Color = theme.MUTED) -> None:
+        """Show a line at the card's foot (instead of the keys)."""
+        self.status, self.status_color = text, color
+
     def handle_event(self, event: pygame.event.Event) -> None:
-        """Back (Esc), Ctrl+R, and the keys and wheel that scroll the pools."""
-        if pressed([self.back], event):
+        """Back (Esc), Replay (Enter), Ctrl+R, Up/Down and clicks that pick a game, and the
+        keys and wheel that scroll the pools."""
+        self.refresh_replay()
+        action = pressed([self.back, self.replay], event)
+        if action == "back":
             self.close()
             return
-        if self.pools.handle_event(event):
+        if action == "replay":
+            self.open_game()
+            return
+        if self.pools.handle_event(event) or self.recent.handle_event(event):
             return
         if event.type != pygame.KEYDOWN:
             return
@@ -149,13 +309,16 @@ class ProfileCard(Dialog):
             self.close()
         elif not plain_key(event):
             return
-        elif event.key in SCROLL_KEYS:
-            self.pools.scroll_by(SCROLL_KEYS[event.key])
+        elif event.key in PICK_KEYS:
+            self.recent.move(PICK_KEYS[event.key])
+        elif event.key in OPEN_KEYS:
+            self.open_game()
         elif event.key in PAGE_KEYS:
             self.pools.scroll_by(PAGE_KEYS[event.key] * self.pools.visible_rows())
 
     def draw(self, surface: pygame.Surface) -> None:
-        """The card: name, when seen, totals, the pools and the totals by game."""
+        """The card: name, when seen, totals; the recent games, the pools and the totals by
+        game; the keys (or what happens to the game being opened) and the buttons."""
         super().draw(surface)
         card, width = self.card, self.card.width - 48
         left = card.left + 24
@@ -171,20 +334,35 @@ class ProfileCard(Dialog):
         elif summary is None:
             draw.text(surface, "Reading the profile…", (left, card.top + 110), 16, theme.FAINT)
         else:
-            if summary.seen:
-                draw.text(surface, summary.seen, (left, card.top + 102), 15, theme.MUTED,
-                          max_width=width)
-            draw.text(surface, totals_text(summary.totals), (left, card.top + 132), 18,
-                      theme.TEXT, max_width=width)
-            self.pools.draw(surface)
-            draw.text(surface, "By game", (left, self.kinds.rect.top - 6), 16, theme.MUTED,
-                      "bottomleft")
-            if summary.kinds:
-                self.kinds.draw(surface)
-            else:
-                draw.text(surface, "No finished games yet.", (left, self.kinds.rect.top + 8),
-                          15, theme.FAINT)
-        draw.text(surface, "Esc: back · Up/Down: scroll · Ctrl+R: read again",
-                  (left, card.bottom - 40), 13, theme.FAINT, "midleft",
-                  self.back.rect.left - 16 - left)
+            self.draw_lists(surface, summary)
+        foot = self.replay.rect.left - 16 - left
+        if self.status:
+            draw.text(surface, self.status, (left, card.bottom - 40), 13, self.status_color,
+                      "midleft", foot)
+        else:
+            draw.text(surface, fitting(KEYS_HINT, foot, 13), (left, card.bottom - 40), 13,
+                      theme.FAINT, "midleft", foot)
+        self.replay.draw(surface)
         self.back.draw(surface)
+
+    def draw_lists(self, surface: pygame.Surface, summary: ProfileSummary) -> None:
+        """When seen, the totals, and the three lists with their titles."""
+        card, width = self.card, self.card.width - 48
+        left = card.left + 24
+        if summary.seen:
+            draw.text(surface, summary.seen, (left, card.top + 102), 15, theme.MUTED,
+                      max_width=width)
+        draw.text(surface, totals_text(summary.totals), (left, card.top + 132), 18,
+                  theme.TEXT, max_width=width)
+        for title, view in (("Recent games", self.recent), ("Ratings", self.pools),
+                            ("By game", self.kinds)):
+            draw.text(surface, title, (view.rect.left, view.rect.top - 6), 16, theme.MUTED,
+                      "bottomleft")
+        self.recent.draw(surface)
+        self.pools.draw(surface)
+        if summary.kinds:
+            self.kinds.draw(surface)
+        else:
+            draw.text(surface, "No finished games yet.", (self.kinds.rect.left,
+                                                          self.kinds.rect.top + 8),
+                      15, theme.FAINT)

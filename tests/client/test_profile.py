@@ -1,10 +1,12 @@
 """A player's profile card, opened from the lobby's "Top players" (Enter, or a click on a row)
 and from "Your games" (I, for the picked game's opponent), read over HTTP from a real server
-whose players have played rated games; driven by real input events, drawn at 1280x800 and
-640x480, and Esc goes back to the list it was opened from."""
+whose players have played rated games (or from a fixed answer: long and CJK names, garbage
+rows, no games); driven by real input events, drawn at 1280x800 and 640x480; its recent games
+open as replays, and Esc goes back to the list it was opened from."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import time
 from pathlib import Path
@@ -16,15 +18,16 @@ import pytest
 from client.app import App
 from client.local import EmbeddedServer
 from client.my_games import game_row
-from client.profile import KindRow, PoolRow, totals_text
+from client.profile import KindRow, PoolRow, ProfileFetch, totals_text
 from client.scenes.lobby import TAB_HINTS, LobbyScene
-from client.scenes.profile_card import ProfileCard
+from client.scenes.profile_card import ProfileCard, recent_cells
+from client.scenes.replay import ReplayScene
 from client.ui import theme
 from server.glicko2 import Rating
 from server.outputs import SaveGame, SaveIdentity, SaveRatings, StorageOp
 from server.ratings import NewRating
 from server.storage import Storage
-from tests.client.helpers import click, key, open_app, pump
+from tests.client.helpers import FixedAnswer, click, fixed_http, key, open_app, pump
 from tests.client.test_my_games import a_game, back_to_lobby, games_tab
 from tests.client.test_room_polish import on_window, render_at
 from tests.client.test_top_players import row_rect, top_tab
@@ -53,22 +56,24 @@ def look(app: App, card: ProfileCard, name: str, tmp_path: Path,
          sizes: tuple[tuple[int, int], ...] | list[tuple[int, int]] = ((1280, 800), (640, 480)),
          ) -> None:
     """Render the card at ``sizes`` (PNGs kept in ``tmp_path`` and /tmp/polish): every line
-    drawn inside the card stays inside it and overlaps no other (but for the Back button's
-    label and key, whose boxes the shared button draws a pixel apart or so at 640x480: they
-    stay inside the button)."""
+    drawn inside the card stays inside it and overlaps no other (but for a button's label and
+    key, whose boxes the shared button draws a pixel apart or so at 640x480: they stay inside
+    the button)."""
     for size in sizes:
         lines = render_at(app, size, name)
         shutil.copy(Path("/tmp/polish") / f"{name}-{size[0]}x{size[1]}.png",
                     tmp_path / f"{name}-{size[0]}x{size[1]}.png")
-        area, button = on_window(card.card, size), on_window(card.back.rect, size)
+        area = on_window(card.card, size)
+        buttons = [on_window(card.back.rect, size), on_window(card.replay.rect, size)]
         inside = [(value, rect) for _, value, rect in lines if area.colliderect(rect)]
         assert inside, size
         for value, rect in inside:
             assert area.contains(rect), (size, value, rect, area)
-        assert [v for v, r in inside if button.contains(r)] == ["Back", "Esc"], size
+        assert [v for v, r in inside if buttons[0].contains(r)] == ["Back", "Esc"], size
+        assert [v for v, r in inside if buttons[1].contains(r)] == ["Replay", "Enter"], size
         for i, (a_value, a) in enumerate(inside):
             for b_value, b in inside[i + 1:]:
-                if not (button.contains(a) and button.contains(b)):
+                if not any(box.contains(a) and box.contains(b) for box in buttons):
                     assert not a.colliderect(b), (size, a_value, b_value)
 
 
@@ -108,7 +113,42 @@ def test_profiles_from_top_players_and_your_games(tmp_path: Path,
     assert [(k.label, k.games, k.won, k.lost, k.aborted) for k in summary.kinds] == [
         ("Chess", 1, 0, 1, 1), ("Hexagonal five-in-a-row", 1, 1, 0, 0)]
     assert summary.seen.startswith("Last game ")  # all within a minute: one time said
+    assert [(r.outcome, r.label, r.opponent, r.moves, r.seat) for r in summary.recent] == [
+        ("aborted", "Chess", "Alice", "0 moves", "second"),
+        ("won", "Hex five", "Alice", "2 stones", "first"),
+        ("lost", "Chess", "Alice", "1 move", "second")]
+    assert [recent_cells(r)[0] for r in summary.recent] == ["–", "W", "L"]
+    assert card.recent.selected is None and not card.replay.enabled
     look(alice, card, "profile-bob", tmp_path)
+
+    # Up/Down pick a recent game (stopping at the ends), Enter opens its replay from Bob's
+    # side; Esc comes back to the card with the game still picked
+    for code in (pygame.K_DOWN, pygame.K_DOWN, pygame.K_DOWN, pygame.K_DOWN):
+        key(alice, code)
+    assert card.recent.selected == 2
+    key(alice, pygame.K_UP)
+    assert card.recent.selected == 1
+    click(alice, card.recent.row_rect(2).center)
+    assert card.recent.selected == 2
+    alice.step(0.0)
+    assert card.replay.enabled
+    look(alice, card, "profile-bob-picked", tmp_path)
+    key(alice, pygame.K_RETURN)
+    pump(alice, lambda: isinstance(alice.top, ReplayScene))
+    replay = alice.top
+    assert isinstance(replay, ReplayScene)
+    assert (replay.moves, replay.result, replay.reason) == (["e2e4", "e7e5"], "first", "resign")
+    assert replay.view is not None and replay.view.flipped  # Bob sat second
+    key(alice, pygame.K_ESCAPE)
+    assert alice.top is card and card.recent.selected == 2 and card.status == ""
+    click(alice, card.recent.row_rect(1).center)
+    click(alice, card.replay.rect.center)  # the button opens it too
+    pump(alice, lambda: isinstance(alice.top, ReplayScene))
+    replay = alice.top
+    assert isinstance(replay, ReplayScene) and replay.moves == ["0,0", "0,1"]
+    assert replay.view is not None and not replay.view.flipped  # Bob sat first
+    key(alice, pygame.K_ESCAPE)
+    assert alice.top is card
 
     key(alice, pygame.K_ESCAPE)
     assert alice.top is lobby and lobby.tab == "top"
@@ -190,9 +230,10 @@ def _seed_long_career(db: Path) -> None:
 @pytest.mark.parametrize("size", [(1280, 800), (640, 480)])
 def test_a_long_profile_scrolls_and_reads_at_both_sizes(tmp_path: Path,
                                                         size: tuple[int, int]) -> None:
-    """A player of a long name with nine pools and fifteen games of five kinds: the card
-    shows five pools and scrolls the rest with Down and PgDn (never past the end), every game's
-    totals, and every line inside the card without overlap at 1280x800 and 640x480."""
+    """A player of a long name with nine pools and fifteen games of five kinds (one private):
+    the card shows five pools and scrolls the rest with PgDn (never past the end), every game's
+    totals, the ten most recent public games, and every line inside the card without overlap
+    at 1280x800 and 640x480; Up/Down pick a game and leave the pools as they are."""
     db = tmp_path / "games.db"
     _seed_long_career(db)
     embedded = EmbeddedServer(db=db).start()
@@ -211,15 +252,18 @@ def test_a_long_profile_scrolls_and_reads_at_both_sizes(tmp_path: Path,
         assert len(summary.pools) == 9 and len(summary.kinds) == 5
         assert totals_text(summary.totals) == "15 games: won 5 · lost 5 · drawn 5"
         assert all((k.games, k.won, k.lost, k.drawn) == (3, 1, 1, 1) for k in summary.kinds)
+        assert [r.game_id for r in summary.recent] == [f"g{n}" for n in range(14, 4, -1)]
+        assert card.recent.visible_rows() == 10  # no scrolling
         view = card.pools
         assert view.visible_rows() == 5 and view.scroll == 0
         look(alice, card, "profile-long", tmp_path, [size])
-        key(alice, pygame.K_DOWN)
-        assert view.scroll == 1
         key(alice, pygame.K_PAGEDOWN)
         assert view.scroll == 4  # the last five
+        key(alice, pygame.K_PAGEDOWN)
+        assert view.scroll == 4
+        key(alice, pygame.K_UP)  # from no pick, Up picks the last game
+        assert card.recent.selected == 9 and view.scroll == 4
         key(alice, pygame.K_PAGEUP)
-        key(alice, pygame.K_UP)
         assert view.scroll == 0
         key(alice, pygame.K_ESCAPE)
         assert alice.top is lobby
@@ -270,5 +314,124 @@ def test_a_profile_that_cannot_be_read_says_why(tmp_path: Path, server: Embedded
         alice.pop(lobby)  # as a connection given up takes the lobby away
         alice.step(0.0)
         assert again not in alice.stack
+    finally:
+        alice.disconnect()
+
+
+CJK_NAME = "欧阳娜娜欧阳娜娜欧阳娜娜欧阳娜娜"
+LONG_OPPONENT = "Bartholomew-Maximilian Featherstonehaugh-Worthington"
+
+
+def _seats(me: str, other: Any, me_first: bool = True) -> dict[str, Any]:
+    mine = {"player": "p-x", "name": me}
+    return {"first": mine, "second": other} if me_first else {"first": other, "second": mine}
+
+
+def _fixed_profile(recent: Any) -> bytes:
+    """A ``/players/p-x`` answer of a player with a long CJK name and ``recent``."""
+    return json.dumps({
+        "player": "p-x", "name": CJK_NAME, "first_seen": "2026-11-01T10:00:00Z",
+        "last_seen": "2026-11-20T10:00:00Z", "ratings": [],
+        "totals": {"games": 3, "wins": 1, "losses": 1, "draws": 1, "aborted": 0},
+        "by_game": {"chess": {"games": 3, "wins": 1, "losses": 1, "draws": 1, "aborted": 0}},
+        "recent": recent}).encode()
+
+
+GARBAGE_RECENT: list[Any] = [
+    {"id": "g-cjk", "game": "chess", "status": "over", "result": "first", "plies": 81,
+     "seats": _seats(CJK_NAME, {"player": "p-y", "name": CJK_NAME}),
+     "ended": "2026-11-20T10:00:00Z"},
+    {"id": "g-long", "game": "draughts", "variant": "russian", "status": "over",
+     "result": "first", "plies": 7, "ended": "2026-11-19T10:00:00Z",
+     "seats": _seats(CJK_NAME, {"player": "p-z", "name": LONG_OPPONENT}, me_first=False)},
+    {"id": "g-bad", "game": 5, "variant": ["x"], "status": "over", "result": 7,
+     "seats": "nope", "plies": "12", "ended": {"at": 1}, "created": None},
+    {"id": "g-worse", "game": None, "status": ["over"], "seats": {"first": {"player": [1]},
+                                                                  "second": 3},
+     "plies": True, "start": 4, "ended": "yesterday"},
+    {"id": "g-float", "game": "hexgomoku", "status": "over", "result": "draw", "plies": 1e9,
+     "seats": _seats(CJK_NAME, {"player": None, "name": None})},
+    {"id": 12, "game": "chess"}, {"id": ""}, "not a game", None, [1, 2],
+]
+
+
+def _card_answering(app: App, lobby: LobbyScene, answer: FixedAnswer) -> ProfileCard:
+    """p-x's card over ``lobby``, its profile read from the fixed server of ``answer`` (the
+    game records from the app's real server)."""
+    lobby.open_profile("p-x", "?")
+    card = app.top
+    assert isinstance(card, ProfileCard)
+    card.fetch = ProfileFetch(f"ws://127.0.0.1:{answer.port}/", "p-x", None)
+    return card_of(app)
+
+
+def test_long_cjk_and_garbage_rows_and_no_games(tmp_path: Path,
+                                                server: EmbeddedServer) -> None:
+    """A fake server's profile: a long CJK name, recent games against a CJK-named and a
+    long-named opponent, rows of garbage fields (kept, each unreadable field "?" or blank),
+    and entries with no game id (left out). The card draws them inside itself at both sizes;
+    Enter on a garbage row asks the real server for that game and says it could not be read.
+    Then a profile with no recent games (and one whose ``recent`` is not a list) says so."""
+    alice = open_app(tmp_path, "Alice", server.url)
+    try:
+        pump(alice, lambda: isinstance(alice.top, LobbyScene))
+        lobby = top_tab(alice)
+        answer = FixedAnswer(200, _fixed_profile(GARBAGE_RECENT), "application/json")
+        with fixed_http(answer):
+            card = _card_answering(alice, lobby, answer)
+            summary = card.summary
+            assert summary is not None and summary.name == CJK_NAME
+            assert answer.asked == ["/players/p-x"]
+            rows = [(r.game_id, r.outcome, r.label, r.opponent, r.moves, r.seat)
+                    for r in summary.recent]
+            assert rows == [
+                ("g-cjk", "won", "Chess", CJK_NAME, "41 moves", "first"),
+                ("g-long", "lost", "Russian draughts", LONG_OPPONENT, "4 moves", "second"),
+                ("g-bad", "ended", "5", "—", "?", None),  # as Your games reads it
+                ("g-worse", "playing", "?", "—", "?", None),
+                ("g-float", "draw", "Hex five", "?", "?", "first"),
+            ]
+            assert [recent_cells(r)[0] for r in summary.recent] == ["W", "L", "?", "?", "D"]
+            assert summary.recent[2].when == "" and summary.recent[3].when == ""
+            look(alice, card, "profile-garbage", tmp_path)
+            for size in ((1280, 800), (640, 480)):  # the long names cut inside their column
+                lines = render_at(alice, size, "profile-garbage-names")
+                shown = [value for _, value, _ in lines]
+                assert CJK_NAME in shown  # the card's title: the whole name
+                assert any(v.startswith("Bartholomew") and v.endswith("…") for v in shown)
+                column = on_window(card.recent.row_rect(1), size)
+                cut = next(rect for _, value, rect in lines if value.startswith("Bartholomew"))
+                assert column.contains(cut), (size, cut, column)
+
+            key(alice, pygame.K_DOWN)
+            key(alice, pygame.K_DOWN)
+            key(alice, pygame.K_DOWN)
+            assert card.picked_game() is not None and card.recent.selected == 2
+            key(alice, pygame.K_RETURN)
+            assert card.status == "Reading game g-bad…" and not card.replay.enabled
+            pump(alice, lambda: card.record is None)
+            alice.step(0.0)
+            assert alice.top is card
+            assert card.status.startswith("Cannot open that game: no game with that id"), (
+                card.status)  # why first: a small window shows only the start
+            assert card.status.endswith("/games/g-bad?format=json"), card.status
+            look(alice, card, "profile-garbage-open", tmp_path)
+
+            answer.body = _fixed_profile([])
+            key(alice, pygame.K_ESCAPE)
+            empty = _card_answering(alice, lobby, answer)
+            assert empty.summary is not None and empty.summary.recent == []
+            key(alice, pygame.K_DOWN)
+            key(alice, pygame.K_RETURN)
+            assert empty.record is None and empty.status.startswith("Pick a game first")
+            empty.say("")
+            look(alice, empty, "profile-no-games", tmp_path)
+            lines = render_at(alice, (640, 480), "profile-no-games")
+            assert "No finished public games yet." in [value for _, value, _ in lines]
+
+            answer.body = _fixed_profile("not a list")
+            key(alice, pygame.K_ESCAPE)
+            odd = _card_answering(alice, lobby, answer)
+            assert odd.summary is not None and odd.summary.recent == []
     finally:
         alice.disconnect()
