@@ -142,9 +142,8 @@ def recent_rows(entries: Any, player: str, games: list[dict[str, Any]],
     a length that does not read shows "?"."""
     rows = []
     for entry in entries if isinstance(entries, list) else []:
-        if not isinstance(entry, Mapping) or not isinstance(entry.get("id"), str):
-            continue
-        if not entry["id"]:
+        game_id = entry.get("id") if isinstance(entry, Mapping) else None
+        if not isinstance(game_id, str) or not game_id:
             continue
         row = game_row(entry, player, games, None, now, zone)
         rows.append(row if plies_of(entry, None) is not None else replace(row, moves="?"))
