@@ -151,12 +151,19 @@ def font(size: int, bold: bool = False, cjk: bool = False) -> pygame.font.Font:
 
 @lru_cache(maxsize=96)
 def exact_font(px: int, bold: bool = False, cjk: bool = False) -> pygame.font.Font:
-    """A font of exactly ``px`` pixels (used when text is drawn at the window's scale)."""
+    """A font of exactly ``px`` pixels (used when text is drawn at the window's scale). The
+    bundled Latin font is bold already; bold CJK text is drawn wider (:func:`cjk_stroke`), so
+    ``bold`` changes nothing here."""
     _ensure_init()
     path = cjk_font_path() if cjk else None
-    f = pygame.font.Font(path, max(1, round(px * CJK_SCALE) if path is not None else px))
-    f.set_bold(bold and path is not None)
-    return f
+    return pygame.font.Font(path, max(1, round(px * CJK_SCALE) if path is not None else px))
+
+
+def cjk_stroke(px: int) -> int:
+    """How many pixels bold CJK text at ``px`` is widened by: it is drawn that many times more,
+    a pixel further right each time. SDL_ttf's own bold smears dense ideographs (娜, 橋) into
+    blots at every size, as the CJK fonts on these systems have no bold face of their own."""
+    return max(1, round(px / 45))
 
 
 def label(latin: str, cjk: str | None = None) -> str:
@@ -181,17 +188,35 @@ def measure(text: str, px: int, bold: bool = False) -> tuple[int, int]:
     text = _drawable(text)
     cjk = needs_cjk(text) and has_cjk()
     if px >= SUPERSAMPLE_BELOW or not text:
-        return exact_font(px, bold, cjk).size(text)
-    w, h = exact_font(px * 3, bold, cjk).size(text)
+        return _exact_size(text, px, bold, cjk)
+    w, h = _exact_size(text, px * 3, bold, cjk)
     return max(1, -(-w // 3)), max(1, round(h / 3))
+
+
+def _exact_size(text: str, px: int, bold: bool, cjk: bool) -> tuple[int, int]:
+    w, h = exact_font(px, bold, cjk).size(text)
+    return (w + cjk_stroke(px), h) if bold and cjk and text else (w, h)
+
+
+def _render_exact(
+    text: str, px: int, color: tuple[int, int, int], bold: bool, cjk: bool
+) -> pygame.Surface:
+    drawn = exact_font(px, bold, cjk).render(text, True, color)
+    if not (bold and cjk and text):
+        return drawn
+    stroke = cjk_stroke(px)
+    wide = pygame.Surface((drawn.get_width() + stroke, drawn.get_height()), pygame.SRCALPHA)
+    for dx in range(stroke + 1):
+        wide.blit(drawn, (dx, 0))
+    return wide
 
 
 def _render(text: str, px: int, color: tuple[int, int, int], bold: bool) -> pygame.Surface:
     text = _drawable(text)
     cjk = needs_cjk(text) and has_cjk()
     if px >= SUPERSAMPLE_BELOW or not text:
-        return exact_font(px, bold, cjk).render(text, True, color)
-    big = exact_font(px * 3, bold, cjk).render(text, True, color)
+        return _render_exact(text, px, color, bold, cjk)
+    big = _render_exact(text, px * 3, color, bold, cjk)
     return pygame.transform.smoothscale(big, measure(text, px, bold))
 
 
