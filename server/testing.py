@@ -259,6 +259,17 @@ class HallDriver:
         return self.request(conn, lag_ms, type="move", room=code, ply=ply, move=move)
 
 
+_CLOCK_AHEAD = """\
+import sys, time
+wall, wall_ns = time.time, time.time_ns
+time.time = lambda: wall() + {seconds!r}
+time.time_ns = lambda: wall_ns() + int({seconds!r} * 1e9)
+from server.cli import main
+sys.exit(main())
+"""
+"""``python -m server`` with its wall clock set ahead (see :meth:`ServerProcess.start`)."""
+
+
 class ServerProcess:
     """``boardhall-server`` in a child process (for crash tests): start, read its URL, kill.
 
@@ -274,8 +285,15 @@ class ServerProcess:
         self.url = url
 
     @classmethod
-    async def start(cls, db: str, *args: str, timeout: float = 30.0) -> ServerProcess:
+    async def start(
+        cls, db: str, *args: str, timeout: float = 30.0, clock_ahead: float = 0.0
+    ) -> ServerProcess:
         """Start a server on a free loopback port with database ``db``.
+
+        With ``clock_ahead``, the child's wall clock (``time.time``) reads that many seconds
+        ahead of the real one: a server started that long after the one before it went down,
+        without waiting for it. (Its monotonic clock needs no such help: a server's monotonic
+        times never outlive it, only wall times are stored.)
 
         The child imports the same code as this process: the directory this ``server``
         package was imported from comes first on its ``PYTHONPATH``. Without it the child
@@ -291,8 +309,11 @@ class ServerProcess:
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
         process = await asyncio.create_subprocess_exec(
             sys.executable,
-            "-m",
-            "server",
+            *(
+                ["-c", _CLOCK_AHEAD.format(seconds=float(clock_ahead))]
+                if clock_ahead
+                else ["-m", "server"]
+            ),
             "--host",
             "127.0.0.1",
             "--port",
