@@ -66,6 +66,10 @@ class Keepalive(Generic[K]):
                 found.append(conn)
         return found
 
+    def unanswered(self, conn: K) -> bool:
+        """Whether ``conn`` has a ping out that was not answered yet."""
+        return conn in self._out
+
     def answered(self, conn: K, now: float) -> None:
         """The pong came: the next ping is due one interval after the last one went out."""
         sent = self._out.pop(conn, None)

@@ -1,5 +1,5 @@
-"""A WebSocket client written by hand, for tests that need a peer which never answers: the
-handshake, then raw frames read off the socket."""
+"""A WebSocket client written by hand, for tests that need a peer which answers only what it is
+told to: the handshake, then raw frames read off and written to the socket."""
 
 from __future__ import annotations
 
@@ -32,3 +32,11 @@ async def read_frame(reader: asyncio.StreamReader) -> tuple[int, bytes]:
     if size == 126:
         (size,) = struct.unpack("!H", await reader.readexactly(2))
     return first & 0x0F, await reader.readexactly(size)
+
+
+def client_frame(opcode: int, payload: bytes) -> bytes:
+    """One masked client frame (payloads under 126 bytes), to write to the socket."""
+    assert len(payload) < 126
+    mask = os.urandom(4)
+    masked = bytes(byte ^ mask[i % 4] for i, byte in enumerate(payload))
+    return bytes([0x80 | opcode, 0x80 | len(payload)]) + mask + masked

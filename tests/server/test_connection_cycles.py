@@ -21,6 +21,7 @@ import pytest
 
 from server.net import BoardhallServer, running_server
 from server.testing import WireClient
+from tests.server.helpers import MovedClock
 from tests.server.raw_ws import raw_websocket, read_frame
 
 
@@ -120,22 +121,27 @@ async def test_players_and_a_spectator_in_a_game_are_freed(ending: Ending) -> No
 
 
 async def test_a_connection_dropped_while_a_ping_is_out_is_freed() -> None:
-    async with _server(ping_interval=0.01, ping_timeout=60) as server:
-        _, writer = await raw_websocket(server.port)
+    clock = MovedClock()  # the interval passes on the keepalive's clock, not waited for
+    async with _server(ping_interval=10, ping_timeout=60, keepalive_clock=clock) as server:
+        reader, writer = await raw_websocket(server.port)
         refs = await _server_side(server, 1)
-        await _until(
-            lambda: any(ws.pending_pings for ws in server.connections.values()), "a ping is out"
-        )
+        clock.lead += 10
+        assert (await asyncio.wait_for(read_frame(reader), 10))[0] == 0x9
+        assert any(ws.pending_pings for ws in server.connections.values()), "no ping is out"
         writer.transport.abort()
         await _assert_freed(server, refs)
 
 
 async def test_a_connection_closed_for_not_answering_pings_is_freed() -> None:
-    async with _server(ping_interval=0.05, ping_timeout=0.3) as server:
+    clock = MovedClock()  # the interval and the timeout pass on it, not waited for
+    async with _server(ping_interval=10, ping_timeout=20, keepalive_clock=clock) as server:
         reader, writer = await raw_websocket(server.port)
         refs = await _server_side(server, 1)
-        while (await read_frame(reader))[0] != 0x8:  # pings, then the server's close (1011)
-            pass
+        clock.lead += 10
+        assert (await asyncio.wait_for(read_frame(reader), 10))[0] == 0x9
+        clock.lead += 21
+        opcode, payload = await asyncio.wait_for(read_frame(reader), 10)
+        assert (opcode, payload[:2]) == (0x8, b"\x03\xf3")  # the server's close, 1011
         writer.close()
         await _assert_freed(server, refs)
 

@@ -10,7 +10,9 @@ from websockets.asyncio.client import connect
 
 from server.keepalive import Keepalive
 from server.net import running_server
-from tests.server.raw_ws import raw_websocket, read_frame
+from tests.server.helpers import MovedClock
+from tests.server.raw_ws import client_frame, raw_websocket, read_frame
+from tests.server.storage_tools import until
 
 
 def test_each_connection_is_due_one_interval_after_it_came() -> None:
@@ -75,38 +77,51 @@ def test_the_sweep_is_frequent_enough_for_both_limits() -> None:
 
 
 async def test_a_peer_that_never_answers_pings_is_closed_with_1011() -> None:
-    async with running_server(port=0, ping_interval=0.05, ping_timeout=0.3) as server:
+    """One interval on the server's keepalive clock brings a ping; the timeout on top of it,
+    with the ping unanswered, the close (no real interval or timeout is waited for)."""
+    clock = MovedClock()
+    async with running_server(
+        port=0, ping_interval=10, ping_timeout=20, keepalive_clock=clock
+    ) as server:
         reader, writer = await raw_websocket(server.port)
-        opcodes = []
-        while True:
-            opcode, payload = await asyncio.wait_for(read_frame(reader), 10)
-            opcodes.append(opcode)
-            if opcode == 0x8:
-                break
-        assert opcodes[0] == 0x9  # a ping came first, and was left unanswered
+        await until(lambda: server.keepalive is not None and len(server.keepalive) == 1)
+        clock.lead += 10
+        opcode, _ = await asyncio.wait_for(read_frame(reader), 10)
+        assert opcode == 0x9  # a ping came first, and is left unanswered
+        clock.lead += 21
+        opcode, payload = await asyncio.wait_for(read_frame(reader), 10)
+        assert opcode == 0x8
         assert struct.unpack("!H", payload[:2])[0] == 1011
         assert b"keepalive ping timeout" in payload
         writer.close()
 
 
 async def test_a_peer_that_answers_stays_and_its_round_trip_is_measured() -> None:
-    async with running_server(port=0, ping_interval=0.05, ping_timeout=0.3) as server:
-        async with connect(f"ws://127.0.0.1:{server.port}") as ws:
-            (conn_ws,) = server.connections.values()
-            for _ in range(500):  # wait for the first answered ping, at most ~5 s
-                if conn_ws.latency > 0:
-                    break
-                await asyncio.sleep(0.01)
+    """A peer that answers each ping is pinged again after the interval and the timeout have
+    both passed since the last one (not closed: its pong counted), its round trip is measured,
+    it is served, and it is forgotten once it goes."""
+    clock = MovedClock()
+    async with running_server(
+        port=0, ping_interval=10, ping_timeout=20, keepalive_clock=clock
+    ) as server:
+        reader, writer = await raw_websocket(server.port)
+        keepalive = server.keepalive
+        assert keepalive is not None
+        await until(lambda: len(keepalive) == 1)
+        ((conn, conn_ws),) = server.connections.items()
+        for _ in range(2):
+            clock.lead += 30
+            opcode, payload = await asyncio.wait_for(read_frame(reader), 10)
+            assert opcode == 0x9, (opcode, payload)  # pinged, not closed
+            writer.write(client_frame(0xA, payload))
+            await until(lambda: not keepalive.unanswered(conn))
             assert conn_ws.latency > 0
-            assert server.keepalive is not None and len(server.keepalive) == 1
-            await ws.send('{"type": "hello", "name": "ann", "protocol": 1}')
-            assert '"welcome"' in await asyncio.wait_for(ws.recv(), 5)
-        # the client closed: the server forgets it
-        for _ in range(500):
-            if not server.connections:
-                break
-            await asyncio.sleep(0.01)
-        assert len(server.keepalive) == 0
+        writer.write(client_frame(0x1, b'{"type": "hello", "name": "ann", "protocol": 1}'))
+        opcode, payload = await asyncio.wait_for(read_frame(reader), 10)
+        assert opcode == 0x1 and b'"welcome"' in payload
+        writer.close()
+        await until(lambda: not server.connections)  # the peer went: the server forgets it
+        assert len(keepalive) == 0
 
 
 async def test_no_pings_when_the_interval_is_none() -> None:
