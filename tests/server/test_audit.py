@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 import engines
 from protocol import Create, decode_client
 from server.config import ServerConfig
-from server.hall import Hall
+from server.hall import Hall, PreparedStart
 from server.outputs import SaveGame, SaveMove, TruncateMoves
 from server.room import Room
 from server.storage import Storage
@@ -158,22 +159,41 @@ def test_prepared_start_is_used_and_its_error_raised_in_order() -> None:
 
 
 async def test_a_long_record_does_not_stall_other_connections(
-    server: BoardhallServer, client: Factory
+    server: BoardhallServer, client: Factory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """While one create replays a 48 KiB chess record, another connection is answered at once."""
+    """While one create replays a 48 KiB chess record, another connection is answered at once.
+
+    The replay is held once it has begun until bob has been answered three times: answered on
+    the event loop, it would hold the loop too, and bob would not be."""
     ann, bob = await client("ann"), await client("bob")
     cycle = ["Nf3", "Nf6", "Ng1", "Ng8"]
     parts: list[str] = []
     while len(" ".join(parts)) < 47 * 1024:
         n = len(parts)
         parts.append(f"{n // 2 + 1}. {cycle[n % 4]}" if n % 2 == 0 else cycle[n % 4])
+    loop = asyncio.get_running_loop()
+    begun = asyncio.Event()
+    release = threading.Event()
+    prepare = server.hall.prepare
+
+    def held_prepare(message: Create) -> PreparedStart:
+        loop.call_soon_threadsafe(begun.set)
+        release.wait(20)
+        return prepare(message)
+
+    monkeypatch.setattr(server.hall, "prepare", held_prepare)
     await ann.send(id="big", type="create", game="chess", record=" ".join(parts) + " *")
-    await asyncio.sleep(0.05)  # let the server start on the record (ordering, not timing)
-    for _ in range(3):
-        assert (await bob.request(type="ping"))["type"] == "pong"
-    assert not [m for m in ann.inbox if m.get("re") == "big"], "the record blocked the loop"
+    await asyncio.wait_for(begun.wait(), 10)
+    try:
+        for _ in range(3):
+            assert (await bob.request(type="ping", timeout=5))["type"] == "pong"
+        assert not [m for m in ann.inbox if m.get("re") == "big"], "answered while held"
+    finally:
+        release.set()
     reply = await ann.expect(None, timeout=60, re="big")
-    assert reply["type"] in ("room", "error")
+    # the knights' dance repeats the position: the replayed record ends a drawn game
+    assert (reply["type"], reply["code"]) == ("error", "bad_position"), reply
+    assert "already over" in reply["message"], reply
 
 
 # ---- restart: the downtime and the restoring are charged to nobody ------------------------------
