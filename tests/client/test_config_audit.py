@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -265,26 +265,56 @@ def test_a_save_that_fails_half_way_leaves_the_old_file(
         "config.json"]
 
 
+SAVING_CHILD = """\
+import os, sys, threading
+from pathlib import Path
+from client.config import Config
+
+path, point, saves = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+steps = {"written": ("fsync", 1), "synced": ("replace", 1), "replaced": ("fsync", 2)}
+name, nth = steps[point]
+real, calls = getattr(os, name), []
+
+def step(*args):
+    calls.append(args)
+    if len(calls) == nth:
+        print("paused", point, flush=True)
+        threading.Event().wait()  # until the SIGKILL
+    return real(*args)
+
+c = Config(path=path, name="Alice")
+for i in range(1, saves + 1):
+    c.tokens = {f"ws://h:{n}/": "x" * 40 + str(i) for n in range(1, 300)}
+    if i == saves:
+        setattr(os, name, step)
+    c.save()
+"""
+"""A client that saves ``argv[3]`` times and stops in the last save at ``argv[2]``: the new
+file ``written`` (not synced), ``synced`` (not yet in place) or ``replaced`` (in place, its
+folder not synced); it prints ``paused POINT`` there and waits to be killed."""
+
+
 def test_a_client_killed_while_saving_never_leaves_a_damaged_file(tmp_path: Path) -> None:
+    """Killed at each step of its third save, a client leaves the file of its second save
+    whole, or of its third once that is in place; never a damaged one."""
     path = tmp_path / "config.json"
-    code = (
-        "import sys\nfrom pathlib import Path\nfrom client.config import Config\n"
-        "c = Config(path=Path(sys.argv[1]), name='Alice')\ni = 0\n"
-        "while True:\n"
-        "    i += 1\n"
-        "    c.tokens = {f'ws://h:{n}/': 'x' * 40 + str(i) for n in range(1, 300)}\n"
-        "    c.save()\n"
-    )
-    for _ in range(3):
-        proc = subprocess.Popen([sys.executable, "-c", code, str(path)], cwd=ROOT)
-        deadline = time.monotonic() + 10
-        while not path.exists() and time.monotonic() < deadline:
-            time.sleep(0.01)
-        time.sleep(0.2)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
+    for point in ("written", "synced", "replaced"):
+        proc = subprocess.Popen([sys.executable, "-c", SAVING_CHILD, str(path), point, "3"],
+                                cwd=ROOT, stdout=subprocess.PIPE, text=True)  # fmt: skip
+        assert proc.stdout is not None
+        try:
+            ready, _, _ = select.select([proc.stdout], [], [], 30)
+            assert ready and proc.stdout.readline() == f"paused {point}\n", point
+            left = list(tmp_path.glob(".boardhall-*.tmp"))
+            assert bool(left) == (point != "replaced"), (point, left)  # mid-save, surely
+        finally:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+            proc.stdout.close()
         config = Config.load(path)
         assert not config.unreadable and not config.problem and len(config.tokens) == 299
+        save = 3 if point == "replaced" else 2
+        assert set(config.tokens.values()) == {"x" * 40 + str(save)}, point
     Config.load(path).save()  # a later save tidies what a killed one left
     assert sorted(p.name for p in tmp_path.iterdir() if p.name != ".config.json.locks") == [
         "config.json"]
