@@ -47,6 +47,19 @@ async def play_out(wire: WireClient, room: dict[str, Any], picker: str = "first"
 
 
 
+async def until_seek_listed(wire: WireClient, game: str) -> None:
+    """Return once ``game``'s lobby lists an open seek. ``wire`` watches the lobby meanwhile
+    (the server pushes each change: no polling) and stops watching before this returns."""
+    rooms = (await wire.request(type="list", game=game, watch=True))["rooms"]
+    try:
+        async with asyncio.timeout(GUARD):
+            while not any(r.get("seek") for r in rooms):
+                rooms = (await wire.expect("rooms"))["rooms"]
+    finally:
+        await wire.request(type="list", game=game, watch=False)
+        wire.take_all("rooms")
+
+
 async def start_bot(url: str, *args: str, **env: str) -> asyncio.subprocess.Process:
     """``python -m client.bot URL ARGS`` as a user runs it (SIGINT not ignored)."""
     import os

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ import pytest
 from engines import get
 from server.bot_launcher import bot_command, launch_bot
 from server.testing import WireClient, running_server
-from tests.client.bot_tools import GUARD, finish, play_out, reap, start_bot
+from tests.client.bot_tools import GUARD, finish, play_out, reap, start_bot, until_seek_listed
 
 STOP_WINS_FOR_SECOND = (
     "second;101;"
@@ -361,11 +362,7 @@ async def test_ctrl_c_exits_without_a_traceback() -> None:
         watcher = await WireClient.connect(server.url, "watcher")
         process = await start_bot(server.url, "--game", "chess", "--level", "8")
         try:
-            for _ in range(200):  # until the bot's seek is listed
-                rooms = (await watcher.request(type="list", game="chess"))["rooms"]
-                if any(r.get("seek") for r in rooms):
-                    break
-                await asyncio.sleep(0.05)
+            await until_seek_listed(watcher, "chess")
             process.send_signal(signal.SIGINT)
             _, err = await finish(process, 20)
             assert process.returncode == 130
@@ -384,11 +381,7 @@ async def test_a_seeking_bot_outlives_a_server_that_lost_its_database() -> None:
             url, "--game", "hexgomoku", "--level", "1", "--games", "1", "--clock", "untimed"
         )
         watcher = await WireClient.connect(url, "watcher")
-        for _ in range(200):  # until the bot has said hello and seeks
-            rooms = (await watcher.request(type="list", game="hexgomoku"))["rooms"]
-            if any(r.get("seek") for r in rooms):
-                break
-            await asyncio.sleep(0.05)
+        await until_seek_listed(watcher, "hexgomoku")  # the bot has said hello and seeks
         await watcher.close()
     try:
         async with running_server(host="127.0.0.1", port=port, db=":memory:") as server:
@@ -416,11 +409,7 @@ async def test_a_seeking_bot_takes_a_rematch_instead_of_its_new_seek() -> None:
             reply = await ann.request(type="join", game="hexgomoku")
             room = reply if reply["type"] == "room" else await ann.expect("room", GUARD)
             await asyncio.wait_for(play_out(ann, room), GUARD)
-            for _ in range(200):  # the bot seeks again once the game is over
-                rooms = (await ann.request(type="list", game="hexgomoku"))["rooms"]
-                if any(r.get("seek") for r in rooms):
-                    break
-                await asyncio.sleep(0.05)
+            await until_seek_listed(ann, "hexgomoku")  # the bot seeks again after the game
             offer = await ann.request(type="offer", room=room["room"], kind="rematch")
             assert offer["type"] == "ok", offer
             answer = await ann.expect("answer", timeout=GUARD, kind="rematch")
@@ -498,11 +487,7 @@ async def test_a_quick_game_meets_a_bot_seeking_the_same_clock() -> None:
             )
             human = await WireClient.connect(server.url, "human")
             try:
-                for _ in range(200):  # until the bot's seek is listed
-                    rooms = (await human.request(type="list", game=game))["rooms"]
-                    if any(r.get("seek") for r in rooms):
-                        break
-                    await asyncio.sleep(0.05)
+                await until_seek_listed(human, game)
                 reply = await human.request(type="join", game=game, clock=clock)
                 assert reply["type"] == "room", (game, args, reply)  # matched at once
                 room = reply
@@ -689,11 +674,37 @@ async def test_a_draw_offer_is_judged_on_the_position_it_is_made_in() -> None:
 
 
 async def _until(condition: Any, what: str) -> None:
-    """Wait until ``condition()`` holds (polled: a guard against hangs, not a timing bet)."""
+    """Wait until ``condition()`` holds, for state another thread changes (polled, bounded: a
+    guard against hangs, not a timing bet)."""
     async with asyncio.timeout(GUARD):
         while not condition():
             await asyncio.sleep(0.01)
     assert condition(), what
+
+
+class HandledLog:
+    """The messages ``bot`` has handled, in order (wraps its ``handle``); :meth:`until` waits
+    until a condition holds, checked after each one is handled (woken by them: no polling)."""
+
+    def __init__(self, bot: Any) -> None:
+        self.messages: list[dict[str, Any]] = []
+        self._handled = asyncio.Event()
+        handle = bot.handle
+
+        async def recording(message: dict[str, Any]) -> None:
+            self.messages.append(message)
+            await handle(message)
+            self._handled.set()
+
+        bot.handle = recording
+
+    async def until(self, condition: Callable[[], object], what: str) -> None:
+        """Return once ``condition()`` holds after a handled message (or already)."""
+        async with asyncio.timeout(GUARD):
+            while not condition():
+                self._handled.clear()
+                await self._handled.wait()
+        assert condition(), what
 
 
 async def test_a_repeated_snapshot_does_not_start_the_search_again() -> None:
@@ -728,19 +739,13 @@ async def test_a_repeated_snapshot_does_not_start_the_search_again() -> None:
         code = room["room"]
         bot = BotClient(BotOptions(server.url, "chess", 8, room=code, games=1),
                         decider=Blocking())
-        handled: list[dict[str, Any]] = []
-        handle = bot.handle
-
-        async def recording(message: dict[str, Any]) -> None:
-            handled.append(message)
-            await handle(message)
-
-        bot.handle = recording  # type: ignore[method-assign]
+        log = HandledLog(bot)
+        handled = log.messages
         playing = asyncio.ensure_future(bot.run())
         try:
             await asyncio.get_running_loop().run_in_executor(None, started.wait, GUARD)
             await bot.send(type="join", room=code)  # one more snapshot of the same position
-            await _until(lambda: sum(m.get("type") == "room" for m in handled) >= 2, "snapshot")
+            await log.until(lambda: sum(m.get("type") == "room" for m in handled) >= 2, "snapshot")
             release.set()
             moved = await ann.expect("moved", timeout=GUARD, ply=0)
             assert moved["by"] == "first"
@@ -821,13 +826,14 @@ async def test_a_game_that_ends_mid_search_frees_the_thinking_thread() -> None:
         room = await ann.request(type="create", game="chess", color="second")
         code = room["room"]
         bot = BotClient(BotOptions(server.url, "chess", 8, room=code), decider=player)
+        log = HandledLog(bot)
         playing = asyncio.ensure_future(bot.run())
         loop = asyncio.get_running_loop()
         try:
             await _until(lambda: bot._thinking is not None and player.searcher.tt, "searching")
             over = await ann.request(type="abort", room=code)
             assert over["type"] == "over", over
-            await _until(lambda: bot.view is not None and bot.view.status == "over", "over")
+            await log.until(lambda: bot.view is not None and bot.view.status == "over", "over")
             await asyncio.wait_for(loop.run_in_executor(bot._executor, lambda: None), 20)
             assert player.searcher.tt == {}
         finally:
