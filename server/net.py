@@ -19,7 +19,7 @@ import socket
 import ssl
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Hashable
+from collections.abc import AsyncIterator, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from http import HTTPStatus
@@ -202,7 +202,8 @@ _REFUSED_WHY = {
     "(--connections-per-address)",
     "tls_on_plain_port": "refused a TLS handshake on this plain ws:// port (a wss:// client? "
     "serve wss:// with --tls-cert and --tls-key, or connect with ws://)",
-    "bad_request": "refused a connection that sent no complete HTTP request (garbage, or too slow)",
+    "bad_request": "refused a connection that sent no complete HTTP request (garbage, or too "
+    "slow)",
     "closed_1007": "closed a connection that sent text that is not UTF-8 (1007)",
     "closed_1008": "closed a connection for a flood or too many connections (1008)",
     "closed_1009": "closed a connection that sent a message too big (1009)",
@@ -268,8 +269,6 @@ class BoardhallServer:
             what a restart after a crash charges the running turns up to); ``None`` stamps only
             at the start (tests stamp with :meth:`stamp_alive`).
         discovery: answer LAN discovery probes so (:mod:`server.discovery`); ``None``: not.
-        keepalive_clock: the monotonic clock the pings are timed by (default: the loop's);
-            tests move one on by hand rather than wait for an interval to pass.
     """
 
     def __init__(
@@ -286,7 +285,6 @@ class BoardhallServer:
         sync_on_thread: bool = False,
         alive_every: float | None = 1.0,
         discovery: lan_discovery.Settings | None = None,
-        keepalive_clock: Callable[[], float] | None = None,
     ) -> None:
         bots = importlib.util.find_spec("server.bot_launcher") is not None
         base = config or ServerConfig()
@@ -303,7 +301,6 @@ class BoardhallServer:
             else None
         )
         self._keepalive_timer: asyncio.TimerHandle | None = None
-        self._keepalive_clock = keepalive_clock
         self.alive_every = alive_every
         self._alive_timer: asyncio.TimerHandle | None = None
         self._alive_writing = False
@@ -612,7 +609,7 @@ class BoardhallServer:
         log.debug("connected", extra={"fields": fields})
         self._emit(self.hall.connect(conn, address, loop.time()))
         if self.keepalive is not None:
-            self.keepalive.add(conn, self._keepalive_now())
+            self.keepalive.add(conn, loop.time())
         inbox = _Inbox(ws)
         try:
             ws.attach(partial(self._received, conn, inbox))
@@ -894,13 +891,10 @@ class BoardhallServer:
 
     # ---- keepalive ---------------------------------------------------------------------------
 
-    def _keepalive_now(self) -> float:
-        return self.loop.time() if self._keepalive_clock is None else self._keepalive_clock()
-
     def _sweep_keepalive(self) -> None:
         assert self.keepalive is not None
         loop = asyncio.get_running_loop()
-        now = self._keepalive_now()
+        now = loop.time()
         self.refusals.tick()
         for conn in self.keepalive.silent(now):
             ws = self.connections.get(conn)
@@ -920,7 +914,7 @@ class BoardhallServer:
         except websockets.ConnectionClosed:
             return
         if self.keepalive is not None:
-            self.keepalive.answered(conn, self._keepalive_now())
+            self.keepalive.answered(conn, self.loop.time())
 
     # ---- plain HTTP --------------------------------------------------------------------------
 

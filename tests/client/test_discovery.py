@@ -35,7 +35,7 @@ from server.net import running_server
 from server.testing import WireClient
 from tests.client.conftest import FakeClock
 from tests.client.helpers import click, key, pump
-from tests.server.test_ipv6 import link_local
+from tests.server.helpers import link_local
 
 FIB_TRIE = """\
 Local:

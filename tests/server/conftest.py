@@ -12,12 +12,13 @@ builds its own); ``client(name)`` opens a :class:`server.testing.WireClient`, cl
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
 from server.testing import BoardhallServer, WireClient, running_server
+from tests.server.helpers import Factory
 
 
 @pytest.fixture
@@ -30,7 +31,7 @@ async def server() -> AsyncIterator[BoardhallServer]:
 @pytest.fixture
 async def client(
     server: BoardhallServer,
-) -> AsyncIterator[Callable[..., Awaitable[WireClient]]]:
+) -> AsyncIterator[Factory]:
     """A factory of connected clients: ``await client("ann")`` says hello as ann."""
     opened: list[WireClient] = []
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -21,9 +20,7 @@ from server.outputs import SaveGame, SaveMove, TruncateMoves
 from server.room import Room
 from server.storage import Storage
 from server.testing import BoardhallServer, HallDriver, WireClient, running_server
-
-Factory = Callable[..., Awaitable[WireClient]]
-
+from tests.server.helpers import Factory
 
 # ---- error codes in DESIGN.md's order -----------------------------------------------------------
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -17,11 +16,10 @@ from protocol import limits
 from server.config import ServerConfig
 from server.proxies import parse_networks
 from server.testing import WireClient
+from tests.server.chat_tools import lines_after_snapshots, settled, table
+from tests.server.helpers import Factory, LoopClock
 from tests.server.tables import serving
-from tests.server.test_chat_history import lines_after_snapshots, settled, table
-from tests.server.test_matchmaking_wire import LoopClock
 
-Factory = Callable[..., Awaitable[WireClient]]
 HOME, AWAY = "198.51.100.7", "203.0.113.9"
 
 

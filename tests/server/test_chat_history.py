@@ -6,7 +6,6 @@ the spectators' lines and those to everyone."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -14,46 +13,14 @@ import pytest
 from server.config import ServerConfig
 from server.room import CHAT_HISTORY_LINES
 from server.testing import ServerProcess, WireClient
+from tests.server.chat_tools import lines_after_snapshots, settled, table
+from tests.server.helpers import Factory
 from tests.server.tables import serving
-
-Factory = Callable[..., Awaitable[WireClient]]
-
-
-async def settled(wire: WireClient) -> None:
-    """Wait until everything the server sent ``wire`` before now has arrived (a ping's reply
-    comes after every earlier message to the same connection)."""
-    assert (await wire.request(type="ping"))["type"] == "pong"
-
-
-def lines_after_snapshots(wire: WireClient, code: str) -> list[list[str]]:
-    """The chat texts that followed each ``room`` snapshot of ``code`` that ``wire`` got, in
-    order (and the inbox emptied)."""
-    found: list[list[str]] = []
-    for message in wire.inbox:
-        if message.get("room") != code:
-            continue
-        if message["type"] == "room":
-            found.append([])
-        elif message["type"] == "chat" and found:
-            found[-1].append(message["text"])
-    wire.inbox.clear()
-    return found
 
 
 async def chat(wire: WireClient, code: str, text: str) -> None:
     """Say ``text`` in room ``code`` (the ``ok`` comes once the line is durable)."""
     assert (await wire.request(type="chat", room=code, text=text))["type"] == "ok"
-
-
-async def table(
-    ann: WireClient, bob: WireClient, carl: WireClient | None = None
-) -> str:
-    """ann (first) and bob at a hexgomoku table that carl (if given) watches; its code."""
-    code = str((await ann.request(type="create", game="hexgomoku", color="first"))["room"])
-    assert (await bob.request(type="join", room=code))["status"] == "playing"
-    if carl is not None:
-        assert (await carl.request(type="join", room=code, role="spectator"))["type"] == "room"
-    return code
 
 
 async def test_a_player_who_drops_and_comes_back_gets_the_earlier_lines_once_in_order(

@@ -26,9 +26,11 @@ import pytest
 from server.config import ServerConfig
 from server.testing import ServerProcess, WireClient
 from tests.server.raw_ws import raw_websocket
-from tests.server.storage_tools import until
+from tests.server.storage_tools import (
+    Gate,  # os.fdatasync behind a gate
+    until,
+)
 from tests.server.tables import claim_when_absence_ends, play, seated_pair, serving
-from tests.server.test_durable_views import Gate  # os.fdatasync behind a gate
 
 CLOCK_FORMS = {
     "per_move": {"per_move": 60},

@@ -21,7 +21,7 @@ import pytest
 
 from server.net import BoardhallServer, running_server
 from server.testing import WireClient
-from tests.server.helpers import MovedClock
+from tests.server.helpers import LoopClock
 from tests.server.raw_ws import raw_websocket, read_frame
 
 
@@ -120,26 +120,30 @@ async def test_players_and_a_spectator_in_a_game_are_freed(ending: Ending) -> No
         await _assert_freed(server, refs)
 
 
-async def test_a_connection_dropped_while_a_ping_is_out_is_freed() -> None:
-    clock = MovedClock()  # the interval passes on the keepalive's clock, not waited for
-    async with _server(ping_interval=10, ping_timeout=60, keepalive_clock=clock) as server:
+async def test_a_connection_dropped_while_a_ping_is_out_is_freed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock = LoopClock(asyncio.get_running_loop(), monkeypatch)  # the interval is not waited for
+    async with _server(ping_interval=10, ping_timeout=60) as server:
         reader, writer = await raw_websocket(server.port)
         refs = await _server_side(server, 1)
-        clock.lead += 10
+        clock.advance(10)
         assert (await asyncio.wait_for(read_frame(reader), 10))[0] == 0x9
         assert any(ws.pending_pings for ws in server.connections.values()), "no ping is out"
         writer.transport.abort()
         await _assert_freed(server, refs)
 
 
-async def test_a_connection_closed_for_not_answering_pings_is_freed() -> None:
-    clock = MovedClock()  # the interval and the timeout pass on it, not waited for
-    async with _server(ping_interval=10, ping_timeout=20, keepalive_clock=clock) as server:
+async def test_a_connection_closed_for_not_answering_pings_is_freed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock = LoopClock(asyncio.get_running_loop(), monkeypatch)  # nor the timeout
+    async with _server(ping_interval=10, ping_timeout=20) as server:
         reader, writer = await raw_websocket(server.port)
         refs = await _server_side(server, 1)
-        clock.lead += 10
+        clock.advance(10)
         assert (await asyncio.wait_for(read_frame(reader), 10))[0] == 0x9
-        clock.lead += 21
+        clock.advance(21)
         opcode, payload = await asyncio.wait_for(read_frame(reader), 10)
         assert (opcode, payload[:2]) == (0x8, b"\x03\xf3")  # the server's close, 1011
         writer.close()

@@ -29,7 +29,7 @@ from server.config import server_version
 from server.discovery import PER_ADDRESS, RateLimit, Settings
 from server.net import BoardhallServer, running_server
 from server.testing import ServerProcess, WireClient
-from tests.server.test_ipv6 import link_local
+from tests.server.helpers import link_local
 
 
 class Clock:

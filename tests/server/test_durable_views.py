@@ -24,66 +24,7 @@ from server.outputs import SaveGame
 from server.storage import Storage
 from server.testing import BoardhallServer, WireClient, running_server
 from tests.server.http_tools import http_get, http_request
-from tests.server.storage_tools import plies_on_disk, until
-
-
-class Gate:
-    """``os.fdatasync`` behind a gate: while held, each sync waits for a permit."""
-
-    def __init__(self, real: Callable[[int], None]) -> None:
-        self.real = real
-        self.started = 0
-        """Syncs begun."""
-        self.done = 0
-        """Syncs finished (the server hears of a sync only after this counts it)."""
-        self._held = False
-        self._permits = threading.Semaphore(0)
-        self._changed = threading.Condition()
-        self.errors: list[OSError] = []
-        """Raised by the next syncs, one each, after they are let through."""
-
-    def fdatasync(self, fd: int) -> None:
-        with self._changed:
-            self.started += 1
-            held = self._held
-            self._changed.notify_all()
-        if held:
-            assert self._permits.acquire(timeout=60), "a held sync was never let through"
-        with self._changed:
-            error = self.errors.pop(0) if self.errors else None
-        if error is not None:
-            with self._changed:
-                self.done += 1
-                self._changed.notify_all()
-            raise error
-        self.real(fd)
-        with self._changed:
-            self.done += 1
-            self._changed.notify_all()
-
-    def hold(self) -> None:
-        with self._changed:
-            self._held = True
-
-    def allow(self, count: int = 1) -> None:
-        """Let ``count`` held syncs through."""
-        for _ in range(count):
-            self._permits.release()
-
-    def open(self) -> None:
-        """Hold nothing any more."""
-        with self._changed:
-            self._held = False
-        self.allow(1000)
-
-    async def started_at_least(self, count: int) -> None:
-        """Wait (off the loop) until ``count`` syncs have begun."""
-
-        def wait() -> bool:
-            with self._changed:
-                return self._changed.wait_for(lambda: self.started >= count, 10)
-
-        assert await asyncio.to_thread(wait), f"sync {count} never began"
+from tests.server.storage_tools import Gate, plies_on_disk, until
 
 
 @pytest.fixture

@@ -14,37 +14,10 @@ import pytest
 
 from server.net import BoardhallServer, running_server
 from server.testing import WireClient
+from tests.server.helpers import can_bind, link_local
 
-
-def _can_bind(family: socket.AddressFamily, host: str) -> bool:
-    try:
-        address = socket.getaddrinfo(host, 0, family, socket.SOCK_STREAM)[0][4]
-        with socket.socket(family, socket.SOCK_STREAM) as sock:
-            sock.bind(address)
-    except OSError:
-        return False
-    return True
-
-
-HAS_IPV6 = socket.has_ipv6 and _can_bind(socket.AF_INET6, "::1")
+HAS_IPV6 = socket.has_ipv6 and can_bind(socket.AF_INET6, "::1")
 needs_ipv6 = pytest.mark.skipif(not HAS_IPV6, reason="this machine has no IPv6 loopback (::1)")
-
-
-def link_local() -> str | None:
-    """``fe80::...%IFACE`` of this machine (Linux), or None."""
-    try:
-        lines = Path("/proc/net/if_inet6").read_text().splitlines()
-    except OSError:
-        return None
-    for line in lines:
-        fields = line.split()
-        if len(fields) == 6 and fields[0].startswith("fe80") and fields[5] != "lo":
-            groups = ":".join(fields[0][i : i + 4] for i in range(0, 32, 4))
-            text = f"{socket.inet_ntop(socket.AF_INET6, bytes.fromhex(groups.replace(':', '')))}"
-            candidate = f"{text}%{fields[5]}"
-            if _can_bind(socket.AF_INET6, candidate):
-                return candidate
-    return None
 
 
 async def _welcomed(url: str) -> None:

@@ -10,7 +10,7 @@ from websockets.asyncio.client import connect
 
 from server.keepalive import Keepalive
 from server.net import running_server
-from tests.server.helpers import MovedClock
+from tests.server.helpers import LoopClock
 from tests.server.raw_ws import client_frame, raw_websocket, read_frame
 from tests.server.storage_tools import until
 
@@ -76,19 +76,19 @@ def test_the_sweep_is_frequent_enough_for_both_limits() -> None:
         Keepalive(0.0, 1.0)
 
 
-async def test_a_peer_that_never_answers_pings_is_closed_with_1011() -> None:
-    """One interval on the server's keepalive clock brings a ping; the timeout on top of it,
-    with the ping unanswered, the close (no real interval or timeout is waited for)."""
-    clock = MovedClock()
-    async with running_server(
-        port=0, ping_interval=10, ping_timeout=20, keepalive_clock=clock
-    ) as server:
+async def test_a_peer_that_never_answers_pings_is_closed_with_1011(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One interval on the server's clock (the loop's, moved on) brings a ping; the timeout on
+    top of it, with the ping unanswered, the close (no real interval or timeout is waited for)."""
+    clock = LoopClock(asyncio.get_running_loop(), monkeypatch)
+    async with running_server(port=0, ping_interval=10, ping_timeout=20) as server:
         reader, writer = await raw_websocket(server.port)
         await until(lambda: server.keepalive is not None and len(server.keepalive) == 1)
-        clock.lead += 10
+        clock.advance(10)
         opcode, _ = await asyncio.wait_for(read_frame(reader), 10)
         assert opcode == 0x9  # a ping came first, and is left unanswered
-        clock.lead += 21
+        clock.advance(21)
         opcode, payload = await asyncio.wait_for(read_frame(reader), 10)
         assert opcode == 0x8
         assert struct.unpack("!H", payload[:2])[0] == 1011
@@ -96,21 +96,21 @@ async def test_a_peer_that_never_answers_pings_is_closed_with_1011() -> None:
         writer.close()
 
 
-async def test_a_peer_that_answers_stays_and_its_round_trip_is_measured() -> None:
+async def test_a_peer_that_answers_stays_and_its_round_trip_is_measured(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A peer that answers each ping is pinged again after the interval and the timeout have
     both passed since the last one (not closed: its pong counted), its round trip is measured,
     it is served, and it is forgotten once it goes."""
-    clock = MovedClock()
-    async with running_server(
-        port=0, ping_interval=10, ping_timeout=20, keepalive_clock=clock
-    ) as server:
+    clock = LoopClock(asyncio.get_running_loop(), monkeypatch)
+    async with running_server(port=0, ping_interval=10, ping_timeout=20) as server:
         reader, writer = await raw_websocket(server.port)
         keepalive = server.keepalive
         assert keepalive is not None
         await until(lambda: len(keepalive) == 1)
         ((conn, conn_ws),) = server.connections.items()
         for _ in range(2):
-            clock.lead += 30
+            clock.advance(30)
             opcode, payload = await asyncio.wait_for(read_frame(reader), 10)
             assert opcode == 0x9, (opcode, payload)  # pinged, not closed
             writer.write(client_frame(0xA, payload))

@@ -7,14 +7,12 @@ driven with an injected clock (:class:`HallDriver`), never by sleeping.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 
 from server.testing import HallDriver, WireClient
-
-Factory = Callable[..., Awaitable[WireClient]]
+from tests.server.helpers import Factory
 
 
 async def _seeks(wire: WireClient) -> list[dict[str, Any]]:

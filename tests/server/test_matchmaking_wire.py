@@ -6,7 +6,6 @@ clock (the server's only clock), never by sleeping."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ from server.outputs import SaveIdentity, SaveRatings
 from server.ratings import NewRating
 from server.storage import Storage
 from server.testing import WireClient
+from tests.server.helpers import LoopClock
 from tests.server.tables import serving
 
 BLITZ = {"initial": 300, "increment": 3}
@@ -39,19 +39,6 @@ def _seed(db: Path) -> None:
         storage.apply(ops)
     finally:
         storage.close()
-
-
-class LoopClock:
-    """The running loop's clock, moved on by :meth:`advance` (timers due by then fire)."""
-
-    def __init__(self, loop: asyncio.AbstractEventLoop, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.offset = 0.0
-        real: Callable[[], float] = loop.time
-        monkeypatch.setattr(loop, "time", lambda: real() + self.offset)
-
-    def advance(self, seconds: float) -> None:
-        """Move the clock on by ``seconds``."""
-        self.offset += seconds
 
 
 async def _seek(wire: WireClient) -> dict[str, Any]:

@@ -6,7 +6,6 @@ import asyncio
 import json
 import os
 import ssl
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import trustme
@@ -14,10 +13,9 @@ import trustme
 from server.config import ServerConfig
 from server.net import BoardhallServer, running_server
 from server.testing import WireClient
+from tests.server.helpers import Factory
 from tests.server.http_tools import http_get
 from tests.server.storage_tools import until
-
-Factory = Callable[..., Awaitable[WireClient]]
 
 
 async def test_frame_over_the_limit_closes_1009(client: Factory) -> None:

@@ -6,12 +6,10 @@ a few moves: by ``stop``, by ``report`` and by the ``max_plies`` room option.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from server.testing import WireClient
-
-Factory = Callable[..., Awaitable[WireClient]]
+from tests.server.helpers import Factory
 
 # First has pieces 0..8 on their own points of camp L; its 9 on 5,10 can span its 6 and 3 to L's
 # point 9 (1,6). Second is in camp R with 1 and 2 swapped; its 9 on 9,4 spans 3 and 6 to 13,8.

@@ -13,9 +13,9 @@ from typing import Any
 from server.net import BoardhallServer
 from server.outputs import SaveGame, StorageOp
 from server.storage import StorageClosed, WriteRefused
+from tests.server.helpers import Factory
 from tests.server.http_tools import http_get
 from tests.server.storage_tools import move, opened, plies_on_disk, until
-from tests.server.test_net import Factory
 
 
 async def test_writes_held_while_the_database_is_read_only_are_committed_in_order(

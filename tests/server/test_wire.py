@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from server.net import BoardhallServer
 from server.testing import WireClient
-
-Factory = Callable[..., Awaitable[WireClient]]
+from tests.server.helpers import Factory
 
 FIRST = ["0,0", "1,0", "2,0", "3,0", "4,0"]
 SECOND = ["0,1", "1,1", "2,1", "3,1"]
