@@ -13,6 +13,7 @@ import pytest
 from client.app import App
 from client.config import Config
 from client.local import EmbeddedServer
+from tests.client.board_tools import SavePng
 from tests.client.helpers import click, key, pump, type_text
 
 SHOTS = Path("/tmp/boardhall-shots")
@@ -90,7 +91,7 @@ class UI:
 
 
 @pytest.fixture
-def save_png(tmp_path: Path) -> Callable[[pygame.Surface, str], Path]:
+def save_png(tmp_path: Path) -> SavePng:
     """Save a surface as ``name`` (a .png) under tmp_path and copy it to /tmp/boardhall-shots."""
 
     def save(surface: pygame.Surface, name: str) -> Path:

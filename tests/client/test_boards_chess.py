@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
-
 import pygame
 import pytest
 
@@ -16,9 +13,7 @@ from client.boards.chess import (
     parse_fen_board,
     piece_sprite,
 )
-
-SavePng = Callable[[pygame.Surface, str], Path]
-"""The ``save_png`` fixture: save a surface as a PNG (also to /tmp/boardhall-shots)."""
+from tests.client.board_tools import SavePng
 
 RECTS = [pygame.Rect(0, 0, 500, 500), pygame.Rect(30, 12, 900, 760), pygame.Rect(3, 7, 333, 517)]
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -31,8 +26,6 @@ def new_view() -> ChessView:
     view = make_view("chess")
     assert isinstance(view, ChessView)
     return view
-
-
 
 
 def colour(surface: pygame.Surface, view: ChessView, square: str) -> tuple[int, int, int]:

@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
-
 import pygame
 import pytest
 
 from client.boards import Marks, make_view
 from client.boards.draughts import DARK_SQUARE, LIGHT_SQUARE, DraughtsView, parse_position
-
-SavePng = Callable[[pygame.Surface, str], Path]
-"""The ``save_png`` fixture: save a surface as a PNG (also to /tmp/boardhall-shots)."""
+from tests.client.board_tools import SavePng
 
 RECTS = [pygame.Rect(0, 0, 500, 500), pygame.Rect(25, 40, 900, 820), pygame.Rect(3, 3, 317, 611)]
 VARIANTS = [None, "international", "brazilian", "russian"]
@@ -23,8 +18,6 @@ def new_view(variant: str | None = None) -> DraughtsView:
     view = make_view("draughts", variant)
     assert isinstance(view, DraughtsView)
     return view
-
-
 
 
 def probe(surface: pygame.Surface, view: DraughtsView, square: str) -> tuple[int, int, int]:

@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from pathlib import Path
 
 import pygame
 import pytest
 
 from client.boards import Marks, make_view
 from client.boards.hexgomoku import HexGomokuView, all_points
-
-SavePng = Callable[[pygame.Surface, str], Path]
-"""The ``save_png`` fixture: save a surface as a PNG (also to /tmp/boardhall-shots)."""
+from tests.client.board_tools import SavePng
 
 RECTS = [pygame.Rect(0, 0, 500, 500), pygame.Rect(37, 11, 900, 700), pygame.Rect(5, 5, 320, 480)]
 
@@ -23,8 +19,6 @@ def new_view() -> HexGomokuView:
     view = make_view("hexgomoku")
     assert isinstance(view, HexGomokuView)
     return view
-
-
 
 
 def probe(view: HexGomokuView, surface: pygame.Surface, point: str) -> tuple[int, int, int]:

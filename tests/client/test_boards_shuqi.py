@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from pathlib import Path
 
 import pygame
 import pytest
 
 from client.boards import Marks, make_view
 from client.boards.shuqi import LEFT_CAMP, RIGHT_CAMP, ShuqiView, all_points, parse_position
-
-SavePng = Callable[[pygame.Surface, str], Path]
-"""The ``save_png`` fixture: save a surface as a PNG (also to /tmp/boardhall-shots)."""
+from tests.client.board_tools import SavePng
 
 RECTS = [pygame.Rect(0, 0, 500, 500), pygame.Rect(20, 30, 900, 600), pygame.Rect(0, 0, 1200, 400)]
 START = (
@@ -36,8 +32,6 @@ def new_view() -> ShuqiView:
     view = make_view("shuqi")
     assert isinstance(view, ShuqiView)
     return view
-
-
 
 
 def probe(surface: pygame.Surface, view: ShuqiView, point: str) -> tuple[int, int, int]:

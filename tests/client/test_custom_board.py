@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
-
 import pygame
 import pytest
 
@@ -13,23 +10,16 @@ from client.boards import custom as board
 from client.boards.custom import CustomView, display_name
 from client.ui import fonts
 from engines.custom import ENGINE
-
-SavePng = Callable[[pygame.Surface, str], Path]
-"""The ``save_png`` fixture: save a surface as a PNG (also to /tmp/boardhall-shots)."""
-
-RECTS = [pygame.Rect(0, 0, 600, 660), pygame.Rect(37, 11, 901, 707), pygame.Rect(5, 9, 181, 97)]
+from tests.client.board_tools import CUSTOM_RECTS, SavePng, is_wood, rgb
 
 
-def view_of(variant: str, rect: pygame.Rect = RECTS[0], flipped: bool = False) -> CustomView:
+def view_of(
+    variant: str, rect: pygame.Rect = CUSTOM_RECTS[0], flipped: bool = False
+) -> CustomView:
     view = make_view("custom", variant, ENGINE.variant_info(variant))
     assert isinstance(view, CustomView)
     view.layout(rect, flipped)
     return view
-
-
-def rgb(surface: pygame.Surface, x: float, y: float) -> tuple[int, int, int]:
-    c = surface.get_at((round(x), round(y)))
-    return c.r, c.g, c.b
 
 
 def is_red(c: tuple[int, int, int]) -> bool:
@@ -40,17 +30,13 @@ def is_blue(c: tuple[int, int, int]) -> bool:
     return c[2] > 110 and c[2] - c[0] > 60
 
 
-def is_wood(c: tuple[int, int, int]) -> bool:
-    return c[0] > 200 and 150 < c[1] < 215 and c[0] - c[2] > 60
-
-
 def is_grey(c: tuple[int, int, int]) -> bool:
     return max(c) - min(c) < 24 and 60 < c[0] < 170
 
 
 @pytest.mark.parametrize("variant", ["xiangqi", "stones", "guards"])
 @pytest.mark.parametrize("flipped", [False, True])
-@pytest.mark.parametrize("rect", RECTS)
+@pytest.mark.parametrize("rect", CUSTOM_RECTS)
 def test_pixel_square_round_trip(variant: str, flipped: bool, rect: pygame.Rect) -> None:
     """point_at(pixel_of(p)) == p for every square, also for float pixels; all inside the rect."""
     view = view_of(variant, rect, flipped)
@@ -76,8 +62,6 @@ def test_orientation_and_outside() -> None:
     assert view.point_at((1, 1)) is None and view.point_at((599, 659)) is None
     with pytest.raises(ValueError):
         view.pixel_of("11,1")
-
-
 
 
 def test_render_xiangqi_to_png(save_png: SavePng) -> None:

@@ -13,7 +13,7 @@ from client.boards import Marks, make_view
 from client.boards.custom import CustomView
 from engines.custom import ENGINE
 from engines.custom.look import BoardLook, River
-from tests.client.test_custom_board import RECTS, SavePng, is_wood, rgb
+from tests.client.board_tools import CUSTOM_RECTS, SavePng, is_wood, rgb
 
 SIZE = (600, 660)
 
@@ -35,7 +35,7 @@ def xiangqi_info(**board: Any) -> dict[str, Any]:
 
 
 def view_with(
-    info: dict[str, Any], rect: pygame.Rect = RECTS[0], flipped: bool = False
+    info: dict[str, Any], rect: pygame.Rect = CUSTOM_RECTS[0], flipped: bool = False
 ) -> CustomView:
     view = make_view("custom", "xiangqi", info)
     assert isinstance(view, CustomView)
@@ -68,7 +68,7 @@ def test_the_hint_decides_the_look_and_bad_hints_fall_back_to_cells() -> None:
 
 
 @pytest.mark.parametrize("flipped", [False, True])
-@pytest.mark.parametrize("rect", RECTS[:2])
+@pytest.mark.parametrize("rect", CUSTOM_RECTS[:2])
 def test_lines_cross_exactly_where_pieces_sit(flipped: bool, rect: pygame.Rect) -> None:
     """Every point's pixel (what a click maps back to it) is a crossing of drawn lines; a little
     off the lines it is wood: the drawing matches the pixel <-> square mapping."""

@@ -5,7 +5,6 @@ that say what happened, and a lost connection is said plainly and never leaves d
 from __future__ import annotations
 
 import itertools
-import math
 from pathlib import Path
 from typing import Any
 
@@ -22,73 +21,12 @@ from client.scenes.result import ResultPanel
 from client.scenes.room import RoomScene
 from client.scenes.room_panel import CHAT_RECT, MESSAGE_RECT, MOVES_RECT
 from client.ui import draw, fonts, theme
-from tests.client.conftest import SHOTS
 from tests.client.helpers import StubConnection
+from tests.client.window_tools import lines_inside, window_bounds, window_shot
 
 LONG = "Maximilian-Alexander von Hohenzollern"[:32]
 CJK = "张伟王芳李娜刘洋陈静杨帆黄磊赵敏周杰吴"
 SMALL_WINDOWS = [(640, 480), (800, 600)]
-
-
-def window_shot(app: Any, size: tuple[int, int], name: str) -> tuple[pygame.Surface, list[Any]]:
-    """Render ``app`` as a window of ``size`` shows it; returns the image and the text lines
-    drawn at the window's scale, each as (value, logical item, window rect)."""
-    recorded: list[Any] = []
-    original = draw.draw_collected
-
-    def record(surface: pygame.Surface, items: list[Any], scale: float,
-               offset: tuple[int, int], min_px: int = draw.MIN_WINDOW_PX) -> None:
-        for item in items:
-            recorded.append((item, window_rect(item, scale, offset, min_px)))
-        original(surface, items, scale, offset, min_px)
-
-    if size == theme.LOGICAL_SIZE:  # drawn straight on the logical surface: record it so
-        with draw.collect_text() as texts:
-            for scene in app.visible_scenes():
-                scene.draw(app.surface)
-        recorded = [(item, window_rect(item, 1.0, (0, 0), draw.MIN_WINDOW_PX)) for item in texts]
-    previous, present = app.window, app.present
-    app.window, app.present = pygame.Surface(size), False
-    draw.draw_collected = record
-    try:
-        app.render()
-        image = app.window.copy()
-    finally:
-        draw.draw_collected = original
-        app.window, app.present = previous, present
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    pygame.image.save(image, str(SHOTS / f"{name}.png"))
-    return image, recorded
-
-
-def window_rect(item: Any, scale: float, offset: tuple[int, int], min_px: int) -> pygame.Rect:
-    """Where a recorded line shows in the window (as the app draws it: cut to its max width)."""
-    px = max(min_px, round(max(item.size, fonts.MIN_SIZE) * scale))
-    value = item.value
-    if item.max_width is not None and fonts.measure(value, px)[0] > int(item.max_width * scale):
-        while value and fonts.measure(value + "…", px)[0] > int(item.max_width * scale):
-            value = value[:-1]
-        value += "…"
-    rect = pygame.Rect((0, 0), fonts.measure(value, px, item.bold))
-    setattr(rect, item.anchor, (offset[0] + round(item.pos[0] * scale),
-                                offset[1] + round(item.pos[1] * scale)))
-    return rect
-
-
-def on_window(rect: pygame.Rect, size: tuple[int, int]) -> pygame.Rect:
-    """A logical rectangle as the window of ``size`` shows it."""
-    lw, lh = theme.LOGICAL_SIZE
-    scale = min(size[0] / lw, size[1] / lh)
-    ox, oy = int((size[0] - lw * scale) / 2), int((size[1] - lh * scale) / 2)
-    return pygame.Rect(ox + math.floor(rect.left * scale), oy + math.floor(rect.top * scale),
-                       math.ceil(rect.width * scale) + 1, math.ceil(rect.height * scale) + 1)
-
-
-def lines_inside(recorded: list[Any], box: pygame.Rect, size: tuple[int, int]) -> list[str]:
-    """The lines laid out inside logical ``box`` whose drawn text leaves it in the window."""
-    shown = on_window(box, size)
-    return [item.value for item, rect in recorded
-            if box.collidepoint(item.pos) and not shown.contains(rect)]
 
 
 def awkward_room(ui: Any) -> RoomScene:
@@ -161,7 +99,7 @@ def test_connect_caret_sits_at_the_end_of_the_text(ui: Any, size: tuple[int, int
     image, recorded = window_shot(ui.app, size, f"audit-connect-caret-{size[0]}x{size[1]}")
     field = ui.app.top.address.rect
     text_rect = next(rect for item, rect in recorded if item.value == "192.168.1.20")
-    shown = on_window(field, size)
+    shown = window_bounds(field, size)
     row = shown.centery
     caret = [x for x in range(shown.left + 4, shown.right - 4)
              if _bluish(image.get_at((x, row)))]
@@ -183,7 +121,7 @@ def test_connect_failure_stays_inside_the_card(ui: Any, size: tuple[int, int]) -
     scene.on_net(NetEvent("failed", text="Cannot reach ws://a-very-long-host.example.lan:8765/: "
                           + "connection refused; is the server running? " * 12))
     _, recorded = window_shot(ui.app, size, f"audit-connect-failed-{size[0]}x{size[1]}")
-    card = on_window(scene.card, size)
+    card = window_bounds(scene.card, size)
     lines = [rect for item, rect in recorded if item.color == theme.BAD]
     assert lines and all(card.contains(rect) for rect in lines), (card, lines)
     values = [item.value for item, _ in recorded if item.color == theme.BAD]
@@ -355,7 +293,6 @@ def test_move_list_entries_keep_apart(ui: Any, size: tuple[int, int]) -> None:
         for other in entries:
             if one is not other and abs(one.centery - other.centery) < 4 and one.left < other.left:
                 assert one.right + 2 <= other.left, (one, other)
-
 
 
 def test_hot_seat_result_names_the_winner(ui: Any) -> None:

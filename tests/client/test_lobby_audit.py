@@ -128,7 +128,7 @@ def test_the_replay_label_stays_in_the_middle_column_of_a_small_window(ui: Any) 
     """At 640x480 text is drawn relatively larger: the replay field's label ("Replay a game:
     its id, or a record file (JSON, PGN, PDN)") ran on under the right column's buttons; it is
     cut with an ellipsis at the middle column's edge."""
-    from tests.client.test_room_polish import render_at
+    from tests.client.window_tools import render_at
 
     lobby = ui.open_lobby()
     ui.message(demo_rooms())

@@ -82,7 +82,7 @@ def test_the_lobby_rows_drawn_at_the_default_size_and_at_640x480(ui: Any) -> Non
     """The lobby with rated rooms, saved as PNGs: at 1280x800 the two-player rows show both
     ratings; at 640x480 (text kept readable, so relatively larger) no line of the room list
     leaves its column's box, and the rows fall back to the names."""
-    from tests.client.test_display_audit import lines_inside, window_shot
+    from tests.client.window_tools import lines_inside, window_shot
 
     lobby = ui.open_lobby()
     rooms = demo_rooms()

@@ -22,7 +22,7 @@ from client.scenes.lobby import LobbyScene
 from client.scenes.room import RoomScene
 from client.screenshot import save
 from tests.client.helpers import click, key, open_app, pump, room_of, type_text
-from tests.client.test_sound_play import game_on
+from tests.client.sound_tools import game_on
 
 
 def say(app: App, apps: list[App], text: str) -> None:

@@ -11,7 +11,6 @@ from typing import Any
 import pygame
 import pytest
 
-from client.app import App
 from client.local import EmbeddedServer
 from client.my_games import GameRow, fetch_list, game_row, when_text
 from client.scenes.lobby import TAB_X, LobbyScene
@@ -19,68 +18,11 @@ from client.scenes.replay import ReplayScene
 from client.scenes.room import RoomScene
 from client.ui import theme
 from tests.client.helpers import FixedAnswer, click, fixed_http, key, open_app, pump, room_of
-from tests.client.test_room_polish import render_at
+from tests.client.lobby_tools import a_game, back_to_lobby, games_tab, lobby_of
+from tests.client.window_tools import render_at
 
 LONG = "WOLFGANG-MAXIMILIAN VON HOHENZOLLERN"[:32]
 CJK = "张伟王芳李娜刘洋陈静杨帆黄磊赵敏周杰吴"
-
-
-def lobby_of(app: App) -> LobbyScene:
-    """The app's lobby (wherever it is on the stack)."""
-    found = app.find(LobbyScene)
-    assert found, "no lobby"
-    return found[0]
-
-
-def back_to_lobby(apps: list[App]) -> None:
-    """Close every scene above each app's lobby (as Esc does) and let the lobbies settle."""
-    for app in apps:
-        while not isinstance(app.top, LobbyScene):
-            top = app.top
-            if isinstance(top, RoomScene):
-                top.close()
-            else:
-                app.pop()
-    pump(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
-
-
-def a_game(first: App, second: App, game: str, moves: list[str], end: str | None,
-           by: App | None = None, private: bool = False,
-           clock: dict[str, int] | None = None) -> str:
-    """``first`` opens a ``game`` room (with ``clock``: a rated one), ``second`` joins it, they
-    play ``moves`` and ``by`` sends ``end`` (``resign``/``abort``; none: the game goes on).
-    Returns the game id."""
-    apps = [first, second]
-    back_to_lobby(apps)
-    create: dict[str, Any] = {"type": "create", "game": game, "color": "first",
-                              "private": private}
-    first.send({**create, "clock": clock} if clock else create)
-    pump(apps, lambda: bool(first.find(RoomScene)))
-    code = room_of(first).model.room
-    second.send({"type": "join", "room": code})
-    pump(apps, lambda: bool(second.find(RoomScene))
-         and room_of(first).model.seats.get("second") is not None)
-    for ply, move in enumerate(moves):
-        mover = first if ply % 2 == 0 else second
-        mover.send({"type": "move", "room": code, "ply": ply, "move": move})
-        pump(apps, lambda n=ply + 1: all(  # type: ignore[misc]
-            len(room_of(a).model.moves) == n for a in apps))
-    if end is not None:
-        assert by is not None
-        by.send({"type": end, "room": code})
-        pump(apps, lambda: all(room_of(a).model.status == "over" for a in apps))
-    return room_of(first).model.game_id
-
-
-def games_tab(app: App) -> LobbyScene:
-    """Show "Your games" with its key (G) and wait until the list and every record are in."""
-    lobby = lobby_of(app)
-    assert isinstance(app.top, LobbyScene)
-    if lobby.tab != "games":
-        key(app, pygame.K_g, "g")
-    assert lobby.tab == "games"
-    pump(app, lambda: lobby.my_games.loaded and not lobby.my_games.loading)
-    return lobby
 
 
 def shown(lobby: LobbyScene) -> list[GameRow]:

@@ -4,7 +4,6 @@ of a game sat second shown the other way up, and a hot-seat status whose colour 
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 from typing import Any
 
 import pygame
@@ -15,8 +14,7 @@ from client.scenes.replay import ReplayScene
 from client.scenes.result import ResultPanel
 from client.ui import draw, theme
 from tests.client.helpers import StubConnection
-
-POLISH = Path("/tmp/polish")
+from tests.client.window_tools import POLISH
 
 TWO_PATHS = "W:W39:B21,31,32,33,40,42,43"
 """White's man on 39 takes four by two paths that both end on 17 (via 28 or via 48)."""
@@ -99,7 +97,6 @@ def test_replay_keeps_a_board_the_player_flipped_in_the_room(ui: Any) -> None:
     ui.key(pygame.K_p)
     replay = ui.app.top
     assert isinstance(replay, ReplayScene) and replay.view is not None and replay.view.flipped
-
 
 
 def test_hot_seat_status_has_one_colour_whoever_is_to_move(ui: Any) -> None:

@@ -28,9 +28,8 @@ from server.outputs import SaveGame, SaveIdentity, SaveRatings, StorageOp
 from server.ratings import NewRating
 from server.storage import Storage
 from tests.client.helpers import FixedAnswer, click, fixed_http, key, open_app, pump
-from tests.client.test_my_games import a_game, back_to_lobby, games_tab
-from tests.client.test_room_polish import on_window, render_at
-from tests.client.test_top_players import row_rect, top_tab
+from tests.client.lobby_tools import a_game, back_to_lobby, games_tab, row_rect, top_tab
+from tests.client.window_tools import on_window, render_at
 
 BLITZ = {"initial": 300, "increment": 3}
 

@@ -34,53 +34,10 @@ from client.scenes.room import RoomScene, result_text
 from client.ui import draw, theme
 from client.ui.widgets import Button, TextField, Toggle
 from tests.client.helpers import StubConnection, open_app, pump
+from tests.client.window_tools import on_window, render_at
 
-POLISH = Path("/tmp/polish")
 GAMES = ("chess", "draughts", "shuqi", "hexgomoku", "custom")
 SIZES = ((640, 480), (800, 600), (1280, 800))
-
-
-def render_at(app: App, size: tuple[int, int], name: str) -> list[tuple[Any, str, pygame.Rect]]:
-    """Render ``app`` as a window of ``size`` shows it (saved as /tmp/polish/NAME-WxH.png);
-    returns each text line drawn: (logical item, value as shown, rectangle in the window)."""
-    recorded: list[tuple[Any, str, pygame.Rect]] = []
-    original = draw.draw_collected
-
-    def record(surface: pygame.Surface, items: list[Any], scale: float,
-               offset: tuple[int, int], min_px: int = draw.MIN_WINDOW_PX) -> None:
-        for item in items:
-            value, _, rect = draw.placed(item, scale, offset, min_px)
-            recorded.append((item, value, rect))
-        original(surface, items, scale, offset, min_px)
-
-    app.step(0.0)
-    previous, present = app.window, app.present
-    app.window, app.present = pygame.Surface(size), False
-    draw.draw_collected = record
-    try:
-        if size == theme.LOGICAL_SIZE:
-            with draw.collect_text(1.0) as texts:  # the top scene's lines, as in a window
-                app.visible_scenes()[-1].draw(app.surface)
-            for item in texts:
-                value, _, rect = draw.placed(item, 1.0, (0, 0))
-                recorded.append((item, value, rect))
-        app.render()
-        image = app.window.copy()
-    finally:
-        draw.draw_collected = original
-        app.window, app.present = previous, present
-    POLISH.mkdir(parents=True, exist_ok=True)
-    pygame.image.save(image, str(POLISH / f"{name}-{size[0]}x{size[1]}.png"))
-    return recorded
-
-
-def on_window(rect: pygame.Rect, size: tuple[int, int]) -> pygame.Rect:
-    """A logical rectangle as a window of ``size`` shows it."""
-    lw, lh = theme.LOGICAL_SIZE
-    scale = min(size[0] / lw, size[1] / lh)
-    ox, oy = int((size[0] - lw * scale) / 2), int((size[1] - lh * scale) / 2)
-    return pygame.Rect(ox + round(rect.left * scale), oy + round(rect.top * scale),
-                       round(rect.width * scale), round(rect.height * scale))
 
 
 def button_labels(recorded: list[tuple[Any, str, pygame.Rect]], button: Button

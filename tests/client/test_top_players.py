@@ -18,34 +18,16 @@ from client.top_players import player_rows
 from client.ui import theme
 from server.glicko2 import Rating
 from tests.client.helpers import FixedAnswer, click, fixed_http, key, open_app, pump
-from tests.client.test_my_games import a_game, back_to_lobby, lobby_of
-from tests.client.test_room_polish import on_window, render_at
+from tests.client.lobby_tools import a_game, back_to_lobby, lobby_of, row_rect, top_tab
+from tests.client.window_tools import on_window, render_at
 from tests.server.storage_tools import seed_ratings
 
 BLITZ = {"initial": 300, "increment": 3}
 
 
-def top_tab(app: App) -> LobbyScene:
-    """Show "Top players" with its key (T) and wait until the list is in."""
-    lobby = lobby_of(app)
-    assert isinstance(app.top, LobbyScene)
-    if lobby.tab != "top":
-        key(app, pygame.K_t, "t")
-    assert lobby.tab == "top"
-    pump(app, lambda: lobby.top_players.loaded and not lobby.top_players.loading)
-    return lobby
-
-
 def shown_rows(lobby: LobbyScene) -> list[tuple[int, str, str, bool]]:
     """(rank, name, rating, mine) of each row the list shows."""
     return [(r.rank, r.name, r.rating, r.mine) for r in lobby.top_rows]
-
-
-def row_rect(lobby: LobbyScene, index: int) -> pygame.Rect:
-    """Where the list draws row ``index`` (not scrolled), below its header."""
-    view = lobby.top_view
-    top = view.rect.top + view.row_height * (1 + index)
-    return pygame.Rect(view.rect.left + 1, top, view.rect.width - 2, view.row_height)
 
 
 def pick_game(app: App, game: str) -> None:
