@@ -90,6 +90,7 @@ class Fetch(Generic[T]):
 
     def __init__(self, read: Callable[[], T], name: str) -> None:
         self._done: queue.Queue[T | FetchFailed] = queue.Queue(maxsize=1)
+        self._finished = threading.Event()
         threading.Thread(target=self._work, args=(read,), name=name, daemon=True).start()
 
     def _work(self, read: Callable[[], T]) -> None:
@@ -97,6 +98,13 @@ class Fetch(Generic[T]):
             self._done.put(read())
         except FetchFailed as exc:
             self._done.put(exc)
+        finally:
+            self._finished.set()
+
+    def wait(self, timeout: float) -> bool:
+        """Block until the read has ended (at most ``timeout`` seconds; True if it has), for
+        tests and tools: the frame loop never waits, it polls :meth:`result`."""
+        return self._finished.wait(timeout)
 
     def result(self) -> T | FetchFailed | None:
         """What was read, or what went wrong; ``None`` while on its way."""

@@ -220,6 +220,7 @@ class RecordFetch:
         self._token = token
         self._ssl_context = ssl_context
         self._done: queue.Queue[dict[str, Any] | RecordError] = queue.Queue(maxsize=1)
+        self._finished = threading.Event()
         threading.Thread(target=self._fetch, name="boardhall-fetch", daemon=True).start()
 
     def _fetch(self) -> None:
@@ -227,6 +228,13 @@ class RecordFetch:
             self._done.put(fetch_record(self.url, token=self._token, ssl_context=self._ssl_context))
         except RecordError as exc:
             self._done.put(exc)
+        finally:
+            self._finished.set()
+
+    def wait(self, timeout: float) -> bool:
+        """Block until the read has ended (at most ``timeout`` seconds; True if it has), for
+        tests and tools: the frame loop never waits, it polls :meth:`result`."""
+        return self._finished.wait(timeout)
 
     def result(self) -> dict[str, Any] | RecordError | None:
         """The parsed record, or what went wrong; ``None`` while it is still on its way."""

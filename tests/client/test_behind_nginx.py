@@ -38,7 +38,7 @@ from server.config import ServerConfig
 from server.proxies import parse_networks
 from server.pushconn import OVER_LIMIT_TEXT
 from server.testing import WireClient
-from tests.client.helpers import first_move_at_a_table, pump, room_of
+from tests.client.helpers import arrived, first_move_at_a_table, pump, room_of
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "deploy" / "nginx.conf"
 
@@ -301,9 +301,7 @@ def test_players_behind_nginx_play_and_read_records_at_the_root_and_under_a_pref
                 f"https://127.0.0.1:{port}/boardhall/games/{game_id}?format=json",
             ]
             for fetch in fetches:
-                deadline = time.monotonic() + 10
-                while (record := fetch.result()) is None and time.monotonic() < deadline:
-                    time.sleep(0.01)
+                record = arrived(fetch)
                 assert isinstance(record, dict), record
                 assert record["moves"] == ["0,0"]
     finally:

@@ -17,7 +17,16 @@ from client.scenes.lobby import TAB_X, LobbyScene
 from client.scenes.replay import ReplayScene
 from client.scenes.room import RoomScene
 from client.ui import theme
-from tests.client.helpers import FixedAnswer, click, fixed_http, key, open_app, pump, room_of
+from tests.client.helpers import (
+    FixedAnswer,
+    arrived,
+    click,
+    fixed_http,
+    key,
+    open_app,
+    pump,
+    room_of,
+)
 from tests.client.lobby_tools import a_game, back_to_lobby, games_tab, lobby_of
 from tests.client.window_tools import render_at
 
@@ -220,15 +229,12 @@ def test_an_answer_that_is_not_utf8_is_said_not_waited_for() -> None:
     """A record answered with bytes that are not UTF-8 (a proxy's error page, another server on
     the port) raised UnicodeDecodeError on the fetch thread, which died: the replay said
     "Fetching game…" for ever. It is a RecordError naming the URL."""
-    import time
 
     from client.scenes.replay import RecordError, RecordFetch
 
     with fixed_http(FixedAnswer(200, "Spiel nicht gefunden: \xfc".encode("latin-1"))) as latin1:
         fetch = RecordFetch(f"ws://127.0.0.1:{latin1.port}/", "g1")
-        deadline = time.monotonic() + 10
-        while (found := fetch.result()) is None and time.monotonic() < deadline:
-            time.sleep(0.01)
+        found = arrived(fetch)
         assert isinstance(found, RecordError), found
         assert "not UTF-8" in str(found) and "/games/g1?format=json" in str(found)
 

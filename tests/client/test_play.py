@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import time
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ from client.scenes.room import RoomScene
 from protocol import decode_client
 from tests.client.conftest import shoot
 from tests.client.helpers import (
+    arrived,
     back_on_the_same_port,
     click,
     first_move_at_a_table,
@@ -253,9 +253,7 @@ def test_wss_with_a_private_certificate_authority(tmp_path: Path) -> None:
         scene.submit()
         pump([app], lambda: isinstance(app.top, LobbyScene))
         fetch = app.record_fetch("no-such-game")  # HTTPS with the same trust: the server answers
-        deadline = time.monotonic() + 10
-        while (found := fetch.result()) is None and time.monotonic() < deadline:
-            time.sleep(0.01)
+        found = arrived(fetch)
         assert isinstance(found, RecordError) and "404" in str(found), found
         app.disconnect()
     finally:
@@ -474,11 +472,7 @@ def test_a_record_that_cannot_be_fetched_says_where_and_why() -> None:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     fetch = RecordFetch(f"ws://127.0.0.1:{port}", "g/1")
-    deadline = time.monotonic() + 10
-    found = fetch.result()
-    while found is None and time.monotonic() < deadline:
-        time.sleep(0.01)
-        found = fetch.result()
+    found = arrived(fetch)
     assert isinstance(found, RecordError)
     assert f"http://127.0.0.1:{port}/games/g%2F1?format=json" in str(found)
 
@@ -489,10 +483,7 @@ def test_a_private_game_record_is_read_as_its_player(tmp_path: Path) -> None:
     from websockets.sync.client import connect
 
     def result(fetch: RecordFetch) -> dict[str, Any] | RecordError:
-        deadline = time.monotonic() + 10
-        while (found := fetch.result()) is None and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert found is not None
+        found: dict[str, Any] | RecordError = arrived(fetch)
         return found
 
     embedded = EmbeddedServer().start()

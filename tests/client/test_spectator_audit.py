@@ -53,16 +53,14 @@ def test_boardhall_replay_url_of_a_private_game_says_so(http_status: FixedAnswer
 def test_lobby_replay_of_a_private_game_says_what_it_means(ui: Any, http_status: FixedAnswer,
                                                            tmp_path: Path) -> None:
     """The lobby's Replay of a game id the server refuses says why in its status line."""
-    import time
 
     lobby = ui.open_lobby()
     ui.app.url = f"ws://127.0.0.1:{http_status.port}/"
     lobby.replay_source.value = "g-private"
     lobby.start_replay("g-private")
-    deadline = time.monotonic() + 10
-    while lobby.fetch is not None and time.monotonic() < deadline:
-        ui.app.step(0.0)
-        time.sleep(0.01)
+    assert lobby.fetch is not None and lobby.fetch.wait(10), "no answer"
+    ui.app.step(0.0)
+    assert lobby.fetch is None
     assert PRIVATE_WORDS in lobby.status, lobby.status
     ui.shoot("spec-lobby-replay-private")
 
