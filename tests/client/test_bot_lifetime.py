@@ -17,6 +17,8 @@ from tests.client.bot_tools import GUARD
 
 
 async def _until(condition: Any, what: str) -> None:
+    """Wait until ``what`` holds of the server's bot list (polled, bounded: the server drops an
+    ended bot in its own task, after the same process wait as the test's, with no event)."""
     async with asyncio.timeout(GUARD):
         while not condition():
             await asyncio.sleep(0.02)

@@ -38,6 +38,8 @@ def _server(**options: Any) -> AbstractAsyncContextManager[BoardhallServer]:
 
 
 async def _until(condition: Callable[[], bool], what: str) -> None:
+    """Wait until the server's connection table says ``what`` (polled, bounded: the server
+    registers and drops connections in its handlers, with no event a test can await)."""
     for _ in range(1000):  # at most ~10 s
         if condition():
             return

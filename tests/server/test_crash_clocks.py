@@ -422,7 +422,9 @@ async def test_sigkill_charges_the_turn_up_to_the_last_stamp(tmp_path: Path) -> 
             with contextlib.closing(sqlite3.connect(db)) as database:
                 return float(database.execute("SELECT wall FROM alive").fetchone()[0])
 
-        async with asyncio.timeout(10):  # the server's own stamps, polled
+        # the child's own stamps (about once a second, on its own clock): polled, bounded. No
+        # clock of the child's can be moved from here, and its stamping is what is tested.
+        async with asyncio.timeout(10):
             while stamp() < moved_at + 3:
                 await asyncio.sleep(0.05)
         last = stamp()
