@@ -16,9 +16,9 @@ from protocol import limits
 from server.config import ServerConfig
 from server.outputs import SaveChat
 from server.testing import HallDriver, WireClient
+from tests.server.chat_tools import settled, table
+from tests.server.helpers import LoopClock
 from tests.server.tables import serving
-from tests.server.test_chat_history import settled, table
-from tests.server.test_matchmaking_wire import LoopClock
 
 HOME, CAFE = "198.51.100.7", "203.0.113.9"
 
