@@ -20,16 +20,19 @@ maximum likelihood.
   for the first player (1, 0.5 for a draw, 0), by Newton's method on the concave log-likelihood.
   The confidence interval is the 2.5-97.5 percentile of ``--bootstrap`` refits, each on games
   drawn with replacement (whole games: the positions of one game share its result).
-- **Calibration.** The bots convert an advantage worse than lichess's players, so chess's own
-  fit comes out below lichess's 0.00368208. The ratio lichess / fitted chess is applied to every
-  game: calibrated = fitted x ratio (its interval bootstraps chess and the game together).
+- **Calibration.** The bots do not convert an advantage as lichess's players do (more surely, it
+  turned out: they see what the evaluation sees), so chess's own fit is not lichess's 0.00368208.
+  The ratio lichess / fitted chess is applied to every game: calibrated = fitted x ratio (its
+  interval bootstraps chess and the game together). Under the table, the side ahead's mean score
+  by size of advantage against the fitted curve shows whether one curve describes the game.
 
 The default run (about two minutes of one core) plays 1 game per game, too few for a useful
-interval; a bigger run, keeping every game in a file so it can be refitted or extended::
+interval; the run behind the slopes in SCALES (about 35 minutes of one core), keeping every game
+in a file so it can be refitted or extended::
 
-    nice -n 19 python bench/fit_slopes.py --games 20 --out slopes.jsonl
-    python bench/fit_slopes.py --records slopes.jsonl --bootstrap 2000   # refit, no play
-    nice -n 19 python bench/fit_slopes.py --games 10 --first-index 20 --out more.jsonl
+    nice -n 19 python bench/fit_slopes.py --games 28 --processes 2 --bootstrap 2000 --out g.jsonl
+    python bench/fit_slopes.py --records g.jsonl --bootstrap 2000        # refit, no play
+    nice -n 19 python bench/fit_slopes.py --games 10 --first-index 28 --out more.jsonl
 
 Games run in ``--processes`` worker processes (1 by default: the machine is shared).
 """
@@ -350,7 +353,7 @@ def figures(records: Sequence[GameRecord], games: Sequence[str], reps: int, seed
 def print_figures(table: dict) -> None:
     """One line per game, the ratio, and each game's bands of the side ahead."""
     print(
-        f"{'game':9} {'games':>5} {'W/D/L':>11} {'capped':>6} {'positions':>9} "
+        f"{'game':9} {'games':>5} {'first W/D/L':>13} {'capped':>6} {'positions':>9} "
         f"{'fitted':>9} {'95% CI (games resampled)':>24} {'calibrated':>10} "
         f"{'95% CI':>21} {'current':>10}  current in calibrated CI"
     )
@@ -361,7 +364,7 @@ def print_figures(table: dict) -> None:
             "-" if cal_ci is None else "yes" if cal_ci[0] <= row["current"] <= cal_ci[1] else "NO"
         )
         print(
-            f"{game:9} {row['games']:5} {row['wins']:3}/{row['draws']:3}/{row['losses']:3} "
+            f"{game:9} {row['games']:5}   {row['wins']:3}/{row['draws']:3}/{row['losses']:3} "
             f"{row['capped']:6} {row['positions']:9} {row['fitted']:9.6f} "
             f"{f'{low:.6f} - {high:.6f}':>24} "
             f"{'-' if calibrated is None else f'{calibrated:.6f}':>10} "
