@@ -79,14 +79,17 @@ def test_the_second_players_mate_is_negative_and_the_move_allowing_it_a_blunder(
     assert summary(judged, "second") == {"inaccuracy": 0, "mistake": 0, "blunder": 0}
 
 
-def test_a_draughts_man_given_away_is_a_mistake_with_the_safe_move_shown() -> None:
+def test_a_draughts_man_given_away_in_an_ending_is_marked_with_the_safe_move_shown() -> None:
+    """Two men each: giving one away swings the evaluation by several men (at draughts' fitted
+    slope, about 19 points: an inaccuracy)."""
     position = "W:W28,38:B17,7"
     states = replay("draughts", ["28-22"], position)
     evals = analyse(engines.get("draughts"), states)
     assert evals[0].best == "28-23"
     assert evals[0].score > 0 > evals[1].score  # white's view both times
     [verdict] = judge("draughts", evals, played(states))
-    assert verdict.verdict in ("mistake", "blunder") and verdict.best == "28-23"
+    assert verdict.verdict is not None and verdict.best == "28-23"
+    assert verdict.drop > 15
     safe = replay("draughts", ["28-23"], position)
     assert judge("draughts", analyse(engines.get("draughts"), safe), played(safe))[0].drop == 0
 
@@ -151,9 +154,11 @@ def test_the_expected_score_is_lichess_curve_with_a_slope_per_game() -> None:
     assert expected(100, chess) == pytest.approx(59.1, abs=0.05)  # a pawn
     assert expected(300, chess) == pytest.approx(75.1, abs=0.05)  # a knight
     assert expected(-900, chess) == pytest.approx(3.5, abs=0.05)  # a queen down
-    assert expected(100, SCALES["draughts"]) == pytest.approx(71.1, abs=0.05)  # a man
+    draughts = SCALES["draughts"]  # fitted by bench/fit_slopes.py
+    assert expected(100, draughts) == pytest.approx(55.0, abs=0.05)  # a man
+    assert expected(500, draughts) == pytest.approx(73.1, abs=0.05)  # five men
     for game, scale in SCALES.items():
-        assert expected(scale.clamp, scale) > 95.0, game  # the clamp is all but won
+        assert expected(scale.clamp, scale) > 85.0, game  # the clamp is all but won
         assert expected(-40, scale) + expected(40, scale) == pytest.approx(100.0), game
 
 
@@ -309,14 +314,16 @@ DRAUGHTS_OPENING = ["31-26", "20-24", "37-31", "14-20", "33-29", "24x33", "39x28
 """Eight plies the analysis' own search chose (an exchange on 33 included)."""
 
 
-def test_a_draughts_game_marks_the_man_given_away_and_not_the_opening() -> None:
-    """44-39 lets 24-30 ... win a man for nothing; the quiet opening moves are not marked."""
+def test_a_draughts_man_lost_in_the_opening_drops_a_few_points_unmarked() -> None:
+    """44-39 lets 24-30 ... win a man for nothing: about 5 points at draughts' fitted slope (a
+    man up is 55%), not marked, like a pawn in chess; the opening's own moves drop nothing."""
     states = replay("draughts", [*DRAUGHTS_OPENING, "44-39"])
     evals = analyse(engines.get("draughts"), states)
     judged = judge("draughts", evals, played(states))
-    marked = {j.move: j.verdict for j in judged if j.verdict}
-    assert list(marked) == ["44-39"], marked
-    assert marked["44-39"] in ("mistake", "blunder")
+    assert [j.move for j in judged if j.verdict] == []
+    assert all(j.drop == 0 for j in judged[:-1])
+    assert judged[-1].best != "44-39" and 3 < judged[-1].drop < THRESHOLDS["inaccuracy"]
+    assert evals[-1].score < -80  # a man down, white's view
 
 
 DRAUGHTS_SHOT = ["34-30", "19-24", "30x19", "13x24", "33-29", "24x33", "39x28", "17-22", "28x17",
@@ -328,9 +335,10 @@ DRAUGHTS_SHOT = ["34-30", "19-24", "30x19", "13x24", "33-29", "24x33", "39x28", 
 21-26 lets 28-22 sacrifice a man for a capture of several."""
 
 
-def test_a_draughts_capture_missed_is_a_blunder() -> None:
+def test_a_draughts_capture_missed_is_marked() -> None:
+    """Several men let go: about 20 points at draughts' fitted slope."""
     states = replay("draughts", [*DRAUGHTS_SHOT, "28-23"])
     evals = analyse(engines.get("draughts"), states[-2:])
     [judged] = judge("draughts", evals, ["28-23"])
     assert judged.best == "28-22"
-    assert judged.verdict == "blunder", judged
+    assert judged.verdict is not None and judged.drop > 15, judged
