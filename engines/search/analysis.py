@@ -51,12 +51,12 @@ nodes a move, every position from ply 8 evaluated as here and the slope fitted t
 maximum likelihood, then scaled by lichess's chess slope over the bots' own chess fit (0.00877:
 the bots convert an advantage more surely than lichess's players, a ratio of 0.42). Draughts came
 out at 0.0020 (95% interval over games 0.0009-0.0043; the guess before, 0.009, a man up 71%, is
-outside it) and its results follow the curve at every size of advantage, so it is used. Number
-chess (0.0004, -0.0006-0.0017) and hexgomoku (0.0001, -0.0002-0.0004) came out far below their
-guesses, but their results do not follow any one curve: the evaluation of the first half of a
-game hardly tells who wins, that of the second half does (fitted 0.0048 and 0.0008 before
-scaling). A slope near 0 would never mark a move, so their guesses stay until their evaluations
-or the curve (by the game's phase) are better.
+outside it) and its results follow the curve roughly at every size of advantage, so it is used.
+Number chess (0.0004, -0.0006-0.0017) and hexgomoku (0.0001, -0.0002-0.0004) came out far
+below their guesses, but their results do not follow any one curve: the evaluation of the first
+half of a game hardly tells who wins, that of the second half does (fitted 0.0048 and 0.0008
+before scaling). A slope near 0 would never mark a move, so their guesses stay until their
+evaluations or the curve (by the game's phase) are better.
 
 A player's accuracy is the mean over their moves (the only legal ones left out) of lichess's
 accuracy of a move, ``103.1668 * exp(-0.04354 * drop) - 3.1669 + 1`` clamped to 0..100 (100
