@@ -4,7 +4,8 @@ mark, game, opponent, moves, when) and, on the right, each rating pool (rating w
 provisional, rated games) and the totals by game; read over HTTP on a thread
 (:class:`client.profile.ProfileFetch`). Up/Down pick a game and Enter (or the Replay button)
 opens its replay as "Your games" does; Esc (or the Back button) goes back to the lobby list it
-was opened from; PgUp/PgDn (and the wheel) scroll the pools; Ctrl+R reads the profile again."""
+was opened from; PgUp/PgDn (and the wheel) scroll the pools; the wheel scrolls the recent games
+and the totals by game, where they have more rows than fit; Ctrl+R reads the profile again."""
 
 from __future__ import annotations
 
@@ -44,6 +45,11 @@ LOADING_HEIGHT = 300
 POOL_ROWS = 5
 """Pools shown at once (more scroll): with the five games' totals, the card fits the
 window."""
+KIND_ROWS = 5
+"""Games' totals shown at once (more, from a server with more games, scroll)."""
+RECENT_ROWS = 10
+"""Recent games shown at once: as many as this server lists (more, from another server,
+scroll)."""
 LISTS_TOP = 200
 """Where the lists start, below the card's top (their titles above them, under the totals)."""
 FOOT = 86
@@ -67,6 +73,14 @@ OPEN_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER)
 KEYS_HINT = Fit("Esc: back · Up/Down: pick a game · PgUp/PgDn: pools · Ctrl+R: read again",
                 "Esc · Up/Down · PgUp/PgDn: pools · Ctrl+R", "Esc · Up/Down · Ctrl+R")
 """The keys, said in full where they fit (a small window draws text relatively larger)."""
+
+
+def list_height(rows: int, most: int, empty: int) -> int:
+    """The height of a list of ``rows`` rows under its header that shows at most ``most`` (and
+    keeps room for its scroll hint when it has more), or ``empty`` rows' room when it has
+    none (for its "none" line)."""
+    shown = min(rows, most) or empty
+    return ListView.row_height * (1 + shown) + (HINT_ROOM if rows > most else 0)
 
 
 def kind_cells(row: KindRow) -> list[str]:
@@ -98,7 +112,8 @@ def recent_cells(row: GameRow) -> list[str]:
 
 @dataclass
 class PoolsView(ScrolledList):
-    """The rating pools, scrolled (nothing to pick)."""
+    """The rating pools (and, with its own header, the totals by game), scrolled (nothing to
+    pick)."""
 
     widths: list[int] = field(default_factory=lambda: list(POOL_WIDTHS))
     header: Sequence[str] = ("Rating pool", "Rating", "Rated")
@@ -171,9 +186,9 @@ class ProfileCard(Dialog):
         side = CARD_WIDTH - 48 - RECENT_WIDTH - COLUMN_GAP
         self.recent = RecentView(pygame.Rect(0, 0, RECENT_WIDTH, 0))
         self.pools = PoolsView(pygame.Rect(0, 0, side, 0))
-        self.kinds = ListView(pygame.Rect(0, 0, side, 0),
-                              header=("Game", "Games", "Won", "Lost", "Drawn"),
-                              widths=list(KIND_WIDTHS), empty_text="")
+        self.kinds = PoolsView(pygame.Rect(0, 0, side, 0),
+                               header=("Game", "Games", "Won", "Lost", "Drawn"),
+                               widths=list(KIND_WIDTHS), empty_text="")
         self.back = Button(pygame.Rect(0, 0, 160, 48), "Back", "back", "Esc")
         self.replay = Button(pygame.Rect(0, 0, 160, 48), "Replay", "replay", "Enter",
                              enabled=False)
@@ -181,18 +196,15 @@ class ProfileCard(Dialog):
         self.reload()
 
     def layout(self) -> None:
-        """Size the card to what it shows, centred: the recent games on the left, the pools
-        (at most :data:`POOL_ROWS`, with room for the scroll hint when there are more) and
-        every game's totals on the right, or only the name and a line while the profile is
-        read."""
-        row = ListView.row_height
+        """Size the card to what it shows, centred: the recent games on the left (at most
+        :data:`RECENT_ROWS`), the pools (at most :data:`POOL_ROWS`) and the games' totals (at
+        most :data:`KIND_ROWS`) on the right, each list with room for the scroll hint when it
+        has more; or only the name and a line while the profile is read."""
         height = LOADING_HEIGHT
         if self.summary is not None:
-            pools = len(self.pools.rows)
-            pools_height = row * (1 + (min(pools, POOL_ROWS) or 2))  # 2: room for "none"
-            self.pools.rect.height = pools_height + (HINT_ROOM if pools > POOL_ROWS else 0)
-            self.kinds.rect.height = row * (1 + max(1, len(self.kinds.rows)))
-            self.recent.rect.height = row * (1 + (len(self.recent.rows) or 2))
+            self.pools.rect.height = list_height(len(self.pools.rows), POOL_ROWS, 2)
+            self.kinds.rect.height = list_height(len(self.kinds.rows), KIND_ROWS, 1)
+            self.recent.rect.height = list_height(len(self.recent.rows), RECENT_ROWS, 2)
             right = self.pools.rect.height + 42 + self.kinds.rect.height
             height = LISTS_TOP + max(self.recent.rect.height, right) + FOOT
         self.card.size = (CARD_WIDTH, height)
@@ -298,7 +310,8 @@ class ProfileCard(Dialog):
         if action == "replay":
             self.open_game()
             return
-        if self.pools.handle_event(event) or self.recent.handle_event(event):
+        views = (self.pools, self.recent, self.kinds)
+        if any(view.handle_event(event) for view in views):
             return
         if event.type != pygame.KEYDOWN:
             return

@@ -434,3 +434,40 @@ def test_long_cjk_and_garbage_rows_and_no_games(tmp_path: Path,
             assert odd.summary is not None and odd.summary.recent == []
     finally:
         alice.disconnect()
+
+
+def test_a_fake_servers_long_lists_keep_the_card_in_the_window(
+        tmp_path: Path, server: EmbeddedServer) -> None:
+    """A server that lists more recent games (30) and more games' totals (12) than this one
+    does: the card still fits the window (its buttons on screen), the recent games scroll to
+    the one picked with Up/Down, and the totals by game scroll with the wheel."""
+    recent = [{"id": f"g{n}", "game": "chess", "status": "over", "result": "first",
+               "plies": n, "seats": _seats("X", {"player": "p-y", "name": "Y"}),
+               "ended": "2026-11-20T10:00:00Z"} for n in range(30)]
+    body = json.loads(_fixed_profile(recent))
+    body["by_game"] = {f"game{n}": {"games": 1, "wins": 1, "losses": 0, "draws": 0,
+                                    "aborted": 0} for n in range(12)}
+    alice = open_app(tmp_path, "Alice", server.url)
+    try:
+        pump(alice, lambda: isinstance(alice.top, LobbyScene))
+        lobby = top_tab(alice)
+        answer = FixedAnswer(200, json.dumps(body).encode(), "application/json")
+        with fixed_http(answer):
+            card = _card_answering(alice, lobby, answer)
+            assert card.summary is not None and len(card.summary.recent) == 30
+            window = pygame.Rect((0, 0), theme.LOGICAL_SIZE)
+            assert window.contains(card.card), card.card
+            assert card.card.contains(card.recent.rect) and card.card.contains(card.kinds.rect)
+            assert card.card.contains(card.back.rect)
+            look(alice, card, "profile-fake-long", tmp_path)
+            for _ in range(20):
+                key(alice, pygame.K_DOWN)
+            assert card.recent.selected == 19
+            assert card.recent.scroll <= 19 < card.recent.scroll + card.recent.visible_rows()
+            assert card.recent.scroll > 0
+            card.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=card.kinds.rect.center,
+                                                 rel=(0, 0), buttons=(0, 0, 0)))
+            card.handle_event(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1, flipped=False))
+            assert card.kinds.scroll == 1
+    finally:
+        alice.disconnect()
