@@ -180,6 +180,8 @@ class ProfileCard(Dialog):
         self.fetch: ProfileFetch | None = None
         self.record: RecordFetch | None = None
         """The record of the game being opened, on its way."""
+        self.opening: GameRow | None = None
+        """The row of the game being opened (the pick may move while its record comes)."""
         self.status = ""
         """What happens to the game being opened (or why it could not be)."""
         self.status_color = theme.MUTED
@@ -274,23 +276,23 @@ class ProfileCard(Dialog):
         if self.record is not None:
             return  # one game at a time
         self.record = self.app.record_fetch(row.game_id)
+        self.opening = row
         self.refresh_replay()
         self.say(f"Reading game {row.game_id}…")
 
     def take_record(self) -> None:
-        """Open the replay once the record is in, from the player's side (their seat at the
-        bottom); say why when it could not be read."""
+        """Open the replay once the record is in, from the player's side in that game (their
+        seat at the bottom); say why when it could not be read."""
         from client.scenes.replay import RecordError, ReplayScene
 
         found = self.record.result() if self.record is not None else None
         if found is None:
             return
-        self.record = None
+        row, self.record, self.opening = self.opening, None, None
         self.app.invalidate()
         if isinstance(found, RecordError):
             self.say(f"Cannot open that game: {reason_first(str(found))}", theme.BAD)
             return
-        row = self.picked_game()
         self.say("")
         self.app.push(ReplayScene.from_record(
             self.app, found, flipped=row is not None and row.seat == "second"))

@@ -148,6 +148,18 @@ def test_profiles_from_top_players_and_your_games(tmp_path: Path,
     assert replay.view is not None and not replay.view.flipped  # Bob sat first
     key(alice, pygame.K_ESCAPE)
     assert alice.top is card
+    # the pick moved while the record is on its way: the replay is still the opened game's,
+    # from Bob's side in it (he sat second), not the side of the row picked since
+    click(alice, card.recent.row_rect(2).center)
+    key(alice, pygame.K_RETURN)
+    assert card.record is not None and card.record.wait(10)
+    key(alice, pygame.K_UP)
+    pump(alice, lambda: isinstance(alice.top, ReplayScene))
+    replay = alice.top
+    assert isinstance(replay, ReplayScene) and replay.moves == ["e2e4", "e7e5"]
+    assert replay.view is not None and replay.view.flipped
+    key(alice, pygame.K_ESCAPE)
+    assert alice.top is card
 
     key(alice, pygame.K_ESCAPE)
     assert alice.top is lobby and lobby.tab == "top"
