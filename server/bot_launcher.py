@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 TOKEN_VARIABLE = "BOARDHALL_BOT_TOKEN"
@@ -73,14 +74,21 @@ def bot_environment(token: str | None, base: dict[str, str] | None = None) -> di
     bot, or fail to start any. And an interpreter whose path holds another tree (an editable
     install of another checkout) finds this tree first.
     """
-    env = dict(os.environ if base is None else base)
-    rest = env.get("PYTHONPATH")
-    env["PYTHONPATH"] = CODE_ROOT + (os.pathsep + rest if rest else "")
+    env = code_first(os.environ if base is None else base)
     if token:
         env[TOKEN_VARIABLE] = token
     else:
         env.pop(TOKEN_VARIABLE, None)
     return env
+
+
+def code_first(base: Mapping[str, str]) -> dict[str, str]:
+    """``base`` with :data:`CODE_ROOT` first on ``PYTHONPATH``, for a child process that is to
+    run this tree's code. Empty entries are dropped: Python reads one as the working
+    directory, which would come back ahead of the standard library and the installed
+    packages."""
+    rest = [entry for entry in base.get("PYTHONPATH", "").split(os.pathsep) if entry]
+    return {**base, "PYTHONPATH": os.pathsep.join([CODE_ROOT, *rest])}
 
 
 def lower_priority(pid: int) -> None:

@@ -302,11 +302,10 @@ class ServerProcess:
         welcome then carried fields this process's protocol refuses."""
         import os
         import sys
-        from pathlib import Path
 
-        root = str(Path(__file__).resolve().parent.parent)
-        path = [root, *(p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p)]
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
+        from server.bot_launcher import code_first
+
+        env = code_first(os.environ)
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             *(

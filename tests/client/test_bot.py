@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from engines import get
-from server.bot_launcher import bot_command, launch_bot
+from server.bot_launcher import CODE_ROOT, bot_command, bot_environment, launch_bot
 from server.testing import WireClient, running_server
 from tests.client.bot_tools import GUARD, finish, play_out, reap, start_bot, until_seek_listed
 
@@ -888,6 +888,20 @@ async def test_the_bot_runs_the_servers_own_code_whatever_the_directory(
             await reap(process)
             await ann.close()
     assert not [marker for marker in decoys if marker.exists()], "a decoy bot ran"
+
+
+def test_an_empty_pythonpath_entry_does_not_bring_the_working_directory_back() -> None:
+    """A ``PYTHONPATH`` with an empty entry (``:/x``, as ``PYTHONPATH=$PYTHONPATH:/x`` makes
+    when it was unset) would put the working directory ahead of the standard library and the
+    installed packages, which ``-P`` keeps out: the bot's own path has the server's tree first
+    and no empty entry; the token is set or removed."""
+    import os
+
+    env = bot_environment("t0k", {"PYTHONPATH": f"{os.pathsep}/x{os.pathsep}", "HOME": "/h"})
+    assert env["PYTHONPATH"].split(os.pathsep) == [CODE_ROOT, "/x"]
+    assert env["BOARDHALL_BOT_TOKEN"] == "t0k" and env["HOME"] == "/h"
+    env = bot_environment(None, {"PYTHONPATH": "", "BOARDHALL_BOT_TOKEN": "old"})
+    assert env == {"PYTHONPATH": CODE_ROOT}
 
 
 async def test_a_bot_process_that_dies_leaves_no_game_hanging() -> None:
