@@ -246,7 +246,8 @@ def interval(values: Sequence[float]) -> tuple[float, float]:
 def calibration_rows(
     records: Sequence[GameRecord], slope: float, edges: Sequence[int]
 ) -> list[tuple[str, int, float, float]]:
-    """Per band of ``|evaluation|``: the side ahead's observed mean score against the curve's."""
+    """Per band of ``|evaluation|``: the side ahead's observed mean score against the curve's
+    (a position evaluated 0 has no side ahead and is in no band)."""
     rows = []
     for low, high in itertools.pairwise(edges):
         seen = predicted = 0.0
@@ -255,7 +256,7 @@ def calibration_rows(
             if record.result is None:
                 continue
             for e in record.evals:
-                if low <= abs(e) < high:
+                if e and low <= abs(e) < high:
                     ahead = record.result if e > 0 else 1 - record.result
                     seen += ahead
                     predicted += _sigmoid(slope * abs(e))

@@ -16,6 +16,7 @@ from bench.fit_slopes import (
     GameRecord,
     Settings,
     bootstrap,
+    calibration_rows,
     fit_slope,
     game_tally,
     interval,
@@ -117,6 +118,22 @@ def test_the_bootstrap_resamples_whole_games() -> None:
     fits = set(bootstrap([heavy, light], 100, seed=3))
     expected = {fit_slope(tally([(100.0, 1.0)] * 9 + [(100.0, 0.0)])), math.inf, -math.inf}
     assert fits == expected
+
+
+def test_the_bands_leave_out_positions_where_no_side_is_ahead() -> None:
+    """A position evaluated 0 has no side ahead: it is in no band (it was counted as the second
+    player ahead, so a first player's win there read as the side ahead losing). The side ahead
+    is the first player at +50 and the second at -150 (a second player's loss: 0)."""
+    records = [
+        GameRecord("chess", 0, 1.0, "mate", 40, [0, 0, 50], 0, 0.0),
+        GameRecord("chess", 1, 1.0, "mate", 40, [-150], 0, 0.0),
+    ]
+    rows = calibration_rows(records, 0.004, [0, 100, 200])
+    assert [(band, n, seen) for band, n, seen, _ in rows] == [
+        ("0-100", 1, 1.0),
+        ("100-200", 1, 0.0),
+    ]
+    assert rows[0][3] == pytest.approx(1 / (1 + math.exp(-0.2)))
 
 
 def test_a_tiny_run_plays_every_game_and_fits_what_it_saved(
