@@ -3,6 +3,7 @@ player: the token goes as a bearer token, never in the URL."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import queue
 import ssl
@@ -54,6 +55,8 @@ def get_text(
         raise FetchFailed(f"cannot fetch {url}: {why}") from exc
     except OSError as exc:
         raise FetchFailed(f"cannot fetch {url}: {exc}") from exc
+    except http.client.HTTPException as exc:  # not HTTP, or cut short: named, not quoted
+        raise FetchFailed(f"cannot fetch {url}: not an HTTP answer ({type(exc).__name__})") from exc
     try:
         return body.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -64,7 +67,7 @@ def _server_error(exc: urllib.error.HTTPError) -> str | None:
     """The ``error`` of a Boardhall error answer (``{"error": "..."}``), if it has one."""
     try:
         found = json.loads(exc.read(4096).decode("utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, http.client.HTTPException):
         return None
     said = found.get("error") if isinstance(found, dict) else None
     return said if isinstance(said, str) and said else None
