@@ -55,7 +55,8 @@ class ServerConfig:
     """Chat lines one client address (every identity and connection of it together) may say
     within ``chat_window_s``, and a line said from it within ``chat_repeat_s`` is refused, by any
     of its players; more is ``rate_limited``. 0: no address limit (only the player's); ``None``:
-    :data:`limits.CHAT_ADDRESS_PLAYERS` times ``chat_lines`` (see :attr:`address_chat_lines`)."""
+    :data:`limits.CHAT_ADDRESS_PLAYERS` times ``chat_lines`` (the number in force is
+    :attr:`chat_address_lines_in_force`)."""
     flood_errors: int = limits.FLOOD_ERRORS
     """More errors than this within the flood window closes the connection (1008)."""
     flood_window_s: float = limits.FLOOD_WINDOW_S
@@ -70,7 +71,7 @@ class ServerConfig:
     """Sent in ``welcome.server``."""
 
     @property
-    def address_chat_lines(self) -> int:
+    def chat_address_lines_in_force(self) -> int:
         """The chat lines one client address may say within ``chat_window_s`` (0: no limit):
         ``chat_address_lines`` when set, else as many as :data:`limits.CHAT_ADDRESS_PLAYERS`
         players may (raising ``chat_lines`` raises it too)."""

@@ -658,7 +658,7 @@ class Hall:
                     chat_lines=self.config.chat_lines,
                     chat_window_s=math.ceil(self.config.chat_window_s),
                     chat_repeat_s=math.ceil(self.config.chat_repeat_s),
-                    chat_address_lines=self.config.address_chat_lines,
+                    chat_address_lines=self.config.chat_address_lines_in_force,
                 ),
             ),
         )
@@ -1319,7 +1319,7 @@ class Hall:
             room.chat(conn, player, identity.name, text, out, re)
             words = chat_words(text)
             identity.said.append((now, words))
-            if self.config.address_chat_lines:
+            if self.config.chat_address_lines_in_force:
                 self.address_lines.add(session.address, now, words)
         if room.status != before:
             self._lobby_changed()
@@ -1330,9 +1330,9 @@ class Hall:
         within the repeat time: a public room's spam guard, per player (whatever connection or
         room), counting only the lines that were said (a refused one does not prolong it). Then
         the same per client address, every identity and connection of it together, with its own
-        number of lines (:attr:`ServerConfig.address_chat_lines`; none if 0): a new identity is
-        a new player, not a new budget. Across the address's players only a line of at least
-        :data:`~server.chatguard.ADDRESS_REPEAT_MIN_CHARS` counts as a repeat."""
+        number of lines (:attr:`ServerConfig.chat_address_lines_in_force`; none if 0): a new
+        identity is a new player, not a new budget. Across the address's players only a line of
+        at least :data:`~server.chatguard.ADDRESS_REPEAT_MIN_CHARS` counts as a repeat."""
         config = self.config
         horizon = max(config.chat_window_s, config.chat_repeat_s)
         words = chat_words(text)
@@ -1349,7 +1349,7 @@ class Hall:
                 ErrorCode.RATE_LIMITED,
                 f"you said that within {config.chat_repeat_s:g} s: say something else",
             )
-        lines = config.address_chat_lines
+        lines = config.chat_address_lines_in_force
         if not lines:
             return
         said = self.address_lines.lines(session.address, now, horizon)

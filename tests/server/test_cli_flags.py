@@ -162,15 +162,16 @@ def test_the_chat_flags_set_the_chat_guard() -> None:
         default.chat_lines,
         default.chat_window_s,
         default.chat_repeat_s,
-        default.address_chat_lines,
+        default.chat_address_lines_in_force,
     ) == (limits.CHAT_LINES, limits.CHAT_WINDOW_S, limits.CHAT_REPEAT_S, limits.CHAT_ADDRESS_LINES)
     args = ["--chat-lines", "3", "--chat-window", "20", "--chat-repeat", "0"]
     config = config_from(build_parser().parse_args(args))
     assert (config.chat_lines, config.chat_window_s, config.chat_repeat_s) == (3, 20.0, 0.0)
-    assert config.address_chat_lines == 3 * limits.CHAT_ADDRESS_PLAYERS  # follows --chat-lines
+    # the address's number follows --chat-lines
+    assert config.chat_address_lines_in_force == 3 * limits.CHAT_ADDRESS_PLAYERS
     for lines in (7, 0):
         args = ["--chat-lines", "30", "--chat-address-lines", str(lines)]
-        assert config_from(build_parser().parse_args(args)).address_chat_lines == lines
+        assert config_from(build_parser().parse_args(args)).chat_address_lines_in_force == lines
     text = " ".join(build_parser().format_help().split())
     told = text[text.rindex("--chat-address-lines CHAT") : text.rindex("--lag-credit-max LAG")]
     assert told.endswith(f"(default: {limits.CHAT_ADDRESS_PLAYERS} times --chat-lines) "), told
