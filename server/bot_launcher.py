@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import site
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -88,7 +89,20 @@ def code_first(base: Mapping[str, str]) -> dict[str, str]:
     directory, which would come back ahead of the standard library and the installed
     packages."""
     rest = [entry for entry in base.get("PYTHONPATH", "").split(os.pathsep) if entry]
-    return {**base, "PYTHONPATH": os.pathsep.join([CODE_ROOT, *rest])}
+    first = [] if _is_site_directory(CODE_ROOT) else [CODE_ROOT]
+    joined = os.pathsep.join([*first, *rest])
+    if joined:
+        return {**base, "PYTHONPATH": joined}
+    return {key: value for key, value in base.items() if key != "PYTHONPATH"}
+
+
+def _is_site_directory(path: str) -> bool:
+    """Whether ``path`` is one of this interpreter's site-packages directories: an installed
+    server's code is found there in the interpreter's own order, after the standard library,
+    which a ``PYTHONPATH`` entry would come before (an old backport installed there, such as
+    ``typing`` or ``enum34``, would then hide the standard library's module)."""
+    sites = [*site.getsitepackages(), site.getusersitepackages()]
+    return any(os.path.realpath(path) == os.path.realpath(found) for found in sites)
 
 
 def lower_priority(pid: int) -> None:

@@ -194,14 +194,14 @@ def measure(text: str, px: int, bold: bool = False) -> tuple[int, int]:
 
 
 def _exact_size(text: str, px: int, bold: bool, cjk: bool) -> tuple[int, int]:
-    w, h = exact_font(px, bold, cjk).size(text)
+    w, h = exact_font(px, cjk=cjk).size(text)
     return (w + cjk_stroke(px), h) if bold and cjk and text else (w, h)
 
 
 def _render_exact(
     text: str, px: int, color: tuple[int, int, int], bold: bool, cjk: bool
 ) -> pygame.Surface:
-    drawn = exact_font(px, bold, cjk).render(text, True, color)
+    drawn = exact_font(px, cjk=cjk).render(text, True, color)
     if not (bold and cjk and text):
         return drawn
     stroke = cjk_stroke(px)

@@ -904,6 +904,27 @@ def test_an_empty_pythonpath_entry_does_not_bring_the_working_directory_back() -
     assert env == {"PYTHONPATH": CODE_ROOT}
 
 
+def test_an_installed_server_adds_nothing_before_the_standard_library(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A server installed in site-packages (as in the Docker image) is found there by the bot
+    in the interpreter's own order: its directory is not put on ``PYTHONPATH``, where it would
+    come before the standard library; other entries are kept, and no empty variable is left."""
+    import os
+    import site
+
+    import server.bot_launcher as launcher
+
+    monkeypatch.setattr(launcher, "CODE_ROOT", site.getsitepackages()[0])
+    assert bot_environment(None, {"PYTHONPATH": "/x", "HOME": "/h"}) == {
+        "PYTHONPATH": "/x",
+        "HOME": "/h",
+    }
+    assert "PYTHONPATH" not in bot_environment(None, {"PYTHONPATH": os.pathsep})
+    monkeypatch.setattr(launcher, "CODE_ROOT", "/src/boardhall")
+    assert bot_environment(None, {})["PYTHONPATH"] == "/src/boardhall"
+
+
 async def test_a_bot_process_that_dies_leaves_no_game_hanging() -> None:
     """The bot's process is killed mid-game: its seat is shown away at once; in a timed game its
     clock runs out and the human wins on time; in an untimed one the human's ``timeout`` claim
