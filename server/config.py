@@ -6,6 +6,7 @@ import importlib.metadata
 from dataclasses import dataclass
 
 from protocol import limits
+from server.limitkey import DEFAULT_IPV6_PREFIX
 from server.proxies import Network
 
 
@@ -39,7 +40,11 @@ class ServerConfig:
     spectators_per_room: int = 1000
     """Spectators one room accepts."""
     connections_per_address: int = 1000
-    """Open connections one IP address may have."""
+    """Open connections one IP address may have (an IPv6 one counted with its whole network of
+    ``ipv6_prefix`` bits, as every per-address limit: see :mod:`server.limitkey`)."""
+    ipv6_prefix: int = DEFAULT_IPV6_PREFIX
+    """The IPv6 network every per-address limit counts as one address (128: each address on
+    its own)."""
     trusted_proxies: tuple[Network, ...] = ()
     """Reverse proxies whose forwarding headers name the client's address (see
     :mod:`server.proxies`); none: every peer is the client, and no header is read."""

@@ -67,6 +67,7 @@ from server.chatguard import (
 from server.clock import TimeControl
 from server.config import ServerConfig
 from server.glicko2 import Rating
+from server.limitkey import limit_key
 from server.liveness import Alive, Run, crash_charges
 from server.matchmaking import Seeker, best, ready_at
 from server.outputs import ConnId, LaunchBot, Outputs, SaveAlive, SaveGame, SaveIdentity
@@ -134,6 +135,9 @@ class Session:
 
     conn: ConnId
     address: str
+    limit_key: str
+    """What the per-address limits count this connection under (:func:`limit_key` of
+    :attr:`address`: an IPv6 client's whole network)."""
     identity: Identity | None = None
     times: deque[float] = field(default_factory=deque)
     errors: deque[float] = field(default_factory=deque)
@@ -207,9 +211,11 @@ class Hall:
         self.player_rooms: dict[str, set[str]] = {}
         self.seeks: dict[str, Seek] = {}
         self.addresses: dict[str, int] = {}
+        """Open connections by :attr:`Session.limit_key`."""
         self.address_lines = AddressLines()
-        """The chat lines said lately from each client address (the one :meth:`connect` was
-        given), whichever identity said them: the address half of :meth:`_check_chat`."""
+        """The chat lines said lately from each client address (by :attr:`Session.limit_key`:
+        an IPv6 client's whole network), whichever identity said them: the address half of
+        :meth:`_check_chat`."""
         self._wakes: list[tuple[float, str]] = []
         self._pushed: dict[str, float] = {}
         self._lobby_dirty = False
@@ -402,11 +408,13 @@ class Hall:
     # ---- connections -------------------------------------------------------------------------
 
     def connect(self, conn: ConnId, address: str, now: float) -> Outputs:
-        """A new connection; refused (closed 1008) over the per-address limit."""
+        """A new connection; refused (closed 1008) over the per-address limit (counted by
+        :func:`limit_key`: an IPv6 client's whole network)."""
         out = Outputs()
-        count = self.addresses.get(address, 0)
-        self.sessions[conn] = Session(conn, address)
-        self.addresses[address] = count + 1
+        key = limit_key(address, self.config.ipv6_prefix)
+        count = self.addresses.get(key, 0)
+        self.sessions[conn] = Session(conn, address, key)
+        self.addresses[key] = count + 1
         if count >= self.config.connections_per_address:
             self.sessions[conn].closing = True
             out.closes.append((conn, 1008, "too many connections from your address"))
@@ -418,9 +426,9 @@ class Hall:
         session = self.sessions.pop(conn, None)
         if session is None:
             return out
-        self.addresses[session.address] -= 1
-        if not self.addresses[session.address]:
-            del self.addresses[session.address]
+        self.addresses[session.limit_key] -= 1
+        if not self.addresses[session.limit_key]:
+            del self.addresses[session.limit_key]
         if session.watching:
             session.watching = False
         for code in list(session.spectating):
@@ -1320,7 +1328,7 @@ class Hall:
             words = chat_words(text)
             identity.said.append((now, words))
             if self.config.chat_address_lines_in_force:
-                self.address_lines.add(session.address, now, words)
+                self.address_lines.add(session.limit_key, now, words)
         if room.status != before:
             self._lobby_changed()
         self._after_room(room, out)
@@ -1352,7 +1360,7 @@ class Hall:
         lines = config.chat_address_lines_in_force
         if not lines:
             return
-        said = self.address_lines.lines(session.address, now, horizon)
+        said = self.address_lines.lines(session.limit_key, now, horizon)
         wait = wait_for(said, now, lines, config.chat_window_s)
         if wait is not None:
             raise ProtocolError(

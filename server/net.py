@@ -337,8 +337,9 @@ class BoardhallServer:
         self._parser = ThreadPoolExecutor(1, thread_name_prefix="boardhall-records")
         self._stopping = False
         self.handshakes: dict[str, int] = {}
-        """Unfinished opening handshakes by client address (each at most the per-address
-        limit; a trusted proxy's from when their request names the client)."""
+        """Unfinished opening handshakes by client address (by its limit key: an IPv6 client's
+        whole network, see :mod:`server.limitkey`), each at most the per-address limit; a
+        trusted proxy's from when their request names the client."""
         self.proxies = TrustedProxies(self.config.trusted_proxies)
         self._unforwarded_told = False
         self.variants = variants
@@ -476,6 +477,7 @@ class BoardhallServer:
                     self._refused,
                     self.proxies,
                     self._unforwarded,
+                    self.config.ipv6_prefix,
                 ),
                 **self._listen_on(),
             )

@@ -32,6 +32,7 @@ from websockets.http11 import SERVER, Request
 from websockets.protocol import CONNECTING, OPEN, Event
 from websockets.typing import Data
 
+from server.limitkey import DEFAULT_IPV6_PREFIX, limit_key
 from server.proxies import TrustedProxies
 
 log = logging.getLogger("boardhall.net")
@@ -75,10 +76,12 @@ class PushConnection(ServerConnection):
     """A server connection whose messages go to :meth:`attach`'s consumer, not to ``recv()``."""
 
     handshakes: ClassVar[dict[str, int] | None] = None
-    """Unfinished handshakes by client address, shared by a server's connections (see
-    :func:`counting_handshakes`); None counts nothing."""
+    """Unfinished handshakes by the :func:`limit_key` of their client address, shared by a
+    server's connections (see :func:`counting_handshakes`); None counts nothing."""
     handshakes_per_address: ClassVar[int] = 0
     """The most unfinished handshakes one address may have (0: no limit)."""
+    ipv6_prefix: ClassVar[int] = DEFAULT_IPV6_PREFIX
+    """The IPv6 network counted as one address (see :func:`limit_key`)."""
     on_refused: ClassVar[tuple[Refused, ...]] = ()
     """Each told ``(reason, address)`` of a socket refused over the limit (``handshake_limit``) or
     that ended without a request (``tls_on_plain_port``, ``bad_request``, ``no_request``)."""
@@ -98,7 +101,7 @@ class PushConnection(ServerConnection):
         self.proxy: str | None = None
         """The TCP peer's address when it is a trusted proxy."""
         self._handshaking: str | None = None
-        """This connection's address while it counts in :attr:`_handshakes`."""
+        """This connection's key in :attr:`handshakes` while it counts there."""
         self._refused = False
         """Refused over the handshake limit (already told): closed at once, or a trusted
         proxy's request answered :data:`OVER_LIMIT`."""
@@ -156,13 +159,15 @@ class PushConnection(ServerConnection):
         self._count(address)
 
     def _count(self, address: str) -> None:
-        """Count an unfinished handshake of ``address``, or refuse it over the limit: a socket
-        that has sent nothing is closed at once (there is no request to answer); a trusted
-        proxy's request is answered :data:`OVER_LIMIT` by :meth:`handshake`."""
+        """Count an unfinished handshake of ``address`` (under its :func:`limit_key`), or refuse
+        it over the limit: a socket that has sent nothing is closed at once (there is no request
+        to answer); a trusted proxy's request is answered :data:`OVER_LIMIT` by
+        :meth:`handshake`."""
         counts = self.handshakes
         if counts is None:
             return
-        count = counts.get(address, 0)
+        key = limit_key(address, self.ipv6_prefix)
+        count = counts.get(key, 0)
         if self.handshakes_per_address and count >= self.handshakes_per_address:
             self._refused = True
             # told by on_refused at a bounded rate: one line per socket filled the log
@@ -176,8 +181,8 @@ class PushConnection(ServerConnection):
             else:
                 transport.close()
             return
-        counts[address] = count + 1
-        self._handshaking = address
+        counts[key] = count + 1
+        self._handshaking = key
 
     def _forwarded(self, request: Request) -> None:
         """Take the client a trusted proxy's ``request`` names (else keep the proxy's address)
@@ -193,14 +198,14 @@ class PushConnection(ServerConnection):
         self._count(self.client_address)
 
     def _handshake_over(self) -> None:
-        address, self._handshaking = self._handshaking, None
+        key, self._handshaking = self._handshaking, None
         counts = self.handshakes
-        if address is not None and counts is not None:
-            left = counts.get(address, 1) - 1
+        if key is not None and counts is not None:
+            left = counts.get(key, 1) - 1
             if left > 0:
-                counts[address] = left
+                counts[key] = left
             else:
-                counts.pop(address, None)
+                counts.pop(key, None)
 
     async def handshake(
         self,
@@ -372,11 +377,14 @@ def counting_handshakes(
     refused: Refused | None = None,
     trusted: TrustedProxies | None = None,
     unforwarded: Unforwarded | None = None,
+    ipv6_prefix: int = DEFAULT_IPV6_PREFIX,
 ) -> type[PushConnection]:
     """A :class:`PushConnection` class for one server: its connections count their unfinished
-    handshakes in ``counts``, at most ``per_address`` for one client address; ``refused`` hears
-    of the sockets refused or that sent no request (see :attr:`PushConnection.on_refused`);
-    ``trusted`` proxies name their clients, ``unforwarded`` hears of those that do not."""
+    handshakes in ``counts``, at most ``per_address`` for one client address (an IPv6 one with
+    its network of ``ipv6_prefix`` bits, see :func:`limit_key`); ``refused`` hears of the
+    sockets refused or that sent no request (see :attr:`PushConnection.on_refused`); ``trusted``
+    proxies name their clients, ``unforwarded`` hears of those that do not."""
+    prefix = ipv6_prefix  # a class body does not see a parameter it assigns the same name
 
     class CountingConnection(PushConnection):
         handshakes = counts
@@ -384,5 +392,6 @@ def counting_handshakes(
         on_refused = (refused,) if refused is not None else ()
         proxies = trusted if trusted is not None else TrustedProxies(())
         on_unforwarded = (unforwarded,) if unforwarded is not None else ()
+        ipv6_prefix = prefix
 
     return CountingConnection

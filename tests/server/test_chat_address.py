@@ -128,6 +128,53 @@ def test_the_same_line_from_another_identity_of_the_address_is_refused() -> None
     assert _say(d, bob, code, "visit spam.example")["type"] == "ok"
 
 
+def test_the_addresses_of_one_ipv6_network_share_its_budget() -> None:
+    """ann (2001:db8::1) and bob (2001:db8::2) are two addresses of one /64, which one
+    subscriber gets whole (and may hop inside): they share the address's 3 lines and its repeat
+    rule as if they were one address. eve (2001:db8:0:1::1), in the next /64, is another
+    address. Each session still names its own address."""
+    d, code = _hall()
+    ann, bob = _watcher(d, code, "ann", "2001:db8::1"), _watcher(d, code, "bob", "2001:db8::2")
+    eve = _watcher(d, code, "eve", "2001:db8:0:1::1")
+    assert _say(d, ann, code, "Visit spam.example")["type"] == "ok"
+    refused = _say(d, bob, code, "visit SPAM.example")
+    assert refused["message"].startswith("that was said from your address"), refused
+    assert _say(d, bob, code, "hello")["type"] == "ok"
+    assert _say(d, ann, code, "anyone")["type"] == "ok"
+    refused = _say(d, bob, code, "buy gold")
+    assert refused["message"].startswith("too many chat lines from your address"), refused
+    assert _say(d, eve, code, "visit spam.example")["type"] == "ok"
+    assert _heard(d, eve) == ["Visit spam.example", "hello", "anyone", "visit spam.example"]
+    assert [d.hall.sessions[c].address for c in (ann, bob, eve)] == [
+        "2001:db8::1",
+        "2001:db8::2",
+        "2001:db8:0:1::1",
+    ]
+
+
+def test_an_ipv6_prefix_of_128_gives_each_address_its_own_budget() -> None:
+    """With ``ipv6_prefix=128`` ann (2001:db8::1) and bob (2001:db8::2) are two addresses:
+    each says 2 lines (4 in all, over one address's 3), bob the same long line as ann too."""
+    d, code = _hall(ipv6_prefix=128)
+    ann, bob = _watcher(d, code, "ann", "2001:db8::1"), _watcher(d, code, "bob", "2001:db8::2")
+    for conn in (ann, bob):
+        assert _say(d, conn, code, "Visit spam.example")["type"] == "ok"
+        assert _say(d, conn, code, "hello")["type"] == "ok"
+    assert _say(d, bob, code, "more")["message"].startswith("at most 2 chat lines"), "his own"
+
+
+def test_an_ipv4_mapped_address_is_its_ipv4_address() -> None:
+    """``::ffff:198.51.100.7`` (an IPv4 peer of a dual-stack socket) and ``198.51.100.7`` are
+    one address: their players share its 3 lines."""
+    d, code = _hall()
+    ann, bob = _watcher(d, code, "ann", f"::ffff:{HOME}"), _watcher(d, code, "bob", HOME)
+    for text in ("one", "two"):
+        assert _say(d, ann, code, text)["type"] == "ok"
+    assert _say(d, bob, code, "three")["type"] == "ok"
+    refused = _say(d, bob, code, "four")
+    assert refused["message"].startswith("too many chat lines from your address"), refused
+
+
 def test_short_courtesies_may_be_said_by_each_player_of_an_address() -> None:
     """Two people at one address both say "gg" and "Good luck!" (under 12 characters), one
     after the other; a longer line bob repeats after ann is still refused."""

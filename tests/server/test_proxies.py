@@ -6,10 +6,12 @@ the proxy's own address. On real servers and sockets (the parsing on its own fir
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
 import logging
 import socket
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -248,15 +250,15 @@ async def test_a_dual_stack_server_trusts_an_ipv4_proxy_by_its_ipv4_address() ->
         await ws.close()
 
 
-async def test_a_trusted_proxy_s_sockets_are_limited_by_the_forwarded_address() -> None:
-    """The handshake count: a trusted proxy's sockets are not limited by address when they are
-    accepted (its own address is every client's); once a request's headers are read, it counts
-    against the forwarded address, and over the limit it is refused, told with that address.
-    The refusal is an HTTP answer, 429 with a short text and ``Connection: close`` (a plain
-    request and a WebSocket upgrade alike), so that the proxy passes it on and logs it: before,
-    the socket was closed with no answer at all, which nginx turns into a 502 Bad Gateway."""
+Held = tuple[BoardhallServer, asyncio.Event, list[tuple[str, str]]]
+
+
+@contextlib.asynccontextmanager
+async def _answers_held(config: ServerConfig) -> AsyncIterator[Held]:
+    """A started server whose HTTP answers wait until the event is set (so that requests stay
+    in their opening handshake), and the refusals it tells, ``(kind, address)``."""
     gate = asyncio.Event()
-    server = BoardhallServer(config=_config())
+    server = BoardhallServer(config=config)
     answer = server._http_answer
 
     async def held(request: Request) -> Response:
@@ -268,6 +270,19 @@ async def test_a_trusted_proxy_s_sockets_are_limited_by_the_forwarded_address() 
     await server.start()
     try:
         server.refusals.event = lambda kind, address, *_a, **_k: refused.append((kind, address))  # type: ignore[method-assign]
+        yield server, gate, refused
+    finally:
+        await server.stop()
+
+
+async def test_a_trusted_proxy_s_sockets_are_limited_by_the_forwarded_address() -> None:
+    """The handshake count: a trusted proxy's sockets are not limited by address when they are
+    accepted (its own address is every client's); once a request's headers are read, it counts
+    against the forwarded address, and over the limit it is refused, told with that address.
+    The refusal is an HTTP answer, 429 with a short text and ``Connection: close`` (a plain
+    request and a WebSocket upgrade alike), so that the proxy passes it on and logs it: before,
+    the socket was closed with no answer at all, which nginx turns into a 502 Bad Gateway."""
+    async with _answers_held(_config()) as (server, gate, refused):
         hanging = []
         for _ in range(5):  # more than the limit, from the proxy, with no request yet
             _, writer = await asyncio.open_connection("127.0.0.1", server.port)
@@ -300,8 +315,6 @@ async def test_a_trusted_proxy_s_sockets_are_limited_by_the_forwarded_address() 
         for writer in hanging:
             writer.close()
         await until(lambda: not server.handshakes)
-    finally:
-        await server.stop()
 
 
 async def test_refusals_and_their_summary_name_the_forwarded_address(
@@ -348,3 +361,59 @@ async def test_each_forwarded_address_has_its_own_chat_budget() -> None:
         assert refused["message"].startswith("too many chat lines from your address"), refused
         for wire in (ann, bob, cat):
             await wire.close()
+
+
+# ---- IPv6 clients: one network of --ipv6-prefix bits is one address ---------------------------
+
+
+async def test_the_addresses_of_one_ipv6_network_are_one_address() -> None:
+    """Behind the proxy, 2001:db8::1 and 2001:db8::2 are two addresses of one /64 (what an ISP
+    gives one subscriber, who may take any address in it): they fill its limit of two, and
+    2001:db8::ffff is closed 1008 as a third connection of the same address; 2001:db8:0:1::1, in
+    the next /64, connects. The sessions keep the real addresses (the logs name them)."""
+    async with running_server(config=_config()) as server:
+        first = [await _from(server, "X-Forwarded-For", f"2001:db8::{i}", f"a{i}") for i in (1, 2)]
+        third = await _from(server, "X-Forwarded-For", "2001:db8::ffff")
+        assert await third.wait_closed() == 1008
+        other = await _from(server, "X-Forwarded-For", "2001:db8:0:1::1", "b")
+        assert other.welcome["type"] == "welcome"
+        await until(lambda: server.hall.addresses == {"2001:db8::/64": 2, "2001:db8:0:1::/64": 1})
+        assert _addresses(server) == ["2001:db8:0:1::1", "2001:db8::1", "2001:db8::2"]
+        for wire in [*first, other]:
+            await wire.close()
+
+
+async def test_an_ipv6_prefix_of_128_counts_each_address_on_its_own() -> None:
+    """With ``ipv6_prefix=128`` three addresses of one /64 are three addresses: each connects
+    under a limit of two."""
+    config = dataclasses.replace(_config(), ipv6_prefix=128)
+    async with running_server(config=config) as server:
+        wires = [
+            await _from(server, "X-Forwarded-For", f"2001:db8::{i}", f"a{i}") for i in (1, 2, 3)
+        ]
+        assert all(wire.welcome["type"] == "welcome" for wire in wires)
+        await until(lambda: len(server.hall.addresses) == 3)
+        assert server.hall.addresses == {f"2001:db8::{i}": 1 for i in (1, 2, 3)}
+        for wire in wires:
+            await wire.close()
+
+
+async def test_the_unfinished_handshakes_of_one_ipv6_network_are_one_address() -> None:
+    """The handshake count keys an IPv6 client by its /64 too: with two requests of
+    2001:db8::1 and 2001:db8::2 held unanswered, one of 2001:db8::3 is answered 429 and told
+    with its own address; one of 2001:db8:0:1::1 is counted apart and answered."""
+    async with _answers_held(_config()) as (server, gate, refused):
+
+        def from_(address: str) -> asyncio.Future[Any]:
+            headers = f"X-Forwarded-For: {address}\r\n"
+            return asyncio.ensure_future(http_request(server, "/healthz", headers=headers))
+
+        held_requests = [from_("2001:db8::1"), from_("2001:db8::2")]
+        await until(lambda: server.handshakes.get("2001:db8::/64") == 2)
+        assert (await from_("2001:db8::3")).status == 429
+        assert refused == [("handshake_limit", "2001:db8::3")]
+        other = from_("2001:db8:0:1::1")
+        await until(lambda: server.handshakes.get("2001:db8:0:1::/64") == 1)
+        gate.set()
+        assert [(await r).status for r in [*held_requests, other]] == [200, 200, 200]
+        await until(lambda: not server.handshakes)
