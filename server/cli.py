@@ -20,13 +20,14 @@ from typing import Any
 from protocol import limits
 from server import discovery, gcpolicy, lan
 from server.config import ServerConfig
-from server.flags import bounded, networks, port_number, whole
+from server.flags import bounded, ipv6_prefix, networks, port_number, whole
 from server.logs import setup_logging
 from server.net import BoardhallServer, CannotListen
 
 log = logging.getLogger("boardhall.cli")
 
 DEFAULTS = ServerConfig()
+
 
 def database_problem(path: str, error: sqlite3.Error) -> str:
     """Why ``--db`` cannot be used: SQLite's reason, and what is wrong with the path when that
@@ -136,7 +137,17 @@ def build_parser() -> argparse.ArgumentParser:
         type=whole(1),
         default=DEFAULTS.connections_per_address,
         help="open connections one IP address may have (and as many again still in their "
-        "opening handshake)",
+        "opening handshake); an IPv6 client counts with its whole network of --ipv6-prefix bits",
+    )
+    add(
+        "--ipv6-prefix",
+        type=ipv6_prefix,
+        default=DEFAULTS.ipv6_prefix,
+        metavar="BITS",
+        help="the IPv6 network the per-address limits (--connections-per-address, "
+        "--chat-address-lines) count as one address: a subscriber normally gets a whole /64 "
+        "and may use any address in it; 128 counts each address on its own. IPv4 and "
+        "loopback addresses count on their own; logs still name the real address",
     )
     add(
         "--trusted-proxies",
@@ -226,6 +237,7 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         rooms_per_identity=args.rooms_per_identity,
         spectators_per_room=args.spectators_per_room,
         connections_per_address=args.connections_per_address,
+        ipv6_prefix=args.ipv6_prefix,
         trusted_proxies=args.trusted_proxies,
         messages_per_second=args.rate,
         chat_lines=args.chat_lines,

@@ -1,6 +1,6 @@
 """argparse types that refuse a bad command-line value by name: numbers in a range, a TCP port,
-comma-separated names from a fixed set, IP networks. Used by ``boardhall-server`` and the
-``bench/`` scripts."""
+comma-separated names from a fixed set, IP networks, an IPv6 prefix length. Used by
+``boardhall-server`` and the ``bench/`` scripts."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+from server.limitkey import MAX_IPV6_PREFIX, MIN_IPV6_PREFIX
 from server.proxies import Network, parse_networks
 
 Number = TypeVar("Number", int, float)
@@ -48,6 +49,15 @@ def whole(low: int) -> Callable[[str], int]:
 
 port_number = bounded(int, "a TCP port from 0 to 65535", 0, 65535)
 """A TCP port (0 picks a free one): the system would silently take 99999 as 34463."""
+
+ipv6_prefix = bounded(
+    int,
+    f"a prefix length from {MIN_IPV6_PREFIX} to {MAX_IPV6_PREFIX}",
+    MIN_IPV6_PREFIX,
+    MAX_IPV6_PREFIX,
+)
+"""The bits of the IPv6 network the per-address limits count as one address (see
+:mod:`server.limitkey`)."""
 
 
 def names(allowed: Sequence[str], what: str, empty: bool = False) -> Callable[[str], list[str]]:

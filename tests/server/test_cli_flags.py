@@ -70,6 +70,9 @@ async def _name() -> str:
         ("--chat-repeat", "-1", "0 (off) or more seconds, not -1"),
         ("--chat-address-lines", "-1", "a whole number, 0 or more, not -1"),
         ("--chat-address-lines", "lots", "a whole number, 0 or more, not 'lots'"),
+        ("--ipv6-prefix", "31", "a prefix length from 32 to 128, not 31"),
+        ("--ipv6-prefix", "129", "a prefix length from 32 to 128, not 129"),
+        ("--ipv6-prefix", "/64", "a prefix length from 32 to 128, not '/64'"),
         ("--trusted-proxies", "localhost", "IP addresses or networks, comma-separated: "
          "'localhost' is not an IP address or network"),
         ("--trusted-proxies", "10.0.0.1/8", "IP addresses or networks, comma-separated: "
@@ -91,7 +94,7 @@ def test_a_value_out_of_range_is_refused_naming_the_flag(
     [("--port", "0"), ("--port", "65535"), ("--ping-interval", "0"), ("--spectators-per-room", "0"),
      ("--bot-games", "0"), ("--lag-credit-max", "0"), ("--abort-after", "0.5"),
      ("--chat-lines", "1"), ("--chat-window", "0.5"), ("--chat-repeat", "0"),
-     ("--chat-address-lines", "0")],
+     ("--chat-address-lines", "0"), ("--ipv6-prefix", "32"), ("--ipv6-prefix", "128")],
 )  # fmt: skip
 def test_the_edges_of_each_range_are_taken(flag: str, value: str) -> None:
     args = build_parser().parse_args([flag, value])
@@ -175,3 +178,15 @@ def test_the_chat_flags_set_the_chat_guard() -> None:
     text = " ".join(build_parser().format_help().split())
     told = text[text.rindex("--chat-address-lines CHAT") : text.rindex("--lag-credit-max LAG")]
     assert told.endswith(f"(default: {limits.CHAT_ADDRESS_PLAYERS} times --chat-lines) "), told
+
+
+def test_the_ipv6_prefix_reaches_the_config_and_the_help() -> None:
+    """``--ipv6-prefix`` (64 by default: an IPv6 subscriber's whole network is one address)
+    reaches the server's settings and is explained beside ``--connections-per-address``."""
+    assert config_from(build_parser().parse_args([])).ipv6_prefix == 64
+    assert config_from(build_parser().parse_args(["--ipv6-prefix", "56"])).ipv6_prefix == 56
+    text = " ".join(build_parser().format_help().split())
+    told = text[text.rindex("--ipv6-prefix BITS") : text.rindex("--trusted-proxies ADDRESSES")]
+    for words in ("--connections-per-address", "--chat-address-lines", "/64", "128 counts"):
+        assert words in told, told
+    assert told.endswith("(default: 64) "), told
