@@ -155,7 +155,10 @@ def settings_from(args: argparse.Namespace) -> Settings | None:
 
 class RateLimit:
     """Answers allowed per source address and in all, counted in fixed windows of
-    :data:`WINDOW_S` seconds of ``clock``."""
+    :data:`WINDOW_S` seconds of ``clock``. Each exact address counts on its own, not its IPv6
+    network as the server's other per-address limits do (:mod:`server.limitkey`): every
+    machine of a LAN probes from one fe80::/64, so that network would be one budget for all of
+    them; :data:`OVERALL` bounds the answers whatever the addresses."""
 
     def __init__(
         self,
