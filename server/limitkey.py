@@ -5,7 +5,9 @@ take any address in it (privacy extensions change theirs every day or so): a lim
 address would give one person a fresh budget per address. So every per-address limit
 (``--connections-per-address``, the unfinished handshakes it bounds, the chat budget of
 ``--chat-address-lines``) counts an IPv6 client by its network of ``--ipv6-prefix`` bits. Logs
-and answers keep naming the real address.
+and answers keep naming the real address. A link-local (``fe80::/10``) or unique-local
+(``fc00::/7``) address is a machine of the local network, not an ISP's subscriber: every host
+of a LAN shares one link-local /64, so those count one by one, as LAN players over IPv4 do.
 """
 
 from __future__ import annotations
@@ -19,13 +21,16 @@ MIN_IPV6_PREFIX = 32
 would be one limit for thousands of people)."""
 MAX_IPV6_PREFIX = 128
 """The longest prefix: each IPv6 address on its own."""
+_LOCAL_NETWORKS = (ipaddress.IPv6Network("fe80::/10"), ipaddress.IPv6Network("fc00::/7"))
+"""Link-local and unique-local networks: their addresses are counted one by one."""
 
 
 def limit_key(address: str, ipv6_prefix: int = DEFAULT_IPV6_PREFIX) -> str:
     """The key ``address`` is counted under by the per-address limits: an IPv4 address as it
-    is, an IPv4-mapped IPv6 one as the IPv4 address it maps, a loopback address as it is, any
-    other IPv6 address as its network of ``ipv6_prefix`` bits (its zone id dropped; at 128 the
-    address itself), and anything that is not an IP address (a Unix socket, ``?``) as it is.
+    is, an IPv4-mapped IPv6 one as the IPv4 address it maps, a loopback address as it is, a
+    link-local or unique-local one as itself (its zone id dropped), any other IPv6 address as
+    its network of ``ipv6_prefix`` bits (at 128 the address itself), and anything that is not
+    an IP address (a Unix socket, ``?``) as it is.
 
     >>> limit_key("203.0.113.7")
     '203.0.113.7'
@@ -35,8 +40,8 @@ def limit_key(address: str, ipv6_prefix: int = DEFAULT_IPV6_PREFIX) -> str:
     '2001:db8:1:2::/64'
     >>> limit_key("2001:DB8:1:2::99")
     '2001:db8:1:2::/64'
-    >>> limit_key("fe80::1%eth0")
-    'fe80::/64'
+    >>> limit_key("fe80::1%eth0"), limit_key("fe80::2%eth0"), limit_key("fd12:3456::7")
+    ('fe80::1', 'fe80::2', 'fd12:3456::7')
     >>> limit_key("2001:db8:1:2:a:b:c:d", 48)
     '2001:db8:1::/48'
     >>> limit_key("2001:db8:1:2:a:b:c:d", 128)
@@ -57,6 +62,6 @@ def limit_key(address: str, ipv6_prefix: int = DEFAULT_IPV6_PREFIX) -> str:
     if parsed.is_loopback:
         return address
     bare = ipaddress.IPv6Address(parsed.packed)  # without its zone id
-    if ipv6_prefix >= MAX_IPV6_PREFIX:
+    if ipv6_prefix >= MAX_IPV6_PREFIX or any(bare in net for net in _LOCAL_NETWORKS):
         return str(bare)
     return str(ipaddress.IPv6Network((bare, ipv6_prefix), strict=False))

@@ -24,8 +24,10 @@ from server.limitkey import limit_key
         ("2001:db8::ffff:ffff:ffff:ffff", "2001:db8::/64"),
         ("2001:db8:0:1::1", "2001:db8:0:1::/64"),
         ("2001:DB8:AA:BB:1:2:3:4", "2001:db8:aa:bb::/64"),
-        ("fe80::1%eth0", "fe80::/64"),  # the zone id is dropped
-        ("fe80::1%2", "fe80::/64"),
+        ("fe80::1%eth0", "fe80::1"),  # a LAN machine: on its own, the zone id dropped
+        ("fe80::2%2", "fe80::2"),
+        ("fd12:3456:789a::1", "fd12:3456:789a::1"),  # unique-local: on its own too
+        ("fd12:3456:789a::2", "fd12:3456:789a::2"),
         ("::1", "::1"),  # loopback is one address
         ("", ""),
         ("?", "?"),
@@ -59,7 +61,7 @@ def test_the_prefix_changes_nothing_for_ipv4_and_loopback() -> None:
         assert limit_key("198.51.100.1", prefix) == "198.51.100.1"
         assert limit_key("::ffff:198.51.100.1", prefix) == "198.51.100.1"
         assert limit_key("::1", prefix) == "::1"
-        assert limit_key("fe80::1%eth0", prefix) != "fe80::1%eth0"
+        assert limit_key("fe80::1%eth0", prefix) == "fe80::1"
 
 
 def test_the_module_s_doctest_runs() -> None:
