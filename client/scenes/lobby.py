@@ -274,6 +274,9 @@ class LobbyScene(Scene):
         game has more options than rows)."""
         self.fetch: RecordFetch | None = None
         """The server record being read for a replay."""
+        self.opening: GameRow | None = None
+        """The "Your games" row whose record ``fetch`` reads (the pick may move meanwhile);
+        ``None`` for a game id typed in the replay field."""
         self._refresh_game()
 
     # ---- data ---------------------------------------------------------------------------------
@@ -707,7 +710,7 @@ class LobbyScene(Scene):
                 return
             self.app.push(ReplayScene.from_record(self.app, record))
             return
-        self.fetch = self.app.record_fetch(source)
+        self.fetch, self.opening = self.app.record_fetch(source), None
         self.say(f"Fetching game {source}…")
 
     def show_tab(self, tab: str) -> None:
@@ -740,7 +743,7 @@ class LobbyScene(Scene):
             return
         record = self.my_games.records.get(row.game_id)
         if record is None:
-            self.fetch = self.app.record_fetch(row.game_id)
+            self.fetch, self.opening = self.app.record_fetch(row.game_id), row
             self.say(f"Fetching game {row.game_id}…")
             return
         self.say("")
@@ -820,13 +823,14 @@ class LobbyScene(Scene):
         found = self.fetch.result() if self.fetch is not None else None
         if found is None:
             return
-        self.fetch = None
+        row, self.fetch, self.opening = self.opening, None, None
         self.app.invalidate()
         if isinstance(found, RecordError):
             self.say(str(found), theme.BAD)
-        else:
+        else:  # a game of ours from our side in it, as when its record was read already
             self.say("")
-            self.app.push(ReplayScene.from_record(self.app, found))
+            self.app.push(ReplayScene.from_record(
+                self.app, found, flipped=row is not None and row.seat == "second"))
 
     def update_top(self) -> None:
         """Take the top players once read; read them again when the selected game or variant

@@ -11,10 +11,11 @@ from typing import Any
 import pygame
 import pytest
 
+from client.address import record_url
 from client.local import EmbeddedServer
 from client.my_games import GameRow, fetch_list, game_row, when_text
 from client.scenes.lobby import TAB_X, LobbyScene
-from client.scenes.replay import ReplayScene
+from client.scenes.replay import ReplayScene, fetch_record
 from client.scenes.room import RoomScene
 from client.ui import theme
 from tests.client.helpers import (
@@ -282,5 +283,62 @@ def test_a_rated_game_s_row_says_won_and_the_change(tmp_path: Path, server: Embe
     assert change.right <= ox + round(lobby.games_view.rect.right * scale)  # inside the list
     opponent = next(rect for value, rect in values.items() if value.startswith("vs "))
     assert change.right < opponent.left
+    for app in apps:
+        app.disconnect()
+
+
+def test_a_replay_is_shown_from_alice_s_seat_in_that_game(
+    tmp_path: Path, server: EmbeddedServer
+) -> None:
+    """Alice plays chess first against Bob, then second. Enter on the game she sat second in
+    opens its replay flipped (her side at the bottom) whether its record is read then or was
+    read with the list (as from a server whose list does not count the moves), and Down
+    while the record is on its way does not give it the seat of the game picked since; the
+    game she sat first in opens unflipped."""
+    alice = open_app(tmp_path, "Alice", server.url)
+    bob = open_app(tmp_path, "Bob", server.url)
+    apps = [alice, bob]
+    pump(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
+    as_first = a_game(alice, bob, "chess", ["e2e4", "e7e5"], "resign", by=bob)
+    as_second = a_game(bob, alice, "chess", ["d2d4", "d7d5", "c2c4"], "resign", by=bob)
+    back_to_lobby(apps)
+    lobby = games_tab(alice)
+    assert [(r.game_id, r.seat) for r in shown(lobby)] == [
+        (as_second, "second"),
+        (as_first, "first"),
+    ]
+    assert lobby.my_games.records == {}
+
+    def opened(row: int, move_on: int | None = None) -> tuple[list[str], bool]:
+        """Enter on ``row`` (``move_on`` pressed once the record is in, before it is taken):
+        the replay's moves and whether its board is flipped."""
+        click(alice, lobby.games_view.row_rect(row).center)
+        key(alice, pygame.K_RETURN)
+        if move_on is not None:
+            assert lobby.fetch is not None and lobby.fetch.wait(10)
+            key(alice, move_on)
+        pump(alice, lambda: isinstance(alice.top, ReplayScene))
+        replay = alice.top
+        assert isinstance(replay, ReplayScene) and replay.view is not None
+        return replay.moves, replay.view.flipped
+
+    # the record is read now; Down picks the other game before it is taken
+    assert opened(0, move_on=pygame.K_DOWN) == (["d2d4", "d7d5", "c2c4"], True)
+    assert lobby.games_view.selected == 1
+    render_at(alice, (1280, 800), "mygames-replay-second")
+    shutil.copy(Path("/tmp/polish") / "mygames-replay-second-1280x800.png", tmp_path)
+    key(alice, pygame.K_ESCAPE)
+    assert opened(1, move_on=pygame.K_UP) == (["e2e4", "e7e5"], False)
+    key(alice, pygame.K_ESCAPE)
+
+    # records read with the list open at once, from the same side
+    assert alice.connection is not None
+    token = alice.connection.token
+    for game_id in (as_first, as_second):
+        url = record_url(server.url, game_id)
+        lobby.my_games.records[game_id] = fetch_record(url, token=token)
+    assert opened(0) == (["d2d4", "d7d5", "c2c4"], True) and lobby.fetch is None
+    key(alice, pygame.K_ESCAPE)
+    assert opened(1) == (["e2e4", "e7e5"], False) and lobby.fetch is None
     for app in apps:
         app.disconnect()
