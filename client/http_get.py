@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
+E = TypeVar("E", bound=Exception)
 
 MAX_BYTES = 1024 * 1024
 """The most of an answer read (a record is at most 48 KiB of moves; a list far less)."""
@@ -86,20 +87,21 @@ def json_list(text: str, field: str, what: str) -> list[dict[str, Any]]:
     return [item for item in found if isinstance(item, dict)]
 
 
-class Fetch(Generic[T]):
-    """Runs ``read`` (a blocking HTTP read that raises :class:`FetchFailed`) once on a
-    thread named ``name``; poll :meth:`result` from a scene's ``update`` so the frame loop
-    never waits for the network."""
+class Fetch(Generic[T, E]):
+    """Runs ``read`` (a blocking HTTP read that raises ``failure``: :class:`FetchFailed`, or
+    a caller's own error such as a record's) once on a thread named ``name``; poll
+    :meth:`result` from a scene's ``update`` so the frame loop never waits for the network."""
 
-    def __init__(self, read: Callable[[], T], name: str) -> None:
-        self._done: queue.Queue[T | FetchFailed] = queue.Queue(maxsize=1)
+    def __init__(self, read: Callable[[], T], name: str, failure: type[E]) -> None:
+        self._failure = failure
+        self._done: queue.Queue[T | E] = queue.Queue(maxsize=1)
         self._finished = threading.Event()
         threading.Thread(target=self._work, args=(read,), name=name, daemon=True).start()
 
     def _work(self, read: Callable[[], T]) -> None:
         try:
             self._done.put(read())
-        except FetchFailed as exc:
+        except self._failure as exc:
             self._done.put(exc)
         finally:
             self._finished.set()
@@ -109,7 +111,7 @@ class Fetch(Generic[T]):
         tests and tools: the frame loop never waits, it polls :meth:`result`."""
         return self._finished.wait(timeout)
 
-    def result(self) -> T | FetchFailed | None:
+    def result(self) -> T | E | None:
         """What was read, or what went wrong; ``None`` while on its way."""
         try:
             return self._done.get_nowait()

@@ -189,11 +189,11 @@ def fetch_profile(server_url: str, player: str, ssl_context: ssl.SSLContext | No
     return read_profile(get_text(url, None, ssl_context, timeout, {}))
 
 
-class ProfileFetch(Fetch[dict[str, Any]]):
+class ProfileFetch(Fetch[dict[str, Any], FetchFailed]):
     """Reads one player's profile on a thread; poll :meth:`result` from ``update``."""
 
     def __init__(self, server_url: str, player: str,
                  ssl_context: ssl.SSLContext | None) -> None:
         self.player = player
         super().__init__(partial(fetch_profile, server_url, player, ssl_context),
-                         "boardhall-profile")
+                         "boardhall-profile", FetchFailed)

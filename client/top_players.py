@@ -100,13 +100,13 @@ def reason_first(error: str) -> str:
     return f"{why}, asking {head.removeprefix('cannot fetch ')}"
 
 
-class BoardFetch(Fetch[list[dict[str, Any]]]):
+class BoardFetch(Fetch[list[dict[str, Any]], FetchFailed]):
     """Reads one pool's leaderboard on a thread; poll :meth:`result` from ``update``."""
 
     def __init__(self, server_url: str, pool: Pool, ssl_context: ssl.SSLContext | None) -> None:
         self.pool = pool
         super().__init__(partial(fetch_board, server_url, pool, ssl_context),
-                         "boardhall-top-players")
+                         "boardhall-top-players", FetchFailed)
 
 
 class TopPlayers:

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import json
-import queue
 import re
 import ssl
-import threading
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +19,7 @@ from client.analysis import SUFFIX, AnalysisRun, eval_text
 from client.annotations import CaptureTracker, position_highlight
 from client.boards import make_view
 from client.boards.base import BoardView, Marks
-from client.http_get import FetchFailed, get_text
+from client.http_get import Fetch, FetchFailed, get_text
 from client.moves import display_moves, move_rows, points_of
 from client.room_model import SEATS, RoomModel
 from client.scenes import analysis_panel, room_panel
@@ -205,7 +204,7 @@ def fetch_record(
     return parse_record(text)
 
 
-class RecordFetch:
+class RecordFetch(Fetch[dict[str, Any], RecordError]):
     """A server's record of one game (``GET /games/ID?format=json``), read on a thread so the
     frame loop never waits for the network: poll :meth:`result` from ``update``."""
 
@@ -217,31 +216,8 @@ class RecordFetch:
         ssl_context: ssl.SSLContext | None = None,
     ) -> None:
         self.url = record_url(server_url, game_id)
-        self._token = token
-        self._ssl_context = ssl_context
-        self._done: queue.Queue[dict[str, Any] | RecordError] = queue.Queue(maxsize=1)
-        self._finished = threading.Event()
-        threading.Thread(target=self._fetch, name="boardhall-fetch", daemon=True).start()
-
-    def _fetch(self) -> None:
-        try:
-            self._done.put(fetch_record(self.url, token=self._token, ssl_context=self._ssl_context))
-        except RecordError as exc:
-            self._done.put(exc)
-        finally:
-            self._finished.set()
-
-    def wait(self, timeout: float) -> bool:
-        """Block until the read has ended (at most ``timeout`` seconds; True if it has), for
-        tests and tools: the frame loop never waits, it polls :meth:`result`."""
-        return self._finished.wait(timeout)
-
-    def result(self) -> dict[str, Any] | RecordError | None:
-        """The parsed record, or what went wrong; ``None`` while it is still on its way."""
-        try:
-            return self._done.get_nowait()
-        except queue.Empty:
-            return None
+        read = partial(fetch_record, self.url, token=token, ssl_context=ssl_context)
+        super().__init__(read, "boardhall-fetch", RecordError)
 
 
 class ReplayScene(Scene):

@@ -335,9 +335,8 @@ def fixed_http(answer: FixedAnswer) -> Iterator[FixedAnswer]:
 
 
 def arrived(fetch: Any, timeout: float = 10.0) -> Any:
-    """What ``fetch`` (a :class:`~client.scenes.replay.RecordFetch` or a
-    :class:`~client.http_get.Fetch`) read or why it failed, once its read has ended (waited for
-    on its thread's signal, not polled)."""
+    """What ``fetch`` (a :class:`~client.http_get.Fetch`: a record's, a profile's…) read or
+    why it failed, once its read has ended (waited for on its thread's signal, not polled)."""
     assert fetch.wait(timeout), f"the fetch did not end within {timeout} s"
     found = fetch.result()
     assert found is not None

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from client.http_get import FetchFailed
+from client.http_get import Fetch, FetchFailed
 from client.profile import ProfileFetch
 from client.scenes.replay import RecordError, RecordFetch
 from tests.client.helpers import arrived
@@ -76,3 +76,24 @@ def test_a_broken_answer_is_named_not_quoted() -> None:
     assert str(found) == (
         f"cannot fetch http://127.0.0.1:{port}/players/p-x: not an HTTP answer (BadStatusLine)"
     )
+
+
+def test_one_fetch_class_reads_on_its_thread_and_hands_over_the_failure_it_expects() -> None:
+    """:class:`Fetch` runs a read once on a thread of the given name and hands over what it
+    read, or the failure it was told to expect (a record's :class:`RecordError` as well as
+    :class:`FetchFailed`); the record, profile and leaderboard reads are all of it."""
+    threads: list[str] = []
+
+    def read() -> int:
+        threads.append(threading.current_thread().name)
+        return 42
+
+    assert arrived(Fetch(read, "boardhall-test", FetchFailed)) == 42
+    assert threads == ["boardhall-test"]
+
+    def refuse() -> int:
+        raise RecordError("not a record")
+
+    found = arrived(Fetch(refuse, "boardhall-test", RecordError))
+    assert isinstance(found, RecordError) and str(found) == "not a record"
+    assert issubclass(RecordFetch, Fetch) and issubclass(ProfileFetch, Fetch)
