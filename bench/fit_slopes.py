@@ -23,7 +23,9 @@ maximum likelihood.
 - **Calibration.** The bots do not convert an advantage as lichess's players do (more surely, it
   turned out: they see what the evaluation sees), so chess's own fit is not lichess's 0.00368208.
   The ratio lichess / fitted chess is applied to every game: calibrated = fitted x ratio (its
-  interval bootstraps chess and the game together). Under the table, the side ahead's mean score
+  interval bootstraps chess and the game together; a refit whose chess slope is not finite and
+  positive has no ratio, and with any such refit the calibrated interval reads ``none``, the
+  count said under the table). Under the table, the side ahead's mean score
   by size of advantage against the fitted curve shows whether one curve describes the game.
 
 The default run (about two minutes of one core) plays 1 game per game, too few for a useful
@@ -55,12 +57,16 @@ from typing import TextIO
 from engines import get
 from engines.search import BotPlayer
 from engines.search.analysis import SCALES, evaluate_position
+from engines.search.levels import LEVELS
+from server.flags import bounded, whole
 
 GAMES = ("chess", "draughts", "shuqi", "hexgomoku")
 LICHESS_SLOPE = 0.00368208
 """Lichess's slope per centipawn, fitted to its players' games."""
 RESULT_OF = {"first": 1.0, "second": 0.0, None: 0.5}
 """The first player's score by the winner."""
+LEVEL = bounded(int, f"a bot level from {min(LEVELS)} to {max(LEVELS)}", min(LEVELS), max(LEVELS))
+"""``--level``: one the bots have."""
 
 
 # ---- playing and sampling -----------------------------------------------------------------------
@@ -225,19 +231,42 @@ def bootstrap(records: Sequence[GameRecord], reps: int, seed: int) -> list[float
 
 
 def percentile(values: Sequence[float], share: float) -> float:
-    """The ``share`` (0..1) percentile of ``values`` (linear between the nearest two)."""
+    """The ``share`` (0..1) percentile of ``values``, linear between the nearest two: so an
+    infinite neighbour is the answer, as the line to it is infinite everywhere short of it.
+    Raises ``ValueError`` for no values or a NaN (a sort with NaN in it leaves the order
+    anywhere)."""
+    if not values:
+        raise ValueError("a percentile of no values")
+    if any(math.isnan(v) for v in values):
+        raise ValueError("a percentile of values with NaN among them")
     ordered = sorted(values)
     where = share * (len(ordered) - 1)
     below = math.floor(where)
     above = min(below + 1, len(ordered) - 1)
-    if math.isinf(ordered[below]) or math.isinf(ordered[above]):
-        return ordered[below] if where == below else ordered[above]
-    return ordered[below] + (ordered[above] - ordered[below]) * (where - below)
+    low, high = ordered[below], ordered[above]
+    if where == below or low == high or low == -math.inf:
+        return low
+    if high == math.inf:
+        return high
+    return low + (high - low) * (where - below)
 
 
-def interval(values: Sequence[float]) -> tuple[float, float]:
-    """The 95 % percentile interval of bootstrap ``values``."""
+def interval(values: Sequence[float]) -> tuple[float, float] | None:
+    """The 95 % percentile interval of bootstrap ``values`` (an infinite end when that many
+    refits found no finite best); ``None`` when it cannot be given: no refits, or a refit
+    without a value (NaN), which no place in the order would stand for honestly."""
+    if not values or any(math.isnan(v) for v in values):
+        return None
     return percentile(values, 0.025), percentile(values, 0.975)
+
+
+def calibrated_refits(slopes: Sequence[float], chess: Sequence[float]) -> list[float]:
+    """Each refit of a game calibrated by the refit of chess drawn beside it (lichess / chess);
+    NaN where chess's refit has no finite positive slope, so there is no ratio to apply."""
+    return [
+        s * (LICHESS_SLOPE / c) if math.isfinite(c) and c > 0 else math.nan
+        for s, c in zip(slopes, chess, strict=True)
+    ]
 
 
 # ---- reporting ----------------------------------------------------------------------------------
@@ -336,17 +365,16 @@ def figures(records: Sequence[GameRecord], games: Sequence[str], reps: int, seed
             "current": SCALES[game].slope,
             "calibrated": None,
             "calibrated_ci": None,
+            "calibrated_refits_without_value": 0,
+            "refits": reps,
             "cpu_seconds": round(sum(r.cpu_seconds for r in rs), 1),
             "bands": calibration_rows(rs, fits[game], [0, 100, 200, 400, 700, SCALES[game].clamp]),
         }
         if ratio is not None:
             row["calibrated"] = fits[game] * ratio
-            row["calibrated_ci"] = interval(
-                [
-                    s * LICHESS_SLOPE / c if c > 0 else math.inf
-                    for s, c in zip(boots[game], boots["chess"], strict=True)
-                ]
-            )
+            refits = calibrated_refits(boots[game], boots["chess"])
+            row["calibrated_ci"] = interval(refits)
+            row["calibrated_refits_without_value"] = sum(math.isnan(v) for v in refits)
         table["games"][game] = row
     return table
 
@@ -359,19 +387,27 @@ def print_figures(table: dict) -> None:
         f"{'95% CI':>21} {'current':>10}  current in calibrated CI"
     )
     for game, row in table["games"].items():
-        low, high = row["ci"]
-        calibrated, cal_ci = row["calibrated"], row["calibrated_ci"]
+        calibrated, ci, cal_ci = row["calibrated"], row["ci"], row["calibrated_ci"]
         inside = (
             "-" if cal_ci is None else "yes" if cal_ci[0] <= row["current"] <= cal_ci[1] else "NO"
         )
         print(
             f"{game:9} {row['games']:5}   {row['wins']:3}/{row['draws']:3}/{row['losses']:3} "
             f"{row['capped']:6} {row['positions']:9} {row['fitted']:9.6f} "
-            f"{f'{low:.6f} - {high:.6f}':>24} "
+            f"{_span(ci):>24} "
             f"{'-' if calibrated is None else f'{calibrated:.6f}':>10} "
-            f"{'-' if cal_ci is None else f'{cal_ci[0]:.6f} - {cal_ci[1]:.6f}':>21} "
+            f"{'-' if calibrated is None else _span(cal_ci):>21} "
             f"{row['current']:10.6f}  {inside}"
         )
+    for game, row in table["games"].items():
+        if row["ci"] is None:
+            print(f"{game}: no 95% CI: no refits")
+        if row["calibrated"] is not None and row["calibrated_ci"] is None:
+            print(
+                f"{game}: no calibrated 95% CI: {row['calibrated_refits_without_value']} of "
+                f"{row['refits']} refits have no value (chess's refit has no finite positive "
+                "slope to calibrate by)"
+            )
     ratio = table["ratio"]
     if ratio is not None:
         chess = table["games"]["chess"]["fitted"]
@@ -387,33 +423,48 @@ def print_figures(table: dict) -> None:
         )
 
 
+def _span(ci: Sequence[float] | None) -> str:
+    """An interval as the table shows it (``none``: it cannot be given, said under the table)."""
+    return "none" if ci is None else f"{ci[0]:.6f} - {ci[1]:.6f}"
+
+
+def saved_games(path: str) -> list[GameRecord]:
+    """``--records``: the games saved in ``path``, read while the flags are (a file that cannot
+    be read is refused by name before anything runs)."""
+    try:
+        return load([path])
+    except (OSError, UnicodeDecodeError, ValueError, TypeError) as exc:
+        raise argparse.ArgumentTypeError(f"cannot read {path}: {exc}") from None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Play (or load) the games, fit every game's slope and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", action="append", choices=GAMES, help="repeatable; default all")
-    parser.add_argument("--games", type=int, default=1, help="games per game (default 1)")
+    parser.add_argument("--games", type=whole(1), default=1, help="games per game (default 1)")
     parser.add_argument(
         "--first-index",
-        type=int,
+        type=whole(0),
         default=0,
         help="index (seed) of the first game, to extend an earlier run",
     )
-    parser.add_argument("--level", type=int, default=Settings.level)
-    parser.add_argument("--opening-plies", type=int, default=Settings.opening_plies)
-    parser.add_argument("--move-nodes", type=int, default=Settings.move_nodes)
+    parser.add_argument("--level", type=LEVEL, default=Settings.level)
+    parser.add_argument("--opening-plies", type=whole(0), default=Settings.opening_plies)
+    parser.add_argument("--move-nodes", type=whole(1), default=Settings.move_nodes)
     parser.add_argument(
         "--eval-nodes",
-        type=int,
+        type=whole(1),
         help="nodes per evaluation, every game (default: the game's analysis's)",
     )
-    parser.add_argument("--from-ply", type=int, default=Settings.from_ply)
-    parser.add_argument("--max-plies", type=int, help="cap per game (default: none)")
-    parser.add_argument("--processes", type=int, default=1)
-    parser.add_argument("--bootstrap", type=int, default=500, help="refits for the interval")
+    parser.add_argument("--from-ply", type=whole(0), default=Settings.from_ply)
+    parser.add_argument("--max-plies", type=whole(1), help="cap per game (default: none)")
+    parser.add_argument("--processes", type=whole(1), default=1)
+    parser.add_argument("--bootstrap", type=whole(1), default=500, help="refits for the interval")
     parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap")
     parser.add_argument(
         "--records",
         action="append",
+        type=saved_games,
         default=[],
         help="fit games saved by --out instead of playing (repeatable)",
     )
@@ -423,7 +474,7 @@ def main(argv: list[str] | None = None) -> int:
     games = args.game or list(GAMES)
     started = time.monotonic()
     if args.records:
-        records = [r for r in load(args.records) if r.game in games]
+        records = [r for saved in args.records for r in saved if r.game in games]
     else:
         settings = Settings(
             args.level,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import random
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,12 @@ def log_likelihood(points: list[tuple[float, float]], slope: float) -> float:
         p = 1 / (1 + math.exp(-slope * evaluation))
         total += result * math.log(p) + (1 - result) * math.log(1 - p)
     return total
+
+
+def given(found: tuple[float, float] | None) -> tuple[float, float]:
+    """An interval that could be given."""
+    assert found is not None
+    return found
 
 
 def synthetic_games(slope: float, games: int, seed: int, game: str = "chess") -> list[GameRecord]:
@@ -79,11 +86,11 @@ def test_the_fit_recovers_a_known_slope_and_its_interval_covers_it() -> None:
     best = log_likelihood(points, fitted)
     assert best > log_likelihood(points, fitted * 1.01)
     assert best > log_likelihood(points, fitted * 0.99)
-    low, high = interval(bootstrap(records, 200, seed=1))
+    low, high = given(interval(bootstrap(records, 200, seed=1)))
     assert low < true < high
     assert low < fitted < high
     assert high - low < 0.4 * true  # 3000 games pin it down
-    wide_low, wide_high = interval(bootstrap(records[:100], 200, seed=1))
+    wide_low, wide_high = given(interval(bootstrap(records[:100], 200, seed=1)))
     assert wide_high - wide_low > high - low  # fewer games, a wider interval
 
 
@@ -168,3 +175,95 @@ def test_a_tiny_run_plays_every_game_and_fits_what_it_saved(
         json.loads(figures.read_text())["games"]["shuqi"]["fitted"]
         == table["games"]["shuqi"]["fitted"]
     )
+
+
+@pytest.mark.parametrize(
+    ("argv", "wanted"),
+    [
+        (["--bootstrap", "0"], "argument --bootstrap: must be a whole number, 1 or more, not 0"),
+        (["--bootstrap", "many"], "argument --bootstrap: must be a whole number, 1 or more"),
+        (["--games", "0"], "argument --games: must be a whole number, 1 or more, not 0"),
+        (["--processes", "0"], "argument --processes: must be a whole number, 1 or more"),
+        (["--level", "9"], "argument --level: must be a bot level from 1 to 8, not 9"),
+        (["--move-nodes", "0"], "argument --move-nodes: must be a whole number, 1 or more"),
+        (["--eval-nodes", "0"], "argument --eval-nodes: must be a whole number, 1 or more"),
+        (["--max-plies", "0"], "argument --max-plies: must be a whole number, 1 or more"),
+        (["--from-ply", "-1"], "argument --from-ply: must be a whole number, 0 or more"),
+        (["--opening-plies", "-1"], "argument --opening-plies: must be a whole number, 0 or"),
+        (["--first-index", "-1"], "argument --first-index: must be a whole number, 0 or more"),
+    ],
+)  # fmt: skip
+def test_a_bad_flag_is_refused_naming_it_before_anything_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], wanted: str
+) -> None:
+    """Exit status 2 and the flag with what it takes, before a game is loaded or played, a
+    refit run or a file written (each run is given saved games, so a flag let through fits
+    them at once instead of playing)."""
+    saved, figures = tmp_path / "games.jsonl", tmp_path / "figures.json"
+    saved.write_text(
+        "".join(json.dumps(asdict(r)) + "\n" for r in synthetic_games(0.004, 20, seed=3))
+    )
+    with pytest.raises(SystemExit) as refused:
+        fit_slopes.main([*argv, "--records", str(saved), "--json", str(figures)])
+    assert refused.value.code == 2
+    printed = capsys.readouterr()
+    assert wanted in printed.err and printed.out == ""
+    assert not figures.exists()
+
+
+def test_records_that_cannot_be_read_are_refused_by_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A --records file that is missing or not saved games: exit status 2 naming the file."""
+    garbled = tmp_path / "garbled.jsonl"
+    garbled.write_text('{"game": "chess"}\nnot json\n')
+    for path in (tmp_path / "missing.jsonl", garbled):
+        with pytest.raises(SystemExit) as refused:
+            fit_slopes.main(["--records", str(path)])
+        assert refused.value.code == 2
+        printed = capsys.readouterr()
+        assert f"argument --records: cannot read {path}: " in printed.err, printed.err
+        assert printed.out == ""
+
+
+def test_an_interval_leaves_nothing_to_the_order_of_nan() -> None:
+    """Infinite refits are ends like any other; a refit with no value (NaN) or no refit at all
+    gives no interval rather than whatever a sort with NaN in it happens to leave."""
+    assert interval([-math.inf, 1.0, 2.0, math.inf]) == (-math.inf, math.inf)
+    assert interval([1.0] * 39 + [math.inf]) == (1.0, math.inf)
+    assert interval([3.0]) == (3.0, 3.0)
+    assert interval([]) is None
+    assert interval([1.0, math.nan, 2.0]) is None
+    with pytest.raises(ValueError, match="no values"):
+        fit_slopes.percentile([], 0.5)
+
+
+def test_refits_without_a_calibration_are_said_not_averaged(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Two chess games and two draughts games, a won one heavy with positions and a lost one:
+    refits that draw only the won (lost) game fit an infinite slope, and a refit whose chess
+    slope is infinite has no ratio, so no calibrated value (it was inf/inf: NaN). The calibrated
+    interval is then not given, the JSON says how many refits had none, and the table says
+    why instead of printing numbers."""
+    records = [
+        GameRecord("chess", 0, 1.0, "x", 50, [100] * 9, 0, 0.0),
+        GameRecord("chess", 1, 0.0, "x", 50, [100], 0, 0.0),
+        GameRecord("draughts", 0, 1.0, "x", 50, [200] * 9, 0, 0.0),
+        GameRecord("draughts", 1, 0.0, "x", 50, [200], 0, 0.0),
+    ]
+    table = fit_slopes.figures(records, ["chess", "draughts"], 200, seed=0)
+    chess, draughts = table["games"]["chess"], table["games"]["draughts"]
+    assert table["ratio"] is not None and math.isfinite(draughts["calibrated"])
+    assert chess["ci"] == (-math.inf, math.inf)  # a refit of only one game has no finite best
+    assert draughts["calibrated_ci"] is None
+    assert 0 < draughts["calibrated_refits_without_value"] < 200
+    fit_slopes.print_figures(table)
+    lines = capsys.readouterr().out.splitlines()
+    row = next(line for line in lines if line.startswith("draughts "))
+    assert "none" in row and "nan" not in row.lower()
+    n = draughts["calibrated_refits_without_value"]
+    assert (
+        f"draughts: no calibrated 95% CI: {n} of 200 refits have no value (chess's refit "
+        "has no finite positive slope to calibrate by)"
+    ) in lines
