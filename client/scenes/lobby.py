@@ -747,7 +747,7 @@ class LobbyScene(Scene):
             self.say(f"Fetching game {row.game_id}…")
             return
         self.say("")
-        self.app.push(ReplayScene.from_record(self.app, record, flipped=row.seat == "second"))
+        self.app.push(ReplayScene.from_seat(self.app, record, row.seat))
 
     def picked_opponent(self) -> tuple[str, str] | None:
         """The player id and name of the opponent in the game picked in "Your games" (None:
@@ -807,7 +807,7 @@ class LobbyScene(Scene):
 
     def update(self, dt: float) -> None:
         """Open a replay once its record has arrived."""
-        from client.scenes.replay import RecordError, ReplayScene
+        from client.scenes.replay import ReplayScene
 
         self.refresh_room_buttons()
         if self.my_games.poll():
@@ -825,12 +825,12 @@ class LobbyScene(Scene):
             return
         row, self.fetch, self.opening = self.opening, None, None
         self.app.invalidate()
-        if isinstance(found, RecordError):
-            self.say(str(found), theme.BAD)
-        else:  # a game of ours from our side in it, as when its record was read already
+        # a game of ours from our side in it, as when its record was read already
+        error = ReplayScene.open_fetched(self.app, found, row.seat if row is not None else None)
+        if error is None:
             self.say("")
-            self.app.push(ReplayScene.from_record(
-                self.app, found, flipped=row is not None and row.seat == "second"))
+        else:
+            self.say(str(error), theme.BAD)
 
     def update_top(self) -> None:
         """Take the top players once read; read them again when the selected game or variant

@@ -283,19 +283,18 @@ class ProfileCard(Dialog):
     def take_record(self) -> None:
         """Open the replay once the record is in, from the player's side in that game (their
         seat at the bottom); say why when it could not be read."""
-        from client.scenes.replay import RecordError, ReplayScene
+        from client.scenes.replay import ReplayScene
 
         found = self.record.result() if self.record is not None else None
         if found is None:
             return
         row, self.record, self.opening = self.opening, None, None
         self.app.invalidate()
-        if isinstance(found, RecordError):
-            self.say(f"Cannot open that game: {reason_first(str(found))}", theme.BAD)
-            return
-        self.say("")
-        self.app.push(ReplayScene.from_record(
-            self.app, found, flipped=row is not None and row.seat == "second"))
+        error = ReplayScene.open_fetched(self.app, found, row.seat if row is not None else None)
+        if error is None:
+            self.say("")
+        else:
+            self.say(f"Cannot open that game: {reason_first(str(error))}", theme.BAD)
 
     def say(self, text: str, color: theme.Color = theme.MUTED) -> None:
         """Show a line at the card's foot (instead of the keys)."""

@@ -320,6 +320,23 @@ class ReplayScene(Scene):
                    flipped)
 
     @classmethod
+    def from_seat(cls, app: App, record: Mapping[str, Any], seat: str | None) -> ReplayScene:
+        """Build from :func:`parse_record` output seen from ``seat``'s side: the player who
+        sat second has the board flipped, their pieces at the bottom; no seat, as stored."""
+        return cls.from_record(app, record, flipped=seat == "second")
+
+    @classmethod
+    def open_fetched(
+        cls, app: App, found: Mapping[str, Any] | RecordError, seat: str | None
+    ) -> RecordError | None:
+        """Push the replay of a fetched record from ``seat``'s side (:meth:`from_seat`), or
+        hand back the error that kept it from being read."""
+        if isinstance(found, RecordError):
+            return found
+        app.push(cls.from_seat(app, found, seat))
+        return None
+
+    @classmethod
     def from_file(cls, app: App, path: Path, game: str | None = None) -> ReplayScene:
         """Build from a record file (JSON, PGN or PDN)."""
         return cls.from_record(app, parse_record(path.read_text(encoding="utf-8"), game))
