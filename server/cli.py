@@ -147,7 +147,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="the IPv6 network the per-address limits (--connections-per-address, "
         "--chat-address-lines) count as one address: a subscriber normally gets a whole /64 "
         "and may use any address in it; 128 counts each address on its own. IPv4 and "
-        "loopback addresses count on their own; logs still name the real address",
+        "loopback addresses count on their own, and so do link-local and unique-local ones (a "
+        "LAN's machines); logs still name the real address",
     )
     add(
         "--trusted-proxies",

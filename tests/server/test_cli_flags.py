@@ -187,6 +187,7 @@ def test_the_ipv6_prefix_reaches_the_config_and_the_help() -> None:
     assert config_from(build_parser().parse_args(["--ipv6-prefix", "56"])).ipv6_prefix == 56
     text = " ".join(build_parser().format_help().split())
     told = text[text.rindex("--ipv6-prefix BITS") : text.rindex("--trusted-proxies ADDRESSES")]
-    for words in ("--connections-per-address", "--chat-address-lines", "/64", "128 counts"):
+    for words in ("--connections-per-address", "--chat-address-lines", "/64", "128 counts",
+                  "link-local"):
         assert words in told, told
     assert told.endswith("(default: 64) "), told
