@@ -42,6 +42,7 @@ import multiprocessing
 import os
 import random
 import shlex
+import shutil
 import statistics
 import subprocess
 import sys
@@ -456,6 +457,12 @@ class PhaseFigures:
         return self.frames_s / (self.cpu_pct / 100) if self.cpu_pct else 0.0
 
 
+def find_py_spy() -> str | None:
+    """py-spy on PATH, or beside this interpreter (a virtualenv's ``bin`` need not be on PATH)."""
+    beside = Path(sys.executable).parent / "py-spy"
+    return shutil.which("py-spy") or (str(beside) if beside.is_file() else None)
+
+
 def _profile_format(path: str) -> str:
     """py-spy's format for ``path``: speedscope (.json), raw stacks (.txt) or a flame graph."""
     if path.endswith(".json"):
@@ -526,7 +533,7 @@ def run_target(
         if profile and name == phases[0][0] and pid:
             spy = subprocess.Popen(
                 [
-                    "py-spy",
+                    args.py_spy,
                     "record",
                     "--pid",
                     str(pid),
@@ -820,7 +827,11 @@ def _median_ratios(rounds: list[dict[str, Any]]) -> dict[str, dict[str, dict[str
 
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print the figures."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    args.py_spy = find_py_spy() if args.profile else None
+    if args.profile and not args.py_spy:
+        parser.error("--profile needs py-spy (pip install py-spy) on PATH or beside this Python")
     if args.stages:
         os.environ["BENCH_STAGES"] = str(Path(args.stages).resolve())  # read by gc_server.py
     limit = harness.raise_fd_limit()

@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from bench import load
+
 ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.slow
@@ -157,3 +159,20 @@ def test_the_relay_fans_each_move_out_as_boardhall_does(tmp_path: Path) -> None:
         assert 3.5 <= relay["frames_s"] / relay["moves_s"] <= 4.5, (phase, relay)
         assert report["ratios"]["relay"][phase]["p99"] > 0
     assert "ratio rate  boardhall/relay:" in done.stdout
+
+
+def test_profile_finds_py_spy_beside_the_interpreter_or_refuses_before_starting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A virtualenv's py-spy is found though its ``bin`` is not on PATH; none at all is exit 2."""
+    bin_dir = tmp_path / "venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr(sys, "executable", str(bin_dir / "python"))
+    assert load.find_py_spy() is None
+    with pytest.raises(SystemExit) as exited:
+        load.main(["--profile", str(tmp_path / "p.svg"), "--games", "1"])
+    assert exited.value.code == 2
+    assert "--profile needs py-spy" in capsys.readouterr().err
+    (bin_dir / "py-spy").write_text("#!/bin/sh\n")
+    assert load.find_py_spy() == str(bin_dir / "py-spy")
