@@ -3,13 +3,14 @@
 The profile has the player's name, when the server first and last saw them in a game, every
 rating pool they have (as the room shows each: as of now, its deviation grown by the days
 since its last game, :meth:`server.ratings.RatingBook.current`, and provisional as the room
-marks it) and totals over their finished games, in all and by game.
+marks it) and totals over their finished games, in all, by game and by game and variant
+(each keyed as its rating pool is: :func:`server.ratings.rating_key`).
 
 The totals count every finished game, private ones too (as lichess counts them), but the
 profile names no private game: what a private game was stays with its players. They are read
-with :data:`TOTALS_QUERY` from the ``games_first_totals`` and ``games_second_totals`` indexes
-alone (:data:`server.storage.LATER_INDEXES`): a search for the player in each, never a visit
-of the games' rows.
+with :data:`TOTALS_QUERY` from the ``games_first_variant_totals`` and
+``games_second_variant_totals`` indexes alone (:data:`server.storage.LATER_INDEXES`): a search
+for the player in each, never a visit of the games' rows.
 
 The profile also lists the player's :data:`RECENT_GAMES` most recent finished public games
 (:data:`RECENT_QUERY`), each as ``GET /games?player=`` lists it
@@ -25,19 +26,21 @@ from typing import Any
 
 from server.glicko2 import Rating
 from server.listing import listed_game, outcome
-from server.ratings import is_provisional, shown, shown_rd
+from server.ratings import STANDARD, is_provisional, rating_key, shown, shown_rd
 from server.storage import Storage
 
 TOTALS_QUERY = (
-    "SELECT status, game, side, result, COUNT(*), MIN(created), MAX(COALESCE(ended, created))"
-    " FROM (SELECT status, game, 'first' AS side, result, created, ended FROM games"
+    "SELECT status, game, variant, side, result, COUNT(*), MIN(created),"
+    " MAX(COALESCE(ended, created))"
+    " FROM (SELECT status, game, variant, 'first' AS side, result, created, ended FROM games"
     " WHERE first_player = ?1"
-    " UNION ALL SELECT status, game, 'second' AS side, result, created, ended FROM games"
-    " WHERE second_player = ?1)"
-    " GROUP BY status, game, side, result"
+    " UNION ALL SELECT status, game, variant, 'second' AS side, result, created, ended"
+    " FROM games WHERE second_player = ?1)"
+    " GROUP BY status, game, variant, side, result"
 )
-"""A player's (``?1``) games counted by status, game, seat and result, with the first start
-and the last start or end of each group: one search in each seat's covering index."""
+"""A player's (``?1``) games counted by status, game, variant, seat and result, with the
+first start and the last start or end of each group: one search in each seat's covering
+index."""
 
 NAME_QUERY = "SELECT name FROM identities WHERE player = ?"
 
@@ -102,6 +105,8 @@ class Profile:
     """Every rating pool the player has, by key, as of now."""
     totals: Totals = field(default_factory=Totals)
     by_game: dict[str, Totals] = field(default_factory=dict)
+    by_variant: dict[str, Totals] = field(default_factory=dict)
+    """The totals of each game and variant, by rating key (``chess``, ``custom/xiangqi``)."""
     first_seen: str | None = None
     """When the player's first stored game began (``2026-11-27T08:20:00Z``); None: no game."""
     last_seen: str | None = None
@@ -121,7 +126,7 @@ def profile_of(
         return None
     ratings = {key: current(rating) for key, rating in storage.ratings(player).items()}
     profile = Profile(player, str(row[0]), ratings)
-    for status, game, side, result, count, first, last in storage.db.execute(
+    for status, game, variant, side, result, count, first, last in storage.db.execute(
         TOTALS_QUERY, (player,)
     ):
         if first is not None and (profile.first_seen is None or first < profile.first_seen):
@@ -132,21 +137,40 @@ def profile_of(
             continue
         profile.totals.add(side, result, count)
         profile.by_game.setdefault(str(game), Totals()).add(side, result, count)
+        key = rating_key(str(game), str(variant))
+        profile.by_variant.setdefault(key, Totals()).add(side, result, count)
     rows = storage.db.execute(RECENT_QUERY, (player, RECENT_GAMES))
     profile.recent = [{**json.loads(meta), "plies": plies} for meta, plies in rows]
     return profile
+
+
+def pool_fields(key: str) -> dict[str, str]:
+    """A rating key as the profile spells it: the ``key``, its ``game`` and its ``variant``.
+
+    >>> pool_fields("custom/xiangqi")
+    {'key': 'custom/xiangqi', 'game': 'custom', 'variant': 'xiangqi'}
+    >>> pool_fields("chess")["variant"]
+    'standard'
+    """
+    game, _, variant = key.partition("/")
+    return {"key": key, "game": game, "variant": variant or STANDARD}
+
+
+def most_played(counts: dict[str, Totals]) -> list[tuple[str, Totals]]:
+    """``counts`` most finished games first (aborted ones count), ties by name."""
+    return sorted(counts.items(), key=lambda item: (-(item[1].games + item[1].aborted), item[0]))
 
 
 def answer(profile: Profile) -> dict[str, Any]:
     """The JSON body of ``/players/ID``: the player's id and name, when first and last seen
     (None without a game), the rating pools (most rated games first, each with its ``key``,
     ``game``, ``variant``, ``rating`` and ``rd`` as the room shows them, rated ``games`` and
-    whether it is ``provisional``), the ``totals``, the same ``by_game`` (most games first)
-    and the ``recent`` finished public games, newest first, each as ``/games?player=`` lists
-    it (:func:`server.listing.listed_game`: with the player's ``seat`` and ``outcome``)."""
+    whether it is ``provisional``), the ``totals``, the same ``by_game`` (most games first),
+    the same ``by_variant`` (a list, most games first, each with its ``key``, ``game`` and
+    ``variant`` spelled as its rating pool's) and the ``recent`` finished public games,
+    newest first, each as ``/games?player=`` lists it (:func:`server.listing.listed_game`:
+    with the player's ``seat`` and ``outcome``)."""
     pools = sorted(profile.ratings.items(), key=lambda item: (-item[1].games, item[0]))
-    by_game = sorted(profile.by_game.items(),
-                     key=lambda item: (-(item[1].games + item[1].aborted), item[0]))
     return {
         "player": profile.player,
         "name": profile.name,
@@ -154,9 +178,7 @@ def answer(profile: Profile) -> dict[str, Any]:
         "last_seen": profile.last_seen,
         "ratings": [
             {
-                "key": key,
-                "game": key.partition("/")[0],
-                "variant": key.partition("/")[2] or "standard",
+                **pool_fields(key),
                 "rating": shown(rating),
                 "rd": shown_rd(rating),
                 "games": rating.games,
@@ -165,6 +187,10 @@ def answer(profile: Profile) -> dict[str, Any]:
             for key, rating in pools
         ],
         "totals": profile.totals.as_json(),
-        "by_game": {game: totals.as_json() for game, totals in by_game},
+        "by_game": {game: totals.as_json() for game, totals in most_played(profile.by_game)},
+        "by_variant": [
+            {**pool_fields(key), **totals.as_json()}
+            for key, totals in most_played(profile.by_variant)
+        ],
         "recent": [listed_game(meta, profile.player) for meta in profile.recent],
     }

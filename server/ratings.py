@@ -14,6 +14,9 @@ from typing import Any
 
 from server.glicko2 import Rating, Result, grown, rate
 
+STANDARD = "standard"
+"""The variant id a rating key leaves out (a game's only or usual variant)."""
+
 
 def rating_key(game: str, variant: str) -> str:
     """The rating a game of ``game`` and ``variant`` counts for.
@@ -21,7 +24,7 @@ def rating_key(game: str, variant: str) -> str:
     >>> rating_key("chess", "standard"), rating_key("draughts", "russian")
     ('chess', 'draughts/russian')
     """
-    return game if variant == "standard" else f"{game}/{variant}"
+    return game if variant == STANDARD else f"{game}/{variant}"
 
 
 @dataclass(frozen=True)

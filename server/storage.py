@@ -35,6 +35,7 @@ from server.outputs import (
     StorageOp,
     TruncateMoves,
 )
+from server.ratings import STANDARD
 
 T = TypeVar("T")
 
@@ -57,7 +58,8 @@ CREATE TABLE IF NOT EXISTS games (
     created TEXT,
     ended TEXT,
     meta TEXT NOT NULL,
-    result TEXT
+    result TEXT,
+    variant TEXT NOT NULL DEFAULT 'standard'
 );
 CREATE INDEX IF NOT EXISTS games_status ON games(status);
 CREATE INDEX IF NOT EXISTS games_ended ON games(status, ended);
@@ -121,20 +123,41 @@ ADDED_COLUMNS: tuple[tuple[str, str, str, str | None], ...] = (
     ("ratings", "updated", "REAL", None),
     ("chat", "player", "TEXT", None),
     ("games", "result", "TEXT", "json_extract(meta, '$.result')"),
+    (
+        "games",
+        "variant",
+        f"TEXT NOT NULL DEFAULT '{STANDARD}'",
+        f"COALESCE(NULLIF(json_extract(meta, '$.variant'), ''), '{STANDARD}')",
+    ),
 )
 """``(table, column, type, fill)`` of each column added to a table after the table itself:
 ``fill`` is the SQL expression that fills it in the rows an older database has (None: they
-keep NULL)."""
+keep NULL). A game's ``variant`` is the one its record names (as :func:`stored_variant` reads
+it for the games written since)."""
 
 LATER_INDEXES = """
-CREATE INDEX IF NOT EXISTS games_first_totals
-    ON games(first_player, status, game, result, created, ended);
-CREATE INDEX IF NOT EXISTS games_second_totals
-    ON games(second_player, status, game, result, created, ended);
+DROP INDEX IF EXISTS games_first_totals;
+DROP INDEX IF EXISTS games_second_totals;
+CREATE INDEX IF NOT EXISTS games_first_variant_totals
+    ON games(first_player, status, game, variant, result, created, ended);
+CREATE INDEX IF NOT EXISTS games_second_variant_totals
+    ON games(second_player, status, game, variant, result, created, ended);
 """
-"""Indexes on columns of :data:`ADDED_COLUMNS`, made once those are there. The ``*_totals``
-pair holds all a player's profile counts (:data:`server.profiles.TOTALS_QUERY`), so it is
-read from them alone, never from the table's rows."""
+"""Indexes on columns of :data:`ADDED_COLUMNS`, made once those are there. The
+``*_variant_totals`` pair holds all a player's profile counts
+(:data:`server.profiles.TOTALS_QUERY`), so it is read from them alone, never from the table's
+rows. It replaces the ``*_totals`` pair of before the ``variant`` column (the same without it),
+dropped when an older database opens."""
+
+
+def stored_variant(meta: dict[str, Any]) -> str:
+    """The ``variant`` column of a game's row: the variant its record names, ``standard``
+    (as a rating key reads it, :func:`server.ratings.rating_key`) when it names none.
+
+    >>> stored_variant({"variant": "russian"}), stored_variant({"variant": None})
+    ('russian', 'standard')
+    """
+    return str(meta.get("variant") or STANDARD)
 
 
 INSERT_MOVES = (
@@ -264,14 +287,14 @@ class Storage:
                     seats = meta.get("seats") or {}
                     db.execute(  # an upsert keeps the row's rowid: the order games began in
                         "INSERT INTO games (id, room, game, status, private, first_player, "
-                        "second_player, created, ended, meta, result) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                        "second_player, created, ended, meta, result, variant) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                         "ON CONFLICT(id) DO UPDATE SET room = excluded.room, "
                         "game = excluded.game, status = excluded.status, "
                         "private = excluded.private, first_player = excluded.first_player, "
                         "second_player = excluded.second_player, created = excluded.created, "
                         "ended = excluded.ended, meta = excluded.meta, "
-                        "result = excluded.result",
+                        "result = excluded.result, variant = excluded.variant",
                         (
                             meta["id"],
                             meta["room"],
@@ -284,6 +307,7 @@ class Storage:
                             meta.get("ended"),
                             json.dumps(meta, ensure_ascii=False),
                             meta.get("result"),
+                            stored_variant(meta),
                         ),
                     )
                 elif isinstance(op, TruncateMoves):

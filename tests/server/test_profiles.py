@@ -161,19 +161,23 @@ def _plan(db: Path, query: str, *args: Any) -> str:
 
 
 def test_totals_are_read_from_covering_indexes(tmp_path: Path) -> None:
-    """The totals of a player are searched in two covering indexes (one per seat), with no scan
-    of the games table and no visit of its rows."""
+    """The totals of a player (by game and variant too) are searched in two covering indexes
+    (one per seat), with no scan of the games table and no visit of its rows."""
     db = tmp_path / "hall.db"
     Storage(db).close()
     plan = _plan(db, TOTALS_QUERY, "p1")
-    assert "SEARCH games USING COVERING INDEX games_first_totals (first_player=?" in plan, plan
-    assert "SEARCH games USING COVERING INDEX games_second_totals (second_player=?" in plan, plan
+    assert ("SEARCH games USING COVERING INDEX games_first_variant_totals (first_player=?"
+            in plan), plan
+    assert ("SEARCH games USING COVERING INDEX games_second_variant_totals (second_player=?"
+            in plan), plan
     assert "SCAN games" not in plan, plan
+    assert plan.count("COVERING INDEX") == 2, plan
 
 
 def test_an_older_database_gets_the_result_column_filled_and_indexed(tmp_path: Path) -> None:
-    """A games table made before the ``result`` column opens with it added and filled from
-    each stored game's record, and with the totals indexes; its games then count."""
+    """A games table made before the ``result`` column (and the ``variant`` one) opens with
+    them added and filled from each stored game's record, and with the totals indexes; its
+    games then count (by variant too: chess's own)."""
     db = tmp_path / "old.db"
     Storage(db).close()
     seats = {"first": {"player": "p1", "name": "Ann"}, "second": {"player": "p2", "name": "Bo"}}
@@ -197,11 +201,13 @@ def test_an_older_database_gets_the_result_column_filled_and_indexed(tmp_path: P
         found = profile_of(storage, "p1", lambda rating: rating)
         assert found is not None
         assert (found.totals.wins, found.totals.losses, found.totals.aborted) == (2, 1, 1)
+        assert list(found.by_variant) == ["chess"]
+        assert found.by_variant["chess"] == found.totals
         assert [g["id"] for g in found.recent] == ["g3", "g2", "g1", "g0"]  # stored order
         assert [g["plies"] for g in found.recent] == [0, 0, 0, 0]
     finally:
         storage.close()
-    assert "games_first_totals" in _plan(db, TOTALS_QUERY, "p1")
+    assert "games_first_variant_totals" in _plan(db, TOTALS_QUERY, "p1")
     assert "games_first (first_player=?)" in _plan(db, RECENT_QUERY, "p1", RECENT_GAMES)
 
 

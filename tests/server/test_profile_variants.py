@@ -1,0 +1,247 @@
+"""``GET /players/ID`` counts finished games by game and variant too (``by_variant``), keyed as
+the rating pools are: games of two custom variants and of chess played by real clients on a
+real server (loopback, port 0, SQLite in a temporary directory); an older database's games
+given their variant from their stored records when it first opens; the counts still read
+from covering indexes alone."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from engines import registry
+from server.outputs import SaveGame
+from server.profiles import TOTALS_QUERY, profile_of
+from server.storage import Storage
+from server.testing import WireClient
+from tests.server.http_tools import http_request as http
+from tests.server.tables import close_all, play, serving
+
+BLITZ = {"initial": 300, "increment": 3}
+
+
+def _opening(variant: str) -> list[str]:
+    """A legal first move of each side in the custom ``variant``."""
+    engine = registry.get("custom")
+    state = engine.start(variant)
+    first = engine.legal_moves(state)[0]
+    return [first, engine.legal_moves(engine.play(state, first))[0]]
+
+
+async def _custom(ann: WireClient, bob: WireClient, variant: str, ending: str) -> None:
+    """A timed custom ``variant`` game, ann first: ``ann`` or ``bob`` resigns after a move
+    each, or ann aborts it before any move (``abort``)."""
+    made = await ann.request(
+        type="create", game="custom", variant=variant, color="first", clock=BLITZ
+    )
+    code = made["room"]
+    assert (await bob.request(type="join", room=code))["status"] == "playing"
+    if ending == "abort":
+        await ann.request(type="abort", room=code)
+    else:
+        await play(ann, bob, code, _opening(variant))
+        await (ann if ending == "ann" else bob).request(type="resign", room=code)
+    await ann.expect("room", room=code, status="over")
+
+
+async def _drawn_chess(ann: WireClient, bob: WireClient) -> None:
+    """An untimed chess game, bob first, drawn by agreement."""
+    made = await bob.request(type="create", game="chess", color="first")
+    code = made["room"]
+    assert (await ann.request(type="join", room=code))["status"] == "playing"
+    await play(bob, ann, code, ["e2e4", "e7e5"])
+    await bob.request(type="offer", room=code, kind="draw")
+    await ann.request(type="answer", room=code, kind="draw", accept=True)
+    await ann.expect("room", room=code, status="over")
+
+
+def _counts(games: int, wins: int, losses: int, draws: int, aborted: int) -> dict[str, int]:
+    return {"games": games, "wins": wins, "losses": losses, "draws": draws, "aborted": aborted}
+
+
+async def test_games_of_two_custom_variants_and_chess_are_counted_by_variant(
+    tmp_path: Path,
+) -> None:
+    """ann wins and loses a Xiangqi game, loses a River Stones game (all three rated) and
+    aborts another, and draws an untimed chess game; a Xiangqi game goes on. Her
+    ``by_variant`` has Stones and Xiangqi (two finished games each, aborted ones counting: the
+    tie goes by key) before chess, each keyed and spelled as her rating pool of it is;
+    ``by_game`` and the totals still lump the custom games as before; bob's counts are hers
+    the other way."""
+    async with serving(tmp_path) as server:
+        ann = await WireClient.connect(server.url, "ann")
+        bob = await WireClient.connect(server.url, "bob")
+        try:
+            await _custom(ann, bob, "xiangqi", "bob")
+            await _custom(ann, bob, "xiangqi", "ann")
+            await _custom(ann, bob, "stones", "ann")
+            await _custom(ann, bob, "stones", "abort")
+            await _drawn_chess(ann, bob)
+            live = await ann.request(type="create", game="custom", variant="xiangqi", color="first")
+            await bob.request(type="join", room=live["room"])
+
+            body = (await http(server, f"/players/{ann.welcome['player']}")).json()
+            assert body["by_variant"] == [
+                {
+                    "key": "custom/stones",
+                    "game": "custom",
+                    "variant": "stones",
+                    **_counts(1, 0, 1, 0, 1),
+                },
+                {
+                    "key": "custom/xiangqi",
+                    "game": "custom",
+                    "variant": "xiangqi",
+                    **_counts(2, 1, 1, 0, 0),
+                },
+                {"key": "chess", "game": "chess", "variant": "standard", **_counts(1, 0, 0, 1, 0)},
+            ]
+            spelled = [(v["key"], v["game"], v["variant"]) for v in body["by_variant"]]
+            pools = [(p["key"], p["game"], p["variant"]) for p in body["ratings"]]
+            assert sorted(pools) == sorted(spelled[:2])  # the timed custom games are rated
+            assert body["by_game"] == {
+                "custom": _counts(3, 1, 2, 0, 1),
+                "chess": _counts(1, 0, 0, 1, 0),
+            }
+            assert body["totals"] == _counts(4, 1, 2, 1, 1)
+
+            bob_body = (await http(server, f"/players/{bob.welcome['player']}")).json()
+            assert [
+                (v["key"], v["wins"], v["losses"], v["draws"], v["aborted"])
+                for v in bob_body["by_variant"]
+            ] == [
+                ("custom/stones", 1, 0, 0, 1),
+                ("custom/xiangqi", 1, 1, 0, 0),
+                ("chess", 0, 0, 1, 0),
+            ]
+        finally:
+            await close_all(ann, bob)
+
+
+OLD_GAMES = """CREATE TABLE games (
+    id TEXT PRIMARY KEY, room TEXT NOT NULL, game TEXT NOT NULL, status TEXT NOT NULL,
+    private INTEGER NOT NULL DEFAULT 0, first_player TEXT, second_player TEXT, created TEXT,
+    ended TEXT, meta TEXT NOT NULL, result TEXT);
+CREATE INDEX games_status ON games(status);
+CREATE INDEX games_ended ON games(status, ended);
+CREATE INDEX games_first ON games(first_player, created);
+CREATE INDEX games_second ON games(second_player, created);
+CREATE INDEX games_first_totals ON games(first_player, status, game, result, created, ended);
+CREATE INDEX games_second_totals ON games(second_player, status, game, result, created, ended);
+"""
+"""The games table and its indexes as they were before the ``variant`` column."""
+
+
+def _old_database(db: Path, games: list[tuple[str, Any, str | None]]) -> None:
+    """A database of the schema before the ``variant`` column, with p1 (first) against p2 in
+    each of ``games`` (game, the variant its record names, result), all finished."""
+    Storage(db).close()
+    seats = {"first": {"player": "p1", "name": "Ann"}, "second": {"player": "p2", "name": "Bo"}}
+    with contextlib.closing(sqlite3.connect(db)) as conn, conn:
+        conn.execute("DROP TABLE games")
+        conn.executescript(OLD_GAMES)
+        for n, (game, variant, result) in enumerate(games):
+            meta = {
+                "id": f"g{n}",
+                "game": game,
+                "variant": variant,
+                "status": "over",
+                "result": result,
+                "seats": seats,
+            }
+            conn.execute(
+                "INSERT INTO games VALUES (?, 'R', ?, 'over', 0, 'p1', 'p2',"
+                " '2026-01-01T10:00:00Z', '2026-01-01T10:30:00Z', ?, ?)",
+                (f"g{n}", game, json.dumps(meta), result),
+            )
+        conn.execute("INSERT INTO identities VALUES ('p1', 'h1', 'Ann')")
+
+
+def _indexes(db: Path) -> set[str]:
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'").fetchall()
+    return {name for (name,) in rows}
+
+
+def _plan(db: Path, query: str, *args: Any) -> str:
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        rows = conn.execute(f"EXPLAIN QUERY PLAN {query}", args).fetchall()
+    return " | ".join(str(row[-1]) for row in rows)
+
+
+def test_an_older_database_gets_each_game_s_variant_from_its_record(tmp_path: Path) -> None:
+    """A database made before the ``variant`` column opens with it filled from each stored
+    game's record (``standard`` where the record names none, or an empty one), the totals
+    indexes of before replaced by the ones with the variant, and its games counted by
+    variant; opening it again changes nothing."""
+    db = tmp_path / "old.db"
+    _old_database(
+        db,
+        [
+            ("custom", "xiangqi", "first"),
+            ("custom", "stones", "second"),
+            ("custom", "xiangqi", "draw"),
+            ("draughts", "brazilian", None),
+            ("chess", "standard", "first"),
+            ("chess", None, "second"),
+            ("chess", "", "draw"),
+        ],
+    )
+    assert "games_first_totals" in _indexes(db)
+    for _ in range(2):
+        storage = Storage(db)
+        try:
+            rows = storage.db.execute("SELECT id, variant FROM games ORDER BY id").fetchall()
+            assert [tuple(row) for row in rows] == [
+                ("g0", "xiangqi"),
+                ("g1", "stones"),
+                ("g2", "xiangqi"),
+                ("g3", "brazilian"),
+                ("g4", "standard"),
+                ("g5", "standard"),
+                ("g6", "standard"),
+            ]
+            found = profile_of(storage, "p1", lambda rating: rating)
+            assert found is not None
+            by_variant = {
+                key: (t.wins, t.losses, t.draws, t.aborted) for key, t in found.by_variant.items()
+            }
+            assert by_variant == {
+                "custom/xiangqi": (1, 0, 1, 0),
+                "custom/stones": (0, 1, 0, 0),
+                "draughts/brazilian": (0, 0, 0, 1),
+                "chess": (1, 1, 1, 0),
+            }
+            assert found.by_game["custom"].games == 3
+        finally:
+            storage.close()
+        indexes = _indexes(db)
+        assert {"games_first_variant_totals", "games_second_variant_totals"} <= indexes
+        assert not {"games_first_totals", "games_second_totals"} & indexes
+    plan = _plan(db, TOTALS_QUERY, "p1")
+    assert "COVERING INDEX games_first_variant_totals (first_player=?" in plan, plan
+
+
+def test_a_new_game_row_keeps_its_variant(tmp_path: Path) -> None:
+    """A game stored since gets its variant in its row as it is stored, and again when it
+    is stored once more (the upsert at its end)."""
+    db = tmp_path / "hall.db"
+    storage = Storage(db)
+    try:
+        meta = {
+            "id": "g1",
+            "room": "R",
+            "game": "draughts",
+            "variant": "russian",
+            "status": "playing",
+            "seats": {},
+        }
+        storage.apply([SaveGame(meta)])
+        storage.apply([SaveGame({**meta, "status": "over", "result": "draw"})])
+        row = storage.db.execute("SELECT status, variant FROM games").fetchone()
+        assert tuple(row) == ("over", "russian")
+    finally:
+        storage.close()
