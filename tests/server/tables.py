@@ -36,6 +36,20 @@ async def play(ann: WireClient, bob: WireClient, code: str, moves: list[str]) ->
         assert reply["type"] == "moved", reply
 
 
+async def drawn_by_agreement(
+    first: WireClient, second: WireClient, game: str, moves: list[str]
+) -> None:
+    """An untimed game of ``game`` between ``first`` (seated first) and ``second``: ``moves``
+    played, then drawn by agreement."""
+    made = await first.request(type="create", game=game, color="first")
+    code = made["room"]
+    assert (await second.request(type="join", room=code))["status"] == "playing"
+    await play(first, second, code, moves)
+    await first.request(type="offer", room=code, kind="draw")
+    await second.request(type="answer", room=code, kind="draw", accept=True)
+    await second.expect("room", room=code, status="over")
+
+
 async def claim_when_absence_ends(
     server: Any, token: str, code: str, away_s: int, grace_s: int
 ) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from server.profiles import TOTALS_QUERY, profile_of
 from server.storage import Storage
 from server.testing import WireClient
 from tests.server.http_tools import http_request as http
-from tests.server.tables import close_all, play, serving
+from tests.server.tables import close_all, drawn_by_agreement, play, serving
 
 BLITZ = {"initial": 300, "increment": 3}
 
@@ -47,17 +47,6 @@ async def _custom(ann: WireClient, bob: WireClient, variant: str, ending: str) -
     await ann.expect("room", room=code, status="over")
 
 
-async def _drawn_chess(ann: WireClient, bob: WireClient) -> None:
-    """An untimed chess game, bob first, drawn by agreement."""
-    made = await bob.request(type="create", game="chess", color="first")
-    code = made["room"]
-    assert (await ann.request(type="join", room=code))["status"] == "playing"
-    await play(bob, ann, code, ["e2e4", "e7e5"])
-    await bob.request(type="offer", room=code, kind="draw")
-    await ann.request(type="answer", room=code, kind="draw", accept=True)
-    await ann.expect("room", room=code, status="over")
-
-
 def _counts(games: int, wins: int, losses: int, draws: int, aborted: int) -> dict[str, int]:
     return {"games": games, "wins": wins, "losses": losses, "draws": draws, "aborted": aborted}
 
@@ -79,7 +68,7 @@ async def test_games_of_two_custom_variants_and_chess_are_counted_by_variant(
             await _custom(ann, bob, "xiangqi", "ann")
             await _custom(ann, bob, "stones", "ann")
             await _custom(ann, bob, "stones", "abort")
-            await _drawn_chess(ann, bob)
+            await drawn_by_agreement(bob, ann, "chess", ["e2e4", "e7e5"])
             live = await ann.request(type="create", game="custom", variant="xiangqi", color="first")
             await bob.request(type="join", room=live["room"])
 

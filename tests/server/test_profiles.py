@@ -20,7 +20,7 @@ from server.storage import Storage
 from server.testing import WireClient
 from tests.server.http_tools import http_request as http
 from tests.server.storage_tools import seed_ratings
-from tests.server.tables import close_all, play, seated_pair, serving
+from tests.server.tables import close_all, drawn_by_agreement, play, seated_pair, serving
 
 DAY = 86400.0
 T0 = 1_800_000_000.0
@@ -41,13 +41,7 @@ async def _private_chess(ann: WireClient, bob: WireClient) -> tuple[str, str]:
 
 async def _drawn_hexgomoku(ann: WireClient, bob: WireClient) -> None:
     """An untimed (unrated) five in a row, bob first, drawn by agreement."""
-    made = await bob.request(type="create", game="hexgomoku", color="first")
-    code = made["room"]
-    assert (await ann.request(type="join", room=code))["status"] == "playing"
-    await play(bob, ann, code, ["0,0", "0,1"])
-    await bob.request(type="offer", room=code, kind="draw")
-    await ann.request(type="answer", room=code, kind="draw", accept=True)
-    await ann.expect("room", room=code, status="over")
+    await drawn_by_agreement(bob, ann, "hexgomoku", ["0,0", "0,1"])
 
 
 async def test_a_profile_after_rated_private_and_drawn_games(tmp_path: Path) -> None:
