@@ -501,10 +501,27 @@ def game_label(game: Any, variant: Any, games: list[dict[str, Any]]) -> str:
     if not isinstance(variant, str) or not variant:
         return label
     info = next((g for g in games if g.get("game") == game_text), {})
-    variants = info.get("variants") if isinstance(info.get("variants"), list) else []
-    known = [v for v in variants or [] if isinstance(v, dict)]
+    known = known_variants(info)
     first = known[0].get("id") if known else "standard"
     if variant == first and game_text != "custom":  # a custom game is its variant
         return label
-    named = next((v.get("name") for v in known if v.get("id") == variant), None)
-    return str(named) if isinstance(named, str) and named else f"{label} ({variant})"
+    return variant_name(info, variant) or f"{label} ({variant})"
+
+
+def known_variants(info: dict[str, Any]) -> list[dict[str, Any]]:
+    """The variants a game of the server's list of games has (``{id, name, ...}``), in its
+    order (the default first)."""
+    found = info.get("variants")
+    return [v for v in found if isinstance(v, dict)] if isinstance(found, list) else []
+
+
+def variant_name(info: dict[str, Any], variant: str) -> str | None:
+    """The name the server's list of games gives ``variant`` of the game ``info`` describes
+    (``Russian draughts``, ``River Stones``), None when it gives none.
+
+    >>> variant_name({"game": "custom", "variants": [{"id": "stones", "name": "River Stones"}]},
+    ...              "stones")
+    'River Stones'
+    """
+    named = next((v.get("name") for v in known_variants(info) if v.get("id") == variant), None)
+    return named if isinstance(named, str) and named else None

@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 
 from client.address import http_url
 from client.http_get import Fetch, FetchFailed, get_text, json_list
-from client.room_model import rating_label, whole
+from client.room_model import known_variants, rating_label, variant_name, whole
 
 LIMIT = 100
 """Players asked for (the most a server lists)."""
@@ -159,10 +159,8 @@ def pool_label(game: dict[str, Any], variant: str) -> str:
     ...            "standard")
     'Chess'
     """
-    found = game.get("variants")
-    variants = [v for v in found if isinstance(v, dict)] if isinstance(found, list) else []
-    if len(variants) > 1 or game.get("game") == "custom":
-        named = next((v.get("name") for v in variants if v.get("id") == variant), None)
-        if isinstance(named, str) and named:
+    if len(known_variants(game)) > 1 or game.get("game") == "custom":
+        named = variant_name(game, variant)
+        if named:
             return named
     return str(game.get("name") or game.get("game") or variant or "?")
