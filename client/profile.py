@@ -1,9 +1,10 @@
 """A player's profile, for the lobby's profile card: ``GET /players/ID`` read on a thread
 (:class:`ProfileFetch`) so the frame loop never waits for the network, and put in words
 (:func:`summary_of`): the name, when first and last seen in a game, each rating pool with its
-rating ("?" while provisional) and rated games, the won/lost/drawn totals in all and by game,
-and the most recent finished public games as rows from the player's side (as "Your games"
-shows the user's: :func:`client.my_games.game_row`)."""
+rating ("?" while provisional) and rated games, the won/lost/drawn totals in all and by game
+(and, for a game played in more than one variant, by variant under it), and the most recent
+finished public games as rows from the player's side (as "Your games" shows the user's:
+:func:`client.my_games.game_row`)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from urllib.parse import quote
 from client.address import http_url
 from client.http_get import Fetch, FetchFailed, get_text
 from client.my_games import GameRow, game_row, plies_of, when_text
-from client.room_model import game_label, rating_label, whole
+from client.room_model import game_label, rating_label, variant_name, whole
 from client.top_players import pool_label
 
 
@@ -47,6 +48,8 @@ class KindRow:
     aborted: int
     short: str = ""
     """A shorter name for a narrow column (``Hex five``), "" when there is none."""
+    nested: bool = False
+    """A variant's totals, under its game's (``Brazilian draughts`` under ``Draughts``)."""
 
 
 @dataclass(frozen=True)
@@ -60,7 +63,8 @@ class ProfileSummary:
     totals: KindRow
     pools: list[PoolRow]
     kinds: list[KindRow]
-    """The totals of each game, most games first."""
+    """The totals of each game, most games first, each followed by those of its variants
+    (:attr:`KindRow.nested`, most games first) when it has more than one."""
     recent: list[GameRow] = field(default_factory=list)
     """The most recent finished public games, newest first, from the player's side."""
 
@@ -150,14 +154,64 @@ def recent_rows(entries: Any, player: str, games: list[dict[str, Any]],
     return rows
 
 
+def played(row: KindRow) -> int:
+    """A row's finished games, aborted ones too (what the rows are ordered by)."""
+    return row.games + row.aborted
+
+
+def short_variant(label: str, game: str) -> str:
+    """A variant's name without its game's name at its end, for a narrow column under the
+    game's line ("" when it does not end with it).
+
+    >>> short_variant("International draughts", "Draughts"), short_variant("Xiangqi", "Chess")
+    ('International', '')
+    """
+    head, _, tail = label.rpartition(" ")
+    return head if head and tail.casefold() == game.casefold() else ""
+
+
+def variant_rows(entries: Any, games: list[dict[str, Any]]) -> dict[str, list[KindRow]]:
+    """The profile's ``by_variant`` (``[{game, variant, games, wins, ...}]``; none from a
+    server that does not send it) as nested rows by game id, most games first, each named as
+    the server's list of games names the variant (``Xiangqi``, ``Brazilian draughts``: its
+    id when it names none); an entry without a game and a variant is left out."""
+    found: dict[str, list[KindRow]] = {}
+    for entry in entries if isinstance(entries, list) else []:
+        if not isinstance(entry, Mapping):
+            continue
+        game, variant = entry.get("game"), entry.get("variant")
+        if not isinstance(game, str) or not isinstance(variant, str):
+            continue
+        info = next((g for g in games if g.get("game") == game), {})
+        label = variant_name(info, variant) or variant
+        short = short_variant(label, game_name(game, games))
+        found.setdefault(game, []).append(replace(kind_row(label, entry), short=short,
+                                                  nested=True))
+    return {game: sorted(rows, key=lambda r: -played(r)) for game, rows in found.items()}
+
+
+def kind_rows(data: Mapping[str, Any], games: list[dict[str, Any]]) -> list[KindRow]:
+    """The profile's totals by game, most games first, each followed by its variants' when
+    ``by_variant`` has more than one for it."""
+    by_game = data.get("by_game") if isinstance(data.get("by_game"), Mapping) else {}
+    kinds = [(game, replace(kind_row(game_name(game, games), counts),
+                            short=game_label(game, None, games)))
+             for game, counts in (by_game or {}).items()]
+    variants = variant_rows(data.get("by_variant"), games)
+    rows = []
+    for game, row in sorted(kinds, key=lambda kind: -played(kind[1])):
+        rows.append(row)
+        nested = variants.get(str(game), [])
+        if len(nested) > 1:
+            rows += nested
+    return rows
+
+
 def summary_of(data: Mapping[str, Any], games: list[dict[str, Any]],
                now: float | None = None, zone: tzinfo | None = None) -> ProfileSummary:
     """A ``/players/ID`` answer in words (``games``: the server's games, for their names)."""
     pools = data.get("ratings") if isinstance(data.get("ratings"), list) else []
     rows = [pool_row(p, games) for p in pools or [] if isinstance(p, Mapping)]
-    by_game = data.get("by_game") if isinstance(data.get("by_game"), Mapping) else {}
-    kinds = [replace(kind_row(game_name(game, games), counts), short=game_label(game, None, games))
-             for game, counts in (by_game or {}).items()]
     name = data.get("name")
     player = str(data.get("player") or "")
     return ProfileSummary(
@@ -166,7 +220,7 @@ def summary_of(data: Mapping[str, Any], games: list[dict[str, Any]],
         seen=seen_text(data.get("first_seen"), data.get("last_seen"), now, zone),
         totals=kind_row("All games", data.get("totals")),
         pools=[row for row in rows if row is not None],
-        kinds=sorted(kinds, key=lambda k: -(k.games + k.aborted)),
+        kinds=kind_rows(data, games),
         recent=recent_rows(data.get("recent"), player, games, now, zone),
     )
 

@@ -1,7 +1,8 @@
 """A player's profile card over the lobby: the name, when first and last seen in a game and the
 won/lost/drawn totals; under them, on the left, the most recent finished public games (result
 mark, game, opponent, moves, when) and, on the right, each rating pool (rating with "?" while
-provisional, rated games) and the totals by game; read over HTTP on a thread
+provisional, rated games) and the totals by game (a game played in more than one variant with
+its variants' totals under it, indented); read over HTTP on a thread
 (:class:`client.profile.ProfileFetch`). Up/Down pick a game and Enter (or the Replay button)
 opens its replay as "Your games" does; Esc (or the Back button) goes back to the lobby list it
 was opened from; PgUp/PgDn (and the wheel) scroll the pools; the wheel scrolls the recent games
@@ -46,7 +47,8 @@ POOL_ROWS = 5
 """Pools shown at once (more scroll): with the five games' totals, the card fits the
 window."""
 KIND_ROWS = 5
-"""Games' totals shown at once (more, from a server with more games, scroll)."""
+"""Games' totals shown at once (more scroll), and as many more as the pools leave of their
+:data:`POOL_ROWS` (a player of few pools sees more of their games and variants)."""
 RECENT_ROWS = 10
 """Recent games shown at once: as many as this server lists (more, from another server,
 scroll)."""
@@ -63,6 +65,8 @@ POOL_WIDTHS = [310, 120, 130]
 """Pool, rating and rated games columns."""
 KIND_WIDTHS = [200, 90, 90, 90, 90]
 """Game, games, won, lost and drawn columns."""
+VARIANT_INDENT = 18
+"""How far a variant's name is indented under its game's."""
 MARKS = {"won": ("W", theme.GOOD), "lost": ("L", theme.BAD), "draw": ("D", theme.TEXT),
          "aborted": ("–", theme.MUTED)}
 """A result from the player's side as the recent games' mark, and its colour."""
@@ -83,11 +87,16 @@ def list_height(rows: int, most: int, empty: int) -> int:
     return ListView.row_height * (1 + shown) + (HINT_ROOM if rows > most else 0)
 
 
+class VariantCells(list[str]):
+    """The cells of a variant's row of the "By game" list (drawn indented under its game)."""
+
+
 def kind_cells(row: KindRow) -> list[str]:
-    """A game's totals as a row of the "By game" list (its short name where the full one does
-    not fit)."""
+    """A game's (or a variant's: :class:`VariantCells`) totals as a row of the "By game" list
+    (its short name where the full one does not fit)."""
     label = Fit(row.label, row.short) if row.short else row.label
-    return [label, str(row.games), str(row.won), str(row.lost), str(row.drawn)]
+    cells = [label, str(row.games), str(row.won), str(row.lost), str(row.drawn)]
+    return VariantCells(cells) if row.nested else cells
 
 
 def short_when(when: str) -> str:
@@ -124,6 +133,23 @@ class PoolsView(ScrolledList):
         if event.type == pygame.MOUSEBUTTONDOWN:
             return False
         return super().handle_event(event)
+
+
+@dataclass
+class KindsView(PoolsView):
+    """The totals by game, a variant's (:class:`VariantCells`) with its name indented and
+    muted under its game's."""
+
+    def _row(self, surface: pygame.Surface, cells: Sequence[str], y: int, color: theme.Color,
+             size: int) -> None:
+        if not isinstance(cells, VariantCells) or not cells:
+            super()._row(surface, cells, y, color, size)
+            return
+        super()._row(surface, ["", *cells[1:]], y, color, size)
+        width = self.widths[0] - 10 - VARIANT_INDENT
+        draw.text(surface, fitting(cells[0], width, size),
+                  (self.rect.left + 12 + VARIANT_INDENT, y + self.row_height // 2), size,
+                  theme.MUTED, "midleft", width)
 
 
 @dataclass
@@ -188,7 +214,7 @@ class ProfileCard(Dialog):
         side = CARD_WIDTH - 48 - RECENT_WIDTH - COLUMN_GAP
         self.recent = RecentView(pygame.Rect(0, 0, RECENT_WIDTH, 0))
         self.pools = PoolsView(pygame.Rect(0, 0, side, 0))
-        self.kinds = PoolsView(pygame.Rect(0, 0, side, 0),
+        self.kinds = KindsView(pygame.Rect(0, 0, side, 0),
                                header=("Game", "Games", "Won", "Lost", "Drawn"),
                                widths=list(KIND_WIDTHS), empty_text="")
         self.back = Button(pygame.Rect(0, 0, 160, 48), "Back", "back", "Esc")
@@ -200,12 +226,15 @@ class ProfileCard(Dialog):
     def layout(self) -> None:
         """Size the card to what it shows, centred: the recent games on the left (at most
         :data:`RECENT_ROWS`), the pools (at most :data:`POOL_ROWS`) and the games' totals (at
-        most :data:`KIND_ROWS`) on the right, each list with room for the scroll hint when it
-        has more; or only the name and a line while the profile is read."""
+        most :data:`KIND_ROWS` and the rows the pools leave) on the right, each list with room
+        for the scroll hint when it has more; or only the name and a line while the profile is
+        read."""
         height = LOADING_HEIGHT
         if self.summary is not None:
-            self.pools.rect.height = list_height(len(self.pools.rows), POOL_ROWS, 2)
-            self.kinds.rect.height = list_height(len(self.kinds.rows), KIND_ROWS, 1)
+            pools = len(self.pools.rows)
+            self.pools.rect.height = list_height(pools, POOL_ROWS, 2)
+            spare = POOL_ROWS - (min(pools, POOL_ROWS) or 2)
+            self.kinds.rect.height = list_height(len(self.kinds.rows), KIND_ROWS + spare, 1)
             self.recent.rect.height = list_height(len(self.recent.rows), RECENT_ROWS, 2)
             right = self.pools.rect.height + 42 + self.kinds.rect.height
             height = LISTS_TOP + max(self.recent.rect.height, right) + FOOT

@@ -15,10 +15,9 @@ from typing import Any
 import pygame
 import pytest
 
-from client.app import App
 from client.local import EmbeddedServer
 from client.my_games import game_row
-from client.profile import KindRow, PoolRow, ProfileFetch, totals_text
+from client.profile import KindRow, PoolRow, totals_text
 from client.scenes.lobby import TAB_HINTS, LobbyScene
 from client.scenes.profile_card import ProfileCard, recent_cells
 from client.scenes.replay import ReplayScene
@@ -29,6 +28,7 @@ from server.ratings import NewRating
 from server.storage import Storage
 from tests.client.helpers import FixedAnswer, click, fixed_http, key, open_app, pump
 from tests.client.lobby_tools import a_game, back_to_lobby, games_tab, row_rect, top_tab
+from tests.client.profile_tools import card_answering, card_of, look
 from tests.client.window_tools import on_window, render_at
 
 BLITZ = {"initial": 300, "increment": 3}
@@ -40,40 +40,6 @@ def server(tmp_path: Path) -> Any:
     embedded = EmbeddedServer(db=tmp_path / "games.db").start()
     yield embedded
     embedded.stop()
-
-
-def card_of(app: App) -> ProfileCard:
-    """The profile card on top, once its profile has been read."""
-    card = app.top
-    assert isinstance(card, ProfileCard), card
-    pump(app, lambda: not card.loading)
-    assert card.summary is not None, card.error
-    return card
-
-
-def look(app: App, card: ProfileCard, name: str, tmp_path: Path,
-         sizes: tuple[tuple[int, int], ...] | list[tuple[int, int]] = ((1280, 800), (640, 480)),
-         ) -> None:
-    """Render the card at ``sizes`` (PNGs kept in ``tmp_path`` and /tmp/polish): every line
-    drawn inside the card stays inside it and overlaps no other (but for a button's label and
-    key, whose boxes the shared button draws a pixel apart or so at 640x480: they stay inside
-    the button)."""
-    for size in sizes:
-        lines = render_at(app, size, name)
-        shutil.copy(Path("/tmp/polish") / f"{name}-{size[0]}x{size[1]}.png",
-                    tmp_path / f"{name}-{size[0]}x{size[1]}.png")
-        area = on_window(card.card, size)
-        buttons = [on_window(card.back.rect, size), on_window(card.replay.rect, size)]
-        inside = [(value, rect) for _, value, rect in lines if area.colliderect(rect)]
-        assert inside, size
-        for value, rect in inside:
-            assert area.contains(rect), (size, value, rect, area)
-        assert [v for v, r in inside if buttons[0].contains(r)] == ["Back", "Esc"], size
-        assert [v for v, r in inside if buttons[1].contains(r)] == ["Replay", "Enter"], size
-        for i, (a_value, a) in enumerate(inside):
-            for b_value, b in inside[i + 1:]:
-                if not any(box.contains(a) and box.contains(b) for box in buttons):
-                    assert not a.colliderect(b), (size, a_value, b_value)
 
 
 def test_profiles_from_top_players_and_your_games(tmp_path: Path,
@@ -366,16 +332,6 @@ GARBAGE_RECENT: list[Any] = [
 ]
 
 
-def _card_answering(app: App, lobby: LobbyScene, answer: FixedAnswer) -> ProfileCard:
-    """p-x's card over ``lobby``, its profile read from the fixed server of ``answer`` (the
-    game records from the app's real server)."""
-    lobby.open_profile("p-x", "?")
-    card = app.top
-    assert isinstance(card, ProfileCard)
-    card.fetch = ProfileFetch(f"ws://127.0.0.1:{answer.port}/", "p-x", None)
-    return card_of(app)
-
-
 def test_long_cjk_and_garbage_rows_and_no_games(tmp_path: Path,
                                                 server: EmbeddedServer) -> None:
     """A fake server's profile: a long CJK name, recent games against a CJK-named and a
@@ -389,7 +345,7 @@ def test_long_cjk_and_garbage_rows_and_no_games(tmp_path: Path,
         lobby = top_tab(alice)
         answer = FixedAnswer(200, _fixed_profile(GARBAGE_RECENT), "application/json")
         with fixed_http(answer):
-            card = _card_answering(alice, lobby, answer)
+            card = card_answering(alice, lobby, answer)
             summary = card.summary
             assert summary is not None and summary.name == CJK_NAME
             assert answer.asked == ["/players/p-x"]
@@ -430,7 +386,7 @@ def test_long_cjk_and_garbage_rows_and_no_games(tmp_path: Path,
 
             answer.body = _fixed_profile([])
             key(alice, pygame.K_ESCAPE)
-            empty = _card_answering(alice, lobby, answer)
+            empty = card_answering(alice, lobby, answer)
             assert empty.summary is not None and empty.summary.recent == []
             key(alice, pygame.K_DOWN)
             key(alice, pygame.K_RETURN)
@@ -442,7 +398,7 @@ def test_long_cjk_and_garbage_rows_and_no_games(tmp_path: Path,
 
             answer.body = _fixed_profile("not a list")
             key(alice, pygame.K_ESCAPE)
-            odd = _card_answering(alice, lobby, answer)
+            odd = card_answering(alice, lobby, answer)
             assert odd.summary is not None and odd.summary.recent == []
     finally:
         alice.disconnect()
@@ -450,23 +406,27 @@ def test_long_cjk_and_garbage_rows_and_no_games(tmp_path: Path,
 
 def test_a_fake_servers_long_lists_keep_the_card_in_the_window(
         tmp_path: Path, server: EmbeddedServer) -> None:
-    """A server that lists more recent games (30) and more games' totals (12) than this one
-    does: the card still fits the window (its buttons on screen), the recent games scroll to
-    the one picked with Up/Down, and the totals by game scroll with the wheel."""
+    """A server that lists more recent games (30) and more games' totals (12, two of them with
+    their variants' under them: 17 rows) than this one does: the card still fits the window
+    (its buttons on screen), the recent games scroll to the one picked with Up/Down, and the
+    totals by game scroll with the wheel."""
     recent = [{"id": f"g{n}", "game": "chess", "status": "over", "result": "first",
                "plies": n, "seats": _seats("X", {"player": "p-y", "name": "Y"}),
                "ended": "2026-11-20T10:00:00Z"} for n in range(30)]
     body = json.loads(_fixed_profile(recent))
     body["by_game"] = {f"game{n}": {"games": 1, "wins": 1, "losses": 0, "draws": 0,
                                     "aborted": 0} for n in range(12)}
+    body["by_variant"] = [{"game": f"game{n}", "variant": f"v{v}", "games": 1, "wins": 1}
+                          for n, variants in ((0, 3), (1, 2)) for v in range(variants)]
     alice = open_app(tmp_path, "Alice", server.url)
     try:
         pump(alice, lambda: isinstance(alice.top, LobbyScene))
         lobby = top_tab(alice)
         answer = FixedAnswer(200, json.dumps(body).encode(), "application/json")
         with fixed_http(answer):
-            card = _card_answering(alice, lobby, answer)
+            card = card_answering(alice, lobby, answer)
             assert card.summary is not None and len(card.summary.recent) == 30
+            assert len(card.kinds.rows) == 17 and sum(k.nested for k in card.summary.kinds) == 5
             window = pygame.Rect((0, 0), theme.LOGICAL_SIZE)
             assert window.contains(card.card), card.card
             assert card.card.contains(card.recent.rect) and card.card.contains(card.kinds.rect)
