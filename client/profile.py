@@ -192,7 +192,8 @@ def variant_rows(entries: Any, games: list[dict[str, Any]]) -> dict[str, list[Ki
 
 def kind_rows(data: Mapping[str, Any], games: list[dict[str, Any]]) -> list[KindRow]:
     """The profile's totals by game, most games first, each followed by its variants' when
-    ``by_variant`` has more than one for it."""
+    ``by_variant`` has more than one with a result for it (a variant only ever aborted would be
+    a row of noughts: the card shows no aborted column)."""
     by_game = data.get("by_game") if isinstance(data.get("by_game"), Mapping) else {}
     kinds = [(game, replace(kind_row(game_name(game, games), counts),
                             short=game_label(game, None, games)))
@@ -201,7 +202,7 @@ def kind_rows(data: Mapping[str, Any], games: list[dict[str, Any]]) -> list[Kind
     rows = []
     for game, row in sorted(kinds, key=lambda kind: -played(kind[1])):
         rows.append(row)
-        nested = variants.get(str(game), [])
+        nested = [v for v in variants.get(str(game), []) if v.games]
         if len(nested) > 1:
             rows += nested
     return rows
