@@ -4,14 +4,32 @@ server's answer, and the card rendered at window sizes with its lines checked.""
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from client.app import App
+from client.local import EmbeddedServer
 from client.profile import ProfileFetch
 from client.scenes.lobby import LobbyScene
 from client.scenes.profile_card import ProfileCard
-from tests.client.helpers import FixedAnswer, pump
+from tests.client.helpers import FixedAnswer, open_app, pump
 from tests.client.window_tools import on_window, render_at
+
+
+@contextmanager
+def seeded_server_app(tmp_path: Path, seed: Callable[[Path], None]) -> Iterator[App]:
+    """Alice's app in the lobby of a real server whose database ``seed`` filled first."""
+    db = tmp_path / "games.db"
+    seed(db)
+    embedded = EmbeddedServer(db=db).start()
+    alice = open_app(tmp_path, "Alice", embedded.url)
+    try:
+        pump(alice, lambda: isinstance(alice.top, LobbyScene))
+        yield alice
+    finally:
+        alice.disconnect()
+        embedded.stop()
 
 
 def card_of(app: App) -> ProfileCard:

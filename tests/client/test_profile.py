@@ -28,7 +28,7 @@ from server.ratings import NewRating
 from server.storage import Storage
 from tests.client.helpers import FixedAnswer, click, fixed_http, key, open_app, pump
 from tests.client.lobby_tools import a_game, back_to_lobby, games_tab, row_rect, top_tab
-from tests.client.profile_tools import card_answering, card_of, look
+from tests.client.profile_tools import card_answering, card_of, look, seeded_server_app
 from tests.client.window_tools import on_window, render_at
 
 BLITZ = {"initial": 300, "increment": 3}
@@ -211,12 +211,7 @@ def test_a_long_profile_scrolls_and_reads_at_both_sizes(tmp_path: Path,
     the card shows five pools and scrolls the rest with PgDn (never past the end), every game's
     totals, the ten most recent public games, and every line inside the card without overlap
     at 1280x800 and 640x480; Up/Down pick a game and leave the pools as they are."""
-    db = tmp_path / "games.db"
-    _seed_long_career(db)
-    embedded = EmbeddedServer(db=db).start()
-    alice = open_app(tmp_path, "Alice", embedded.url)
-    try:
-        pump(alice, lambda: isinstance(alice.top, LobbyScene))
+    with seeded_server_app(tmp_path, _seed_long_career) as alice:
         lobby = top_tab(alice)
         assert [r.name for r in lobby.top_rows] == [LONG]
         key(alice, pygame.K_DOWN)
@@ -244,9 +239,6 @@ def test_a_long_profile_scrolls_and_reads_at_both_sizes(tmp_path: Path,
         assert view.scroll == 0
         key(alice, pygame.K_ESCAPE)
         assert alice.top is lobby
-    finally:
-        alice.disconnect()
-        embedded.stop()
 
 
 def test_opponents_without_a_profile() -> None:

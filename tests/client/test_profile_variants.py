@@ -21,7 +21,7 @@ from server.ratings import NewRating
 from server.storage import Storage
 from tests.client.helpers import FixedAnswer, fixed_http, open_app, pump
 from tests.client.lobby_tools import top_tab
-from tests.client.profile_tools import card_answering, card_of, look
+from tests.client.profile_tools import card_answering, card_of, look, seeded_server_app
 from tests.client.window_tools import on_window, render_at
 
 GAMES = [
@@ -86,12 +86,7 @@ def test_a_real_servers_variants_under_their_games(tmp_path: Path) -> None:
     them); draughts and chess alone (one draughts variant has a result: an only-aborted one
     would be a row of noughts); every row is shown (no scrolling: two pools leave the totals
     their room), the variants' names indented, muted, inside the card at both sizes."""
-    db = tmp_path / "games.db"
-    _seed_variants(db)
-    embedded = EmbeddedServer(db=db).start()
-    alice = open_app(tmp_path, "Alice", embedded.url)
-    try:
-        pump(alice, lambda: isinstance(alice.top, LobbyScene))
+    with seeded_server_app(tmp_path, _seed_variants) as alice:
         top_tab(alice).open_profile("p-vera", "Vera")
         card = card_of(alice)
         assert card.summary is not None
@@ -117,9 +112,6 @@ def test_a_real_servers_variants_under_their_games(tmp_path: Path) -> None:
             assert found["Chess"][0].left == found["Custom variants"][0].left, size
             assert found["River Stones"][1] == theme.MUTED, size
             assert found["Draughts"][1] == theme.TEXT, size
-    finally:
-        alice.disconnect()
-        embedded.stop()
 
 
 def _answer(**extra: Any) -> bytes:
