@@ -21,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import harness
 from bench.fuzzlib import Fuzzer, Generator, LiveServer, Violation
 from server.flags import whole
 
@@ -35,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
         "--thread", action="store_true", help="run the server on a thread of this process"
     )
     args = parser.parse_args(argv)
+    harness.exit_on_sigterm()
     live = LiveServer(process=not args.thread)
     fuzzer = Fuzzer(live, every=args.game_every)
     generator = Generator(args.seed, fuzzer.side.room, ("e2e4", "e4", "Nf3", "O-O", "e7e5"))

@@ -25,6 +25,16 @@ PAGE = os.sysconf("SC_PAGE_SIZE")
 LISTENING = re.compile(r"listening on (ws://\S+)")
 
 
+def exit_on_sigterm() -> None:
+    """Let SIGTERM (``kill``, ``timeout``) end this script as Ctrl+C does, through its
+    ``finally`` blocks, so the servers it started are stopped rather than left running."""
+    signal.signal(signal.SIGTERM, _exit_for_signal)
+
+
+def _exit_for_signal(signum: int, _frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 def raise_fd_limit(wanted: int = 65536) -> int:
     """Raise the soft open-files limit as far as the hard limit allows; returns the soft limit."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

@@ -834,6 +834,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--profile needs py-spy (pip install py-spy) on PATH or beside this Python")
     if args.stages:
         os.environ["BENCH_STAGES"] = str(Path(args.stages).resolve())  # read by gc_server.py
+    harness.exit_on_sigterm()
     limit = harness.raise_fd_limit()
     began = time.monotonic()
     scripts_by_game = library(per_game=4, seed=args.seed)
