@@ -1,5 +1,5 @@
-"""The client's config file: last server, name, the premove and sound settings, and the secret
-tokens of our identities per server.
+"""The client's config file: last server, name, the premove, slide and sound settings, and the
+secret tokens of our identities per server.
 
 The file is ``~/.config/boardhall/config.json`` (``$XDG_CONFIG_HOME`` respected), or the path in
 ``BOARDHALL_CONFIG``. It holds secrets, so it is written with mode 0600, atomically (a temporary
@@ -200,6 +200,8 @@ class Config:
     """The same keys -> the name that identity had when last welcomed."""
     premoves: bool = True
     """Whether moves may be entered during the opponent's turn (the room's Premoves toggle)."""
+    slides: bool = True
+    """Whether a move's piece slides to its square (the room's Slides toggle); off: it jumps."""
     sound: bool = True
     """Whether the client plays sounds (the room's Sound toggle and the lobby's)."""
     volume: int = DEFAULT_VOLUME
@@ -254,14 +256,14 @@ class Config:
     def _set(self, content: dict[str, Any]) -> None:
         self.server, self.name = content["server"], content["name"]
         self.tokens, self.names = dict(content["tokens"]), dict(content["names"])
-        self.premoves = content["premoves"]
+        self.premoves, self.slides = content["premoves"], content["slides"]
         self.sound, self.volume = content["sound"], content["volume"]
         self.muted = {k: dict(v) for k, v in content["muted"].items()}
 
     def _content(self) -> dict[str, Any]:
         return {"server": self.server, "name": self.name, "tokens": dict(self.tokens),
-                "names": dict(self.names), "premoves": self.premoves, "sound": self.sound,
-                "volume": self.volume,
+                "names": dict(self.names), "premoves": self.premoves, "slides": self.slides,
+                "sound": self.sound, "volume": self.volume,
                 "muted": {k: dict(v) for k, v in self.muted.items() if v}}
 
     def token_for(self, url: str, slot: int = 0) -> str | None:
@@ -445,6 +447,7 @@ def _parse(data: dict[str, Any]) -> dict[str, Any]:
         "names": {k: v for k, v in ((k, _clean(v, NAME_CHARS))
                                     for k, v in _strings(data.get("names")).items()) if v},
         "premoves": data.get("premoves") is not False,  # on unless switched off (not a bool: on)
+        "slides": data.get("slides") is not False,
         "sound": data.get("sound") is not False,
         "volume": _volume(data.get("volume")),
         "muted": _muted(data.get("muted")),

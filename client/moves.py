@@ -67,6 +67,23 @@ def points_of(game: str, move: str | None) -> tuple[str, ...]:
     return ((s.origin,) if s.origin else ()) + s.path
 
 
+def move_path(game: str, engine: Any, before: Any, move: str | None) -> tuple[str, ...]:
+    """The points a move's piece passes through, origin first: :func:`points_of`, except that
+    a draughts capture written start-and-end (``28x10``) gets its landing squares from the
+    engine's legal moves of ``before`` (the first path, when two take the same pieces)."""
+    points = points_of(game, move)
+    if game != "draughts" or len(points) != 2 or engine is None or before is None:
+        return points
+    try:
+        shapes = legal_shapes(game, engine, before)
+    except Exception:
+        return points
+    for found in shapes:
+        if found.text == move and found.origin == points[0] and found.target == points[-1]:
+            return (found.origin, *found.path)
+    return points
+
+
 def legal_shapes(game: str, engine: Any, state: Any) -> list[MoveShape]:
     """The legal moves of ``state`` as shapes.
 

@@ -8,13 +8,34 @@ reads its arguments and never changes game state.
 from __future__ import annotations
 
 import abc
-from collections.abc import Iterable, Mapping
+import itertools
+import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import pygame
 
-from client.boards.common import clipped
+from client.boards.common import Point, clipped
+
+
+@dataclass(frozen=True)
+class Motion:
+    """The last move shown as it happens: its piece on its way along its path.
+
+    The board draws the position after the move, the piece on ``path[-1]`` not on its square but
+    along the path (a path of one point: the piece placed there fading in), and the pieces the
+    move takes from ``before`` until the moving piece reaches them.
+    """
+
+    path: tuple[str, ...]
+    """The moving piece's origin, then every landing point in order (one point: a placement)."""
+    progress: float
+    """How far along the path the piece is, 0 (at its origin) to 1 (landed)."""
+    before: Any = None
+    """The position before the move (where :attr:`captured` is drawn from)."""
+    captured: tuple[str, ...] = ()
+    """Points of the pieces the move takes."""
 
 
 @dataclass(frozen=True)
@@ -38,6 +59,43 @@ class Marks:
     move's."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     """Game-specific flags (``coordinates``: bool, ``numbers``: bool, ...)."""
+    motion: Motion | None = None
+    """The last move on its way (see :class:`Motion`); ``None``: every piece at rest."""
+
+
+def along(pixels: Sequence[Point], progress: float) -> Point:
+    """The point ``progress`` (0..1) of the way along the polyline through ``pixels``, at an even
+    speed over its whole length."""
+    lengths = [math.dist(a, b) for a, b in itertools.pairwise(pixels)]
+    left = max(0.0, min(1.0, progress)) * sum(lengths)
+    for (a, b), length in zip(itertools.pairwise(pixels), lengths, strict=True):
+        if left <= length and length > 0:
+            t = left / length
+            return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+        left -= length
+    return pixels[-1]
+
+
+def reached(pixels: Sequence[Point], pixel: Point) -> float:
+    """The part of the polyline through ``pixels`` (0..1) travelled when it passes nearest to
+    ``pixel`` (where a piece sliding along it takes the piece standing there)."""
+    total = sum(math.dist(a, b) for a, b in itertools.pairwise(pixels))
+    if total <= 0:
+        return 1.0
+    best, best_d, done = 1.0, math.inf, 0.0
+    for a, b in itertools.pairwise(pixels):
+        length = math.dist(a, b)
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        t = (
+            0.0
+            if length == 0
+            else max(0.0, min(1.0, ((pixel[0] - a[0]) * dx + (pixel[1] - a[1]) * dy) / length**2))
+        )
+        d = math.dist(pixel, (a[0] + dx * t, a[1] + dy * t))
+        if d < best_d - 1e-9:
+            best, best_d = (done + t * length) / total, d
+        done += length
+    return best
 
 
 class BoardView(abc.ABC):
@@ -94,3 +152,38 @@ class BoardView(abc.ABC):
     def piece_icon(self, code: str, size: int) -> pygame.Surface | None:
         """A small picture of piece ``code`` about ``size`` px across (``None``: no icon)."""
         return None
+
+    # ---- a move on its way (Marks.motion) ------------------------------------------------------
+
+    @abc.abstractmethod
+    def paint_piece(self, surface: pygame.Surface, state: Any, point: str, centre: Point) -> None:
+        """Draw the piece standing on ``point`` in ``state`` with its centre at ``centre``,
+        exactly as it looks at rest (nothing when ``point`` is empty): the moving and the
+        captured pieces of :attr:`Marks.motion`."""
+
+    def moving(self, marks: Marks) -> str | None:
+        """The point whose piece :meth:`paint_motion` draws: ``paint`` leaves it out."""
+        return marks.motion.path[-1] if marks.motion is not None and marks.motion.path else None
+
+    def paint_motion(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
+        """Draw :attr:`Marks.motion` over the resting pieces of ``state``: each captured piece
+        until the moving piece reaches it, then the moving piece on its way (a placed piece
+        growing and fading in)."""
+        motion = marks.motion
+        if motion is None or not motion.path:
+            return
+        pixels = [self.pixel_of(p) for p in motion.path]
+        for point in motion.captured:
+            at = self.pixel_of(point)
+            if motion.progress < reached(pixels, at):
+                self.paint_piece(surface, motion.before, point, at)
+        if len(pixels) > 1:
+            self.paint_piece(surface, state, motion.path[-1], along(pixels, motion.progress))
+            return
+        side = max(8, min(self.rect.width, self.rect.height) // 3)
+        layer = pygame.Surface((side, side), pygame.SRCALPHA)
+        self.paint_piece(layer, state, motion.path[0], (side / 2, side / 2))
+        grown = max(1, round(side * (0.6 + 0.4 * max(0.0, min(1.0, motion.progress)))))
+        layer = pygame.transform.smoothscale(layer, (grown, grown))
+        layer.set_alpha(round(255 * max(0.0, min(1.0, motion.progress * 1.5))))
+        surface.blit(layer, layer.get_rect(center=pixels[0]))

@@ -6,7 +6,7 @@ unflipped, White sits at the bottom.
 
 ``Marks.extra`` flags: ``coordinates`` (bool, default true) draws file letters and rank numbers
 inside the edge squares; ``hover`` (a square) outlines it; ``drag`` (``(square, (x, y))``) draws
-that square's piece at the pixel instead of on its square.
+that square's piece at the pixel instead of on its square. ``Marks.motion`` slides the moved piece.
 """
 
 from __future__ import annotations
@@ -382,6 +382,13 @@ class ChessView(SquareBoardView):
     def piece_icon(self, code: str, size: int) -> pygame.Surface | None:
         return piece_sprite(code, size) if code.lower() in PIECES else None
 
+    def paint_piece(
+        self, surface: pygame.Surface, state: Any, point: str, centre: common.Point
+    ) -> None:
+        piece = self.pieces_of(state).get(point)
+        if piece is not None:
+            common.blit_centered(surface, piece_sprite(piece[1], self.square), centre)
+
     def paint(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
         fen = common.position_string("chess", state)
         pieces = parse_fen_board(fen) if fen is not None else {}
@@ -397,10 +404,10 @@ class ChessView(SquareBoardView):
         if isinstance(hover, str) and (hover in pieces or hover in marks.targets):
             self.outline(surface, hover, HOVER_EDGE)
         drag = dragged(marks)
-        lifted = drag[0] if drag else None
-        for name, piece in pieces.items():
-            if name != lifted:
-                common.blit_centered(surface, piece_sprite(piece, sq), self.pixel_of(name))
+        resting = set(pieces) - {drag[0] if drag else None, self.moving(marks)}
+        for name in resting:
+            common.blit_centered(surface, piece_sprite(pieces[name], sq), self.pixel_of(name))
+        self.paint_motion(surface, state, marks)
         target = common.PREMOVE_TARGET if marks.premoving else TARGET_MARK
         for name in marks.targets:
             centre = self.pixel_of(name)

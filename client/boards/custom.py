@@ -270,8 +270,11 @@ class CustomView(BoardView):
             if square:
                 common.glow(surface, common.CHECK, self._centre(*square), cell * 0.62, 230)
         cells = self.cells(state)
+        moving = self._safe(self.moving(marks) or "")
         for square in cells:
-            self._piece(surface, cells, square)
+            if square != moving:
+                self._piece(surface, cells, square, self._centre(*square))
+        self.paint_motion(surface, state, marks)
         for point in marks.highlight:  # a captain in check (or taken): a red ring over it too
             square = self._safe(point)
             if square:
@@ -392,11 +395,18 @@ class CustomView(BoardView):
             max(2.0, cell * width),
         )
 
+    def paint_piece(self, surface: pygame.Surface, state: Any, point: str,
+                    centre: common.Point) -> None:
+        cells, square = self.cells(state), self._safe(point)
+        if square in cells:
+            self._piece(surface, cells, square, centre)
+
     def _piece(
         self,
         surface: pygame.Surface,
         cells: dict[tuple[int, int], tuple[int, bool]],
         square: tuple[int, int],
+        centre: common.Point,
     ) -> None:
         type_id, promoted = cells[square]
         piece = self.pieces[type_id - 1]
@@ -405,7 +415,6 @@ class CustomView(BoardView):
         cjk = cjk_font_path() is not None
         text = display_name(piece, promoted, cjk)
         sprite = _piece_sprite(radius, colour, promoted, bool(piece.get("captain")), text, cjk)
-        centre = self._centre(*square)
         common.blit_centered(surface, sprite, centre)
         steps, slides = self._active(cells, square)
         self._hints(surface, centre, colour, steps, slides)

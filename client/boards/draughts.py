@@ -7,6 +7,7 @@ being the second square (RULES.md section 2). Unflipped, White sits at the botto
 ``Marks.extra`` flags: ``numbers`` (bool, default true; ``coordinates`` stands in when it is
 absent) writes each dark square's number in its corner; ``hover`` (a square) outlines it;
 ``drag`` (``(square, (x, y))``) draws that square's piece at the pixel instead of on its square.
+``Marks.motion`` slides the moved piece through its landing squares.
 """
 
 from __future__ import annotations
@@ -178,6 +179,12 @@ class DraughtsView(SquareBoardView):
             return None
         return piece_sprite(code, max(3, round(size * 0.4)))
 
+    def paint_piece(self, surface: pygame.Surface, state: Any, point: str,
+                    centre: common.Point) -> None:
+        piece = self.pieces_of(state).get(point)
+        if piece is not None:
+            common.blit_centered(surface, piece_sprite(piece[1], self.piece_radius()), centre)
+
     def paint(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
         fen = common.position_string("draughts", state)
         pieces = parse_position(fen, self.count) if fen is not None else {}
@@ -195,13 +202,14 @@ class DraughtsView(SquareBoardView):
         if isinstance(hover, str) and hover in self.points():
             self.outline(surface, hover, HOVER_EDGE)
         drag = dragged(marks)
-        lifted = drag[0] if drag else None
+        hidden = {drag[0] if drag else None, self.moving(marks)}
         radius = self.piece_radius()
         for number, piece in pieces.items():
-            if str(number) != lifted:
+            if str(number) not in hidden:
                 common.blit_centered(
                     surface, piece_sprite(piece, radius), self.pixel_of(str(number))
                 )
+        self.paint_motion(surface, state, marks)
         target = common.PREMOVE_TARGET if marks.premoving else TARGET_MARK
         for name in marks.targets:
             common.disc(surface, target, self.pixel_of(name), sq * 0.16)

@@ -125,6 +125,14 @@ class HexGomokuView(LatticeView):
         """Stone radius in pixels for the current layout."""
         return max(2, round(self.spacing * 0.46))
 
+    def paint_piece(self, surface: pygame.Surface, state: Any, point: str,
+                    centre: common.Point) -> None:
+        stones = parse_position(common.position_string("hexgomoku", state) or "first;;")[1]
+        colour = stones.get(parse_point(point))
+        if colour is not None:
+            common.blit_centered(surface, common.stone_sprite(self.stone_radius(), colour == "b"),
+                                 centre)
+
     def paint(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
         turn, stones = parse_position(common.position_string("hexgomoku", state) or "first;;")
         s = self.spacing
@@ -142,8 +150,11 @@ class HexGomokuView(LatticeView):
             common.glow(surface, common.HIGHLIGHT, self._xy(q, r), s * 0.85, 220)
         radius = self.stone_radius()
         sprites = {"b": common.stone_sprite(radius, True), "w": common.stone_sprite(radius, False)}
+        moving = self.moving(marks)
         for (q, r), colour in stones.items():
-            common.blit_centered(surface, sprites[colour], self._xy(q, r))
+            if format_point(q, r) != moving:
+                common.blit_centered(surface, sprites[colour], self._xy(q, r))
+        self.paint_motion(surface, state, marks)
         for q, r in highlight:
             common.ring(surface, common.HIGHLIGHT, self._xy(q, r), radius + 1, max(2, s * 0.09))
         if collinear(highlight):

@@ -143,6 +143,13 @@ class ShuqiView(LatticeView):
             common.draw_text(surface, format_point(x, y), (px + inward * self.unit * 0.3, py),
                              size, common.LABEL, anchor="midleft" if inward > 0 else "midright")
 
+    def paint_piece(self, surface: pygame.Surface, state: Any, point: str,
+                    centre: common.Point) -> None:
+        position = common.position_string("shuqi", state)
+        piece = parse_position(position)[1].get(parse_point(point)) if position else None
+        if piece is not None:
+            common.blit_centered(surface, piece_sprite(*piece, self.piece_radius()), centre)
+
     def paint(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
         position = common.position_string("shuqi", state)
         pieces = parse_position(position)[1] if position is not None else {}
@@ -155,8 +162,11 @@ class ShuqiView(LatticeView):
         for point in marks.highlight:
             common.glow(surface, common.HIGHLIGHT, self._xy(*parse_point(point)), u * 1.35, 240)
         radius = self.piece_radius()
+        moving = self.moving(marks)
         for (x, y), (side, number) in pieces.items():
-            common.blit_centered(surface, piece_sprite(side, number, radius), self._xy(x, y))
+            if format_point(x, y) != moving:
+                common.blit_centered(surface, piece_sprite(side, number, radius), self._xy(x, y))
+        self.paint_motion(surface, state, marks)
         for point in marks.highlight:
             centre = self._xy(*parse_point(point))
             common.ring(surface, common.HIGHLIGHT, centre, radius + 3, max(2, u * 0.16))

@@ -20,10 +20,11 @@ from client.annotations import CaptureTracker, position_highlight
 from client.boards import make_view
 from client.boards.base import BoardView, Marks
 from client.http_get import Fetch, FetchFailed, get_text
-from client.moves import display_moves, move_rows, points_of
+from client.moves import display_moves, move_path, move_rows, points_of
 from client.room_model import SEATS, RoomModel
 from client.scenes import analysis_panel, room_panel
 from client.scenes.base import Scene
+from client.slides import Slides
 from client.ui import draw, theme
 from client.ui.widgets import Button, plain_key, pressed
 from engines.base import SIDES
@@ -289,6 +290,8 @@ class ReplayScene(Scene):
         self.captures = CaptureTracker()
         self._analysis_seen: tuple[int, bool, str] = (0, False, "")
         self._best_shown: dict[int, str] = {}
+        self.slides = Slides(app.clock)
+        """The slide of the move Left or Right stepped through (see :mod:`client.slides`)."""
 
     def board_rect(self) -> pygame.Rect:
         """Where the board is drawn: beside the evaluation bar (or its empty slot)."""
@@ -367,6 +370,7 @@ class ReplayScene(Scene):
             ply = analysis_panel.graph_ply_at(graph, len(self.moves), event.pos)
             if ply is not None:
                 self.index = ply
+                self.slides.stop()
             return
         if event.type == pygame.KEYDOWN and plain_key(event):
             keys = {pygame.K_LEFT: "back", pygame.K_RIGHT: "forward", pygame.K_HOME: "home",
@@ -379,13 +383,15 @@ class ReplayScene(Scene):
     def act(self, action: str) -> None:
         """Move through the game."""
         if action == "back":
-            self.index = max(0, self.index - 1)
+            self.step_to(self.index - 1)
         elif action == "forward":
-            self.index = min(len(self.moves), self.index + 1)
+            self.step_to(self.index + 1)
         elif action == "home":
             self.index = 0
+            self.slides.stop()
         elif action == "end":
             self.index = len(self.moves)
+            self.slides.stop()
         elif action == "flip" and self.view is not None:
             self.view.layout(self.board_rect(), not self.view.flipped)
         elif action == "coords":
@@ -396,6 +402,23 @@ class ReplayScene(Scene):
             self.toggle_analysis()
         elif action == "close":
             self.app.pop(self)
+
+    def step_to(self, index: int) -> None:
+        """Show the position one move forward or back, its piece sliding there (back: from
+        where the move took it back to where it came from; a placed stone just goes)."""
+        index = max(0, min(len(self.moves), index))
+        if index == self.index:
+            return
+        was, self.index = self.index, index
+        self.slides.stop()
+        if not self.app.config.slides or max(was, index) >= len(self.states):
+            return
+        ply = max(was, index)  # the states were played, so the game's engine is there
+        path = move_path(self.game, engines.get(self.game), self.states[ply - 1],
+                         self.moves[ply - 1])
+        if index < was:
+            path = path[::-1] if len(path) > 1 else ()
+        self.slides.start(self.view, self.states[was], self.states[index], path)
 
     def analysis_key(self) -> tuple[Any, ...]:
         """What makes two replays the same game for the session's analyses."""
@@ -435,7 +458,9 @@ class ReplayScene(Scene):
         return self._highlights[index]
 
     def update(self, dt: float) -> None:
-        """Follow the captures up to the shown move, and the analysis as it goes."""
+        """Follow the captures up to the shown move, the analysis as it goes, and a slide."""
+        if self.slides.need_frame():
+            self.app.invalidate()
         run = self.analysis
         if run is not None:
             seen = (len(run.evals), run.running, run.error)
@@ -470,7 +495,8 @@ class ReplayScene(Scene):
             last = self.moves[self.index - 1] if self.index else None
             self.view.draw(surface, state, Marks(last_move=points_of(self.game, last),
                                                  highlight=self.highlight(),
-                                                 extra={"coordinates": self.coordinates}))
+                                                 extra={"coordinates": self.coordinates},
+                                                 motion=self.slides.motion(state)))
             found = self.shown_eval()
             if found is not None and found.best:
                 analysis_panel.draw_best(surface, self.view, self.game, found.best)

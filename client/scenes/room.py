@@ -26,6 +26,7 @@ from client.moves import (
     Pick,
     display_moves,
     legal_shapes,
+    move_path,
     move_rows,
     points_of,
 )
@@ -52,6 +53,7 @@ from client.scenes.room_panel import (
     PANEL_W,
     PANEL_X,
 )
+from client.slides import Slides
 from client.sound_cues import RoomSounds
 from client.ui import draw, fonts, theme, widgets
 from client.ui.widgets import Button, TextField, plain_key, pressed
@@ -133,6 +135,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("coords", "Coordinates", pygame.K_k, "K", seated=False, short="Coords"),
     Action("premove", "Premoves", pygame.K_q, "Q", games=tuple(sorted(PREMOVE_GAMES)),
            short="Premove"),
+    Action("slide", "Slides", pygame.K_l, "L", seated=False),
     Action("sound", "Sound", pygame.K_v, "V", seated=False),
     Action("leave", "Leave", pygame.K_ESCAPE, "Esc", seated=False),
 )
@@ -140,7 +143,7 @@ ACTIONS: tuple[Action, ...] = (
 columns in a 640x480 window) shows the short label, keeps its key under it, and shows the full
 label and key as a tooltip under the pointer."""
 ACTIONS_BY_NAME = {a.name: a for a in ACTIONS}
-LOCAL_ACTIONS = frozenset({"result", "flip", "coords", "premove", "sound", "leave"})
+LOCAL_ACTIONS = frozenset({"result", "flip", "coords", "premove", "slide", "sound", "leave"})
 """Actions that work without the server (the others are off while the connection is down)."""
 CLOSED_WORDS = ("This room has closed: the game is over and its players have left. "
                 "Esc goes back to the lobby.")
@@ -257,6 +260,8 @@ class RoomScene(Scene):
         """Which position the board shows: the live one, or one the user stepped back to."""
         self.sound = RoomSounds(app.sounds.play)
         """This room's sounds (see :mod:`client.sound_cues`)."""
+        self.slides = Slides(app.clock)
+        """The slide of a move that came from the server (see :mod:`client.slides`)."""
         self.chat_pick: ChatLine | None = None
         """The chat line picked (B, Up/Down, or a click) to mute or unmute its author."""
         self._chat_shown: tuple[Any, list[ChatEntry]] = (None, [])
@@ -747,6 +752,9 @@ class RoomScene(Scene):
                 state = "on" if self.premoves.enabled else "off"
                 b.label, b.short = f"Premoves {state}", "Premove"
                 b.short_hint = f"{b.hint} · {state}"
+            elif b.action == "slide":
+                state = "on" if self.app.config.slides else "off"
+                b.label, b.short, b.short_hint = f"Slides {state}", "Slides", f"{b.hint} · {state}"
             elif b.action == "sound":
                 on, volume = self.app.config.sound, self.app.config.volume
                 b.label = f"Sound {volume}%" if on else sounds.label(on)
@@ -784,6 +792,8 @@ class RoomScene(Scene):
             self.coordinates = not self.coordinates
         elif name == "premove":
             self.toggle_premoves()
+        elif name == "slide":
+            self.toggle_slides()
         elif name == "sound":
             saved, words = sounds.toggle(self.app.config)
             on = self.app.config.sound
@@ -1001,6 +1011,17 @@ class RoomScene(Scene):
         else:
             self.say("Premoves off (Q turns them on).")
 
+    def toggle_slides(self) -> None:
+        """Make moves slide to their squares or jump there (kept in the config file)."""
+        config = self.app.config
+        config.slides = not config.slides
+        self.slides.stop()
+        if not config.save():
+            self.say(config.problem, theme.WARN)
+        else:
+            self.say(f"Slides {'on: a move slides to its square' if config.slides else 'off'}"
+                     f" (L turns them {'off' if config.slides else 'on'}).")
+
     def apply_pick(self, pick: Pick) -> None:
         """Act on what a click meant."""
         if pick.kind == "send":
@@ -1193,7 +1214,7 @@ class RoomScene(Scene):
         if kind == "room" and message.get("room") != self.model.room and self.is_rematch(message):
             self.give_way()
             return
-        was = self.model.status
+        was, position = self.model.status, self.model.state
         before = self.sound.before(self.model, message, self.view)
         muted = kind in ("chat", "offer") and self.is_muted(message)
         line = self.model.apply(message, self.now)
@@ -1216,6 +1237,7 @@ class RoomScene(Scene):
             self.ensure_view()
             self.layout_view()
         if kind == "moved":
+            self.slide(message, position)
             self.play_premove()
         elif kind == "over":
             self.cancel_premove()
@@ -1231,6 +1253,17 @@ class RoomScene(Scene):
             self.show_result()  # a snapshot after a reconnect can bring the end too
         if self.model.engine_error:
             self.say(self.model.engine_error, theme.BAD)
+
+    def slide(self, moved: dict[str, Any], before: Any) -> None:
+        """Slide the piece of a move that came from the server: the opponent's (both sides'
+        for a spectator). Our own move is on its square already (dragged or clicked there), so
+        it does not slide, nor do the moves of a hot-seat game (all ours)."""
+        m = self.model
+        if (not self.app.config.slides or self.app.seat_connections or m.state is before
+                or (m.you is not None and moved.get("by") == m.you)):
+            return
+        self.slides.start(self.view, before, m.state,
+                          move_path(m.game, m.engine, before, m.last_move))
 
     def is_rematch(self, message: dict[str, Any]) -> bool:
         """Whether another room's snapshot is this finished game's rematch: we play in both,
@@ -1386,6 +1419,8 @@ class RoomScene(Scene):
         self.refresh_buttons()
         self.shown_moves()
         self.sound.tick(self.model, self.now)
+        if self.slides.need_frame():
+            self.app.invalidate()
         shown = self.clock_face()
         if shown != self.last_clock_face:
             self.last_clock_face = shown
@@ -1447,6 +1482,7 @@ class RoomScene(Scene):
             premoving=picker is self.premoves.picker and selected is not None,
             extra={"coordinates": self.coordinates, "hover": self.hover_point(),
                    "drag": self.drag, **({"mover": self.model.you} if self.premove_mode() else {})},
+            motion=self.slides.motion(self.board_state()),
         )
 
     def hover_point(self) -> str | None:

@@ -1,0 +1,117 @@
+"""The moved piece sliding to its square: which move, since when, and how far along it is.
+
+A scene starts a slide when a move comes (:meth:`Slides.start`) and asks for the board's
+:class:`~client.boards.base.Motion` every frame (:meth:`Slides.motion`). Time comes from the
+app's injectable clock, never from the wall: tests step it. The slide is only drawing: the
+position the scene plays on is the one after the move from the start, and the slide shows only
+while the board shows that position (a browsed position, our premove played on top of it, or the
+next move end it at once).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from client.boards.base import BoardView, Motion
+
+SLIDE_S = 0.18
+"""How long a move's slide takes."""
+HOP_S = 0.09
+"""What each further landing point adds (a draughts multi-capture)."""
+MOST_S = 0.5
+"""No slide takes longer."""
+
+
+def ease_out(t: float) -> float:
+    """Fast at first, gently landing (cubic ease-out), for ``t`` in 0..1."""
+    t = max(0.0, min(1.0, t))
+    return 1 - (1 - t) ** 3
+
+
+def captured_points(
+    view: BoardView, before: Any, after: Any, path: tuple[str, ...]
+) -> tuple[str, ...]:
+    """Points of the pieces a move along ``path`` from ``before`` to ``after`` took: the
+    opponent's pieces (of the moving piece's owner) that ``after`` no longer has there. A
+    castling rook (the mover's own) is not one; games whose renderer lists no pieces have none."""
+    try:
+        was, now = view.pieces_of(before), view.pieces_of(after)
+    except Exception:
+        return ()
+    mover = now.get(path[-1])
+    if mover is None or mover[0] is None:
+        return ()
+    return tuple(
+        point
+        for point, piece in was.items()
+        if point != path[0] and piece[0] not in (None, mover[0]) and now.get(point) != piece
+    )
+
+
+@dataclass(frozen=True)
+class Slide:
+    """One move on its way."""
+
+    after: Any
+    """The position the move led to: the slide shows only while the board shows it."""
+    motion: Motion
+    """The board's motion at progress 0."""
+    started: float
+    duration: float
+
+
+class Slides:
+    """The slide of the move that led to the board's position, timed by ``clock``."""
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self.clock = clock
+        self.current: Slide | None = None
+        self._drawn_last = False
+
+    def start(self, view: BoardView | None, before: Any, after: Any, path: tuple[str, ...]) -> None:
+        """Slide the piece that went along ``path`` (origin first; one point: a placed piece)
+        from ``before`` to ``after``; a slide still running ends (a quick series never queues).
+        Nothing slides without a board, a path, or a position."""
+        self.current = None
+        if view is None or not path or before is None or after is None:
+            return
+        captured = captured_points(view, before, after, path)
+        hops = max(0, len(path) - 2)
+        self.current = Slide(
+            after,
+            Motion(path, 0.0, before, captured),
+            self.clock(),
+            min(MOST_S, SLIDE_S + HOP_S * hops),
+        )
+
+    def stop(self) -> None:
+        """Show every piece at rest now (a jump through several moves)."""
+        self.current = None
+
+    def progress(self) -> float | None:
+        """How far the slide is (eased, 0..1), or ``None`` when none runs."""
+        slide = self.current
+        if slide is None:
+            return None
+        t = (self.clock() - slide.started) / slide.duration
+        if t >= 1:
+            self.current = None
+            return None
+        return ease_out(t)
+
+    def motion(self, shown: Any) -> Motion | None:
+        """The board's motion while the board shows ``shown`` (``None``: all at rest)."""
+        slide, progress = self.current, self.progress()
+        if slide is None or progress is None or shown is not slide.after:
+            return None
+        return Motion(slide.motion.path, progress, slide.motion.before, slide.motion.captured)
+
+    def need_frame(self) -> bool:
+        """Whether the board must be drawn again: a slide runs, or just ended (its last frame
+        shows the piece at rest)."""
+        running = self.progress() is not None
+        needed = running or self._drawn_last
+        self._drawn_last = running
+        return needed

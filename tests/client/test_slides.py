@@ -1,0 +1,226 @@
+"""A move slides to its square: the opponent's moves in a room (a real server on loopback), a
+draughts multi-capture through its landing squares, a custom variant and number chess, a
+hexgomoku stone fading in, the replay's Left/Right (Home/End jump), and the Slides toggle.
+
+Time is the apps' injected clock: the tests step it to the slide's start, its middle and its end.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from client.app import App
+from client.config import Config
+from client.demo import demo_room
+from client.scenes.lobby import LobbyScene
+from client.scenes.replay import ReplayScene
+from client.scenes.room import RoomScene
+from client.slides import SLIDE_S
+from tests.client.board_tools import SavePng
+from tests.client.conftest import FakeClock, shoot
+from tests.client.helpers import click, drag, key, open_app, pump, px, room_of
+from tests.client.slide_tools import finish_slide, moving_at, step_slide, white_pixels
+
+
+def square(room: RoomScene, point: str) -> pygame.Rect:
+    """The screen rectangle of a chess square, a little inside it."""
+    assert room.view is not None
+    return room.view.square_rect(point).inflate(-6, -6)  # type: ignore[attr-defined]
+
+
+def test_the_opponents_chess_move_slides_and_ours_does_not(
+    tmp_path: Path, embedded: Any, save_png: SavePng
+) -> None:
+    """Bob sees Alice's dragged e2e4 slide on his (flipped) board: at its start the pawn is on
+    e2, halfway it is on e3 with e2 and e4 empty, at the end on e4 only. Alice's own move does
+    not slide. While Alice sees Bob's e7e5 slide she plays d2d4 at once, and Bob's premove
+    ...d7d5 is sent the instant it arrives, mid-slide."""
+    clock_a, clock_b = FakeClock(), FakeClock()
+    alice = open_app(tmp_path, "Alice", embedded.url, clock=clock_a)
+    bob = open_app(tmp_path, "Bob", embedded.url, clock=clock_b)
+    apps = [alice, bob]
+    try:
+        pump(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
+        alice.send({"type": "create", "game": "chess", "color": "first"})
+        pump(apps, lambda: bool(alice.find(RoomScene)))
+        bob.send({"type": "join", "room": room_of(alice).model.room})
+        pump(apps, lambda: bool(bob.find(RoomScene)) and room_of(bob).model.status == "playing")
+        a, b = room_of(alice), room_of(bob)
+        assert b.view is not None and b.view.flipped
+
+        drag(alice, px(alice, "e2"), px(alice, "e4"))
+        assert a.marks().motion is None, "a dragged move is on its square already"
+        pump(apps, lambda: len(b.model.moves) == 1)
+        assert a.marks().motion is None
+
+        motion = b.marks().motion
+        assert motion is not None and motion.path == ("e2", "e4") and motion.progress == 0
+        assert moving_at(b.view, motion) == b.view.pixel_of("e2")
+        start = shoot(bob, tmp_path, "slide-chess-start")
+        assert white_pixels(start, square(b, "e2")) > 150
+        assert white_pixels(start, square(b, "e4")) == 0
+
+        step_slide(bob, clock_b, b.slides, 0.5)
+        motion = b.marks().motion
+        assert motion is not None and abs(motion.progress - 0.5) < 1e-9
+        e2, e3, e4 = (b.view.pixel_of(p) for p in ("e2", "e3", "e4"))
+        assert math.dist(moving_at(b.view, motion), e3) < 1.5
+        assert e3 == ((e2[0] + e4[0]) // 2, (e2[1] + e4[1]) // 2)
+        middle = shoot(bob, tmp_path, "slide-chess-middle-flipped")
+        save_png(middle.subsurface(b.view.rect), "slide-chess-middle-board.png")
+        assert white_pixels(middle, square(b, "e3")) > 150
+        assert white_pixels(middle, square(b, "e2")) == 0, "the origin is empty"
+        assert white_pixels(middle, square(b, "e4")) == 0, "no ghost on the destination"
+
+        finish_slide(bob, clock_b, b.slides)
+        assert b.marks().motion is None
+        end = shoot(bob, tmp_path, "slide-chess-end")
+        assert white_pixels(end, square(b, "e4")) > 150
+        assert white_pixels(end, square(b, "e2")) == white_pixels(end, square(b, "e3")) == 0
+
+        click(bob, px(bob, "e7"))
+        click(bob, px(bob, "e5"))  # click-click: on its square at once, no slide either
+        assert b.marks().motion is None
+        pump(apps, lambda: len(a.model.moves) == 2)
+        assert a.marks().motion is not None
+        click(bob, px(bob, "d7"))
+        click(bob, px(bob, "d5"))  # a premove, during Alice's turn
+        step_slide(alice, clock_a, a.slides, 0.3)
+        drag(alice, px(alice, "d2"), px(alice, "d4"))  # mid-slide: played on the new position
+        assert [m["move"] for m in alice.sent if m.get("type") == "move"] == ["e2e4", "d2d4"]
+        pump(apps, lambda: len(a.model.moves) == 4)  # Bob's premove went at d2d4's arrival
+        assert a.marks().motion is not None and a.marks().motion.path == ("d7", "d5")
+        assert [m["move"] for m in bob.sent if m.get("type") == "move"] == ["e7e5", "d7d5"]
+    finally:
+        for app in apps:
+            app.disconnect()
+
+
+def test_a_draughts_multi_capture_passes_its_landing_square(ui: Any, save_png: SavePng) -> None:
+    """White's 32x12 (a capture of 27 then 17, sent start-and-end) slides through 21: halfway
+    the man is on 21, 27 (passed) is gone, 17 (not reached yet) still stands; at the end both
+    are gone and the man stands on 12 only."""
+    snapshot = demo_room("draughts", plies=0, you="second", room="DR1")
+    snapshot["start"] = snapshot["position"] = "W:W32,45:B27,17,5"
+    snapshot["moves"], snapshot["turn"] = [], "first"
+    room = ui.open_room(snapshot)
+    ui.message({"type": "moved", "room": "DR1", "ply": 0, "move": "32x12", "by": "first"})
+    motion = room.marks().motion
+    assert motion is not None and motion.path == ("32", "21", "12")
+    assert set(motion.captured) == {"27", "17"}
+    step_slide(ui.app, ui.clock, room.slides, 0.5)
+    motion = room.marks().motion
+    view = room.view
+    assert math.dist(moving_at(view, motion), view.pixel_of("21")) < 1.5
+    shot = shoot(ui.app, ui.tmp_path, "slide-draughts-middle")
+    save_png(shot.subsurface(view.rect), "slide-draughts-middle-board.png")
+
+    def man(point: str) -> str:
+        c = shot.get_at(view.pixel_of(point))
+        return "white" if c.r > 200 else "black" if c.r < 90 else "empty"
+
+    assert [man(p) for p in ("32", "27", "21", "17", "12")] == [
+        "empty",
+        "empty",
+        "white",
+        "black",
+        "empty",
+    ]
+    finish_slide(ui.app, ui.clock, room.slides)
+    shot = shoot(ui.app, ui.tmp_path, "slide-draughts-end")
+    assert [man(p) for p in ("32", "27", "21", "17", "12")] == [
+        "empty",
+        "empty",
+        "empty",
+        "empty",
+        "white",
+    ]
+
+
+def test_a_custom_move_and_a_number_chess_span_slide(ui: Any) -> None:
+    """A custom variant's move and a number chess move are drawn between their points halfway,
+    and on their target at the end."""
+    for game, room_code in (("custom", "CU1"), ("shuqi", "SQ1")):
+        snapshot = demo_room(game, plies=2, you="second", room=room_code)
+        room = ui.open_room(snapshot)
+        engine = room.model.engine
+        move = engine.legal_moves(room.model.state)[0]
+        ui.message({"type": "moved", "room": room_code, "ply": 2, "move": move, "by": "first"})
+        motion = room.marks().motion
+        assert motion is not None and len(motion.path) == 2, (game, move)
+        step_slide(ui.app, ui.clock, room.slides, 0.5)
+        a, b = (room.view.pixel_of(p) for p in motion.path)
+        middle = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        assert math.dist(moving_at(room.view, room.marks().motion), middle) < 1.5
+        shoot(ui.app, ui.tmp_path, f"slide-{game}-middle")
+        finish_slide(ui.app, ui.clock, room.slides)
+        assert room.marks().motion is None
+        ui.key(pygame.K_ESCAPE)
+        ui.app.step(0.0)
+
+
+def test_a_hexgomoku_stone_fades_in(ui: Any) -> None:
+    """A stone placed by the opponent grows and fades in where it lands: faint at first, whole
+    at the end."""
+    room = ui.open_room(demo_room("hexgomoku", plies=2, you="second", room="HX1"))
+    ui.message({"type": "moved", "room": "HX1", "ply": 2, "move": "3,-2", "by": "first"})
+    motion = room.marks().motion
+    assert motion is not None and motion.path == ("3,-2",)
+    x, y = room.view.pixel_of("3,-2")
+    centre = (x, y + round(room.view.stone_radius() * 0.55))  # beside the last-move dot
+    step_slide(ui.app, ui.clock, room.slides, 0.2)
+    faint = shoot(ui.app, ui.tmp_path, "slide-hexgomoku-start").get_at(centre)
+    step_slide(ui.app, ui.clock, room.slides, 0.6)
+    shoot(ui.app, ui.tmp_path, "slide-hexgomoku-middle")
+    finish_slide(ui.app, ui.clock, room.slides)
+    whole = shoot(ui.app, ui.tmp_path, "slide-hexgomoku-end").get_at(centre)
+    assert whole.r < 60, f"a black stone at the end: {whole}"
+    assert faint.r > whole.r + 60, f"faint at first: {faint} vs {whole}"
+
+
+def test_replay_right_slides_and_end_jumps(ui: Any) -> None:
+    """Right slides the next move's piece, Left slides it back; End (and Home) show the
+    position at once, whatever slide ran."""
+    ui.open_lobby()
+    scene = ReplayScene(ui.app, "chess", None, None, ["e2e4", "e7e5", "g1f3"])
+    ui.app.push(scene)
+    ui.key(pygame.K_HOME)
+    ui.key(pygame.K_RIGHT)
+    motion = scene.slides.motion(scene.states[1])
+    assert motion is not None and motion.path == ("e2", "e4") and motion.progress == 0
+    step_slide(ui.app, ui.clock, scene.slides, 0.5)
+    shoot(ui.app, ui.tmp_path, "slide-replay-middle")
+    ui.key(pygame.K_RIGHT)  # a second step at once: its own slide, the first one ends
+    motion = scene.slides.motion(scene.states[2])
+    assert motion is not None and motion.path == ("e7", "e5") and motion.progress == 0
+    ui.key(pygame.K_END)
+    assert scene.index == 3 and scene.slides.current is None
+    ui.key(pygame.K_LEFT)
+    motion = scene.slides.motion(scene.states[2])
+    assert motion is not None and motion.path == ("f3", "g1")
+    ui.key(pygame.K_HOME)
+    assert scene.index == 0 and scene.slides.current is None
+
+
+def test_slides_off_the_move_jumps_and_the_setting_stays(ui: Any, tmp_path: Path) -> None:
+    """L turns slides off (the button says so): the opponent's move is on its square at once;
+    the config file keeps it, and a new app reads it back."""
+    room = ui.open_room(demo_room("chess", plies=0, you="second", room="OF1"))
+    button = next(b for b in room.buttons() if b.action == "slide")
+    assert button.label == "Slides on"
+    key(ui.app, pygame.K_l, "l")
+    ui.app.step(0.0)
+    assert button.label == "Slides off" and not ui.app.config.slides
+    ui.message({"type": "moved", "room": "OF1", "ply": 0, "move": "e2e4", "by": "first"})
+    assert room.slides.current is None and room.marks().motion is None
+    assert json.loads((tmp_path / "config.json").read_text())["slides"] is False
+    again = App(Config.load(tmp_path / "config.json"), headless=True)
+    assert again.config.slides is False
+    key(ui.app, pygame.K_l, "l")
+    assert ui.app.config.slides
+    assert SLIDE_S < 0.3
