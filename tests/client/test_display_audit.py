@@ -176,14 +176,16 @@ def test_lost_connection_is_said_plainly_and_disables_what_cannot_work(
     ui.app.step(0.0)
     assert "Reconnecting" in room.status_line()
     assert not [b.action for b in room.buttons() if b.enabled
-                and b.action not in ("flip", "coords", "premove", "sound", "leave", "result")]
+                and b.action not in ("flip", "coords", "premove", "slide", "sound", "leave",
+                                      "result")]
     ui.app.dispatch_net(NetEvent("failed", text="Cannot reach ws://192.168.1.20:8765/: refused"))
     ui.app.step(0.0)
     ui.shoot("audit-room-offline")
     assert ui.app.notice.startswith("Cannot reach"), "the reason is shown over the room"
     assert "Offline" in room.status_line()
     enabled = [b.action for b in room.buttons() if b.enabled]
-    assert set(enabled) <= {"flip", "coords", "premove", "sound", "leave", "result"}, enabled
+    assert set(enabled) <= {"flip", "coords", "premove", "slide", "sound", "leave",
+                            "result"}, enabled
     sent = len(ui.app.sent)
     assert room.view is not None
     ui.click(room.view.pixel_of("e2"))

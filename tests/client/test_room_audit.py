@@ -66,7 +66,7 @@ def test_every_protocol_action_has_a_button_and_a_key(ui: Any, game: str) -> Non
     clicking the button and pressing the key send the same message."""
     room = open_room(ui, running_clock_at_zero(demo_room(game, plies=1)))  # time to claim
     expected = {"resign", "abort", "draw", "undo", "rematch", "swap", "timeout", "leave",
-                "flip", "coords", "result", "sound"}
+                "flip", "coords", "result", "slide", "sound"}
     if game == "shuqi":
         expected |= {"stop", "report"}
     else:  # the premove setting (number chess has no premoves)
@@ -108,11 +108,11 @@ def test_abort_only_before_both_sides_moved(ui: Any) -> None:
 
 
 def test_spectator_has_only_view_actions(ui: Any) -> None:
-    """A spectator gets flip, coordinates, sound and leave; no game action is shown or sent by
-    key."""
+    """A spectator gets flip, coordinates, slides, sound and leave; no game action is shown or
+    sent by key."""
     room = open_room(ui, demo_room("chess", plies=4, you=None))
     assert {b.action for b in room.buttons()} == {"flip", "coords", "leave", "result", "sit",
-                                                  "sound"}
+                                                  "slide", "sound"}
     assert not button(room, "sit").enabled, "no free seat in a game on"
     for key in (pygame.K_r, pygame.K_d, pygame.K_c, pygame.K_a):
         ui.key(key)
@@ -294,7 +294,7 @@ def test_result_panel_comes_back_after_closing(ui: Any) -> None:
     assert isinstance(ui.app.top, ReplayScene)
     window = pygame.Rect(0, 0, 1280, 800)
     assert all(window.contains(b.rect) for b in room.buttons())
-    assert len(room.buttons()) == 14
+    assert len(room.buttons()) == 15  # three full rows of five
 
 
 def test_a_spectator_takes_a_free_seat(ui: Any) -> None:

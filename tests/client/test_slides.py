@@ -94,7 +94,8 @@ def test_the_opponents_chess_move_slides_and_ours_does_not(
         drag(alice, px(alice, "d2"), px(alice, "d4"))  # mid-slide: played on the new position
         assert [m["move"] for m in alice.sent if m.get("type") == "move"] == ["e2e4", "d2d4"]
         pump(apps, lambda: len(a.model.moves) == 4)  # Bob's premove went at d2d4's arrival
-        assert a.marks().motion is not None and a.marks().motion.path == ("d7", "d5")
+        motion = a.marks().motion
+        assert motion is not None and motion.path == ("d7", "d5")
         assert [m["move"] for m in bob.sent if m.get("type") == "move"] == ["e7e5", "d7d5"]
     finally:
         for app in apps:
