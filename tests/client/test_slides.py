@@ -225,3 +225,34 @@ def test_slides_off_the_move_jumps_and_the_setting_stays(ui: Any, tmp_path: Path
     key(ui.app, pygame.K_l, "l")
     assert ui.app.config.slides
     assert SLIDE_S < 0.3
+
+
+def test_a_chess_capture_keeps_the_taken_piece_until_the_mover_lands(
+    ui: Any, save_png: SavePng
+) -> None:
+    """White's Nf3xe5 on Black's flipped board: halfway the knight is between f3 and e5 and the
+    pawn still stands on e5; at the end the knight stands there alone. Castling's rook is the
+    mover's own: it is not kept on h1."""
+    snapshot = demo_room(
+        "chess", position="4k3/8/8/4p3/8/5N2/8/4K2R w K - 0 1", plies=0, you="second", room="CX1"
+    )
+    room = ui.open_room(snapshot)
+    ui.message({"type": "moved", "room": "CX1", "ply": 0, "move": "f3e5", "by": "first"})
+    motion = room.marks().motion
+    assert motion is not None and motion.captured == ("e5",)
+    step_slide(ui.app, ui.clock, room.slides, 0.5)
+    shot = shoot(ui.app, ui.tmp_path, "slide-chess-capture-middle")
+    save_png(shot.subsurface(room.view.rect), "slide-chess-capture-middle-board.png")
+    dark = shot.get_at(room.view.pixel_of("e5"))
+    assert dark.r < 90, f"the pawn is still on e5: {dark}"
+    a, b = room.view.pixel_of("f3"), room.view.pixel_of("e5")
+    between = room.view.square_rect("f3").move((b[0] - a[0]) // 2, (b[1] - a[1]) // 2)
+    assert white_pixels(shot, between.inflate(-6, -6)) > 150
+    assert white_pixels(shot, square(room, "f3")) == 0
+    finish_slide(ui.app, ui.clock, room.slides)
+    shot = shoot(ui.app, ui.tmp_path, "slide-chess-capture-end")
+    assert white_pixels(shot, square(room, "e5")) > 150
+    ui.message({"type": "moved", "room": "CX1", "ply": 1, "move": "e8d8", "by": "second"})
+    ui.message({"type": "moved", "room": "CX1", "ply": 2, "move": "e1g1", "by": "first"})
+    motion = room.marks().motion
+    assert motion is not None and motion.path == ("e1", "g1") and motion.captured == ()
