@@ -1,6 +1,7 @@
 """The moved piece sliding to its square: which move, since when, and how far along it is.
 
-A scene starts a slide when a move comes (:meth:`Slides.start`) and asks for the board's
+A scene starts a slide when a move comes (:meth:`Slides.start`) or the user steps one move
+through a game (:meth:`Slides.step`), and asks for the board's
 :class:`~client.boards.base.Motion` every frame (:meth:`Slides.motion`). Time comes from the
 app's injectable clock, never from the wall: tests step it. The slide is only drawing: the
 position the scene plays on is the one after the move from the start, and the slide shows only
@@ -10,11 +11,12 @@ next move end it at once).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from client.boards.base import BoardView, Motion
+from client.moves import move_path
 
 SLIDE_S = 0.18
 """How long a move's slide takes."""
@@ -85,6 +87,29 @@ class Slides:
             self.clock(),
             min(MOST_S, SLIDE_S + HOP_S * hops),
         )
+
+    def step(
+        self,
+        view: BoardView | None,
+        game: str,
+        engine: Any,
+        states: Sequence[Any],
+        moves: Sequence[str],
+        was: int,
+        index: int,
+    ) -> None:
+        """Slide one step through a game whose ``moves[i]`` led from ``states[i]`` to
+        ``states[i + 1]``, from the position after ``was`` moves to the one after ``index``:
+        forward, the move's piece goes to its square; back, from there to where it came from
+        (a placed stone just goes). A jump of several moves slides nothing."""
+        self.stop()
+        ply = max(was, index)
+        if abs(index - was) != 1 or ply >= len(states) or ply > len(moves):
+            return
+        path = move_path(game, engine, states[ply - 1], moves[ply - 1])
+        if index < was:
+            path = path[::-1] if len(path) > 1 else ()
+        self.start(view, states[was], states[index], path)
 
     def stop(self) -> None:
         """Show every piece at rest now (a jump through several moves)."""

@@ -20,7 +20,7 @@ from client.annotations import CaptureTracker, position_highlight
 from client.boards import make_view
 from client.boards.base import BoardView, Marks
 from client.http_get import Fetch, FetchFailed, get_text
-from client.moves import display_moves, move_path, move_rows, points_of
+from client.moves import display_moves, move_rows, points_of
 from client.room_model import SEATS, RoomModel
 from client.scenes import analysis_panel, room_panel
 from client.scenes.base import Scene
@@ -404,21 +404,15 @@ class ReplayScene(Scene):
             self.app.pop(self)
 
     def step_to(self, index: int) -> None:
-        """Show the position one move forward or back, its piece sliding there (back: from
-        where the move took it back to where it came from; a placed stone just goes)."""
+        """Show the position one move forward or back, its piece sliding there."""
         index = max(0, min(len(self.moves), index))
         if index == self.index:
             return
         was, self.index = self.index, index
         self.slides.stop()
-        if not self.app.config.slides or max(was, index) >= len(self.states):
-            return
-        ply = max(was, index)  # the states were played, so the game's engine is there
-        path = move_path(self.game, engines.get(self.game), self.states[ply - 1],
-                         self.moves[ply - 1])
-        if index < was:
-            path = path[::-1] if len(path) > 1 else ()
-        self.slides.start(self.view, self.states[was], self.states[index], path)
+        if self.app.config.slides and self.states:  # played, so the game's engine is there
+            self.slides.step(self.view, self.game, engines.get(self.game), self.states,
+                             self.moves, was, index)
 
     def analysis_key(self) -> tuple[Any, ...]:
         """What makes two replays the same game for the session's analyses."""

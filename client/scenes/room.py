@@ -7,6 +7,7 @@ Legal targets come from the engine; results come only from ``over``.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -580,7 +581,13 @@ class RoomScene(Scene):
             self.scroll_moves(MOVE_ROWS if event.key == pygame.K_PAGEUP else -MOVE_ROWS)
             return
         if event.key in BROWSE_KEYS:
-            self.browse.key(self.model, event.key)
+            m, was = self.model, self.browse.index(self.model)
+            self.browse.key(m, event.key)
+            if self.browse.index(m) != was:
+                self.slides.stop()
+                if self.app.config.slides and event.key in (pygame.K_LEFT, pygame.K_RIGHT):
+                    self.slides.step(self.view, m.game, m.engine, m.history, m.moves, was,
+                                     self.browse.index(m))
             self.reveal_browsed()
             return
         if event.key in VOLUME_KEYS:
@@ -1461,7 +1468,8 @@ class RoomScene(Scene):
         """What to emphasise on the board (while a span's expression is asked: the span, its
         spanned pieces highlighted; on a browsed position only what that position shows)."""
         if self.browse.active:
-            return self.browse.marks(self.model, self.view, self.coordinates)
+            return dataclasses.replace(self.browse.marks(self.model, self.view, self.coordinates),
+                                       motion=self.slides.motion(self.board_state()))
         picker = self.active_picker()
         targets = picker.targets() if picker.selected else frozenset()
         last = self.model.last_points()

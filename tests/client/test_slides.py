@@ -256,3 +256,22 @@ def test_a_chess_capture_keeps_the_taken_piece_until_the_mover_lands(
     ui.message({"type": "moved", "room": "CX1", "ply": 2, "move": "e1g1", "by": "first"})
     motion = room.marks().motion
     assert motion is not None and motion.path == ("e1", "g1") and motion.captured == ()
+
+
+def test_browsing_a_room_slides_one_move_and_jumps_home(ui: Any) -> None:
+    """In a room, Left slides the last move's piece back and Right forward again (the live
+    position); Home jumps to the start without a slide."""
+    room = ui.open_room(demo_room("chess", plies=4, you="first", room="BR1"))
+    m = room.model
+    ui.key(pygame.K_LEFT)
+    motion = room.marks().motion
+    last = m.moves[-1]
+    assert motion is not None and motion.path == (last[2:4], last[:2])
+    assert room.board_state() is m.history[3]
+    ui.key(pygame.K_RIGHT)
+    motion = room.marks().motion
+    assert motion is not None and motion.path == (last[:2], last[2:4])
+    assert not room.browse.active
+    finish_slide(ui.app, ui.clock, room.slides)
+    ui.key(pygame.K_HOME)
+    assert room.browse.index(m) == 0 and room.slides.current is None
