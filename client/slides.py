@@ -36,8 +36,10 @@ def captured_points(
     view: BoardView, before: Any, after: Any, path: tuple[str, ...]
 ) -> tuple[str, ...]:
     """Points of the pieces a move along ``path`` from ``before`` to ``after`` took: the
-    opponent's pieces (of the moving piece's owner) that ``after`` no longer has there. A
-    castling rook (the mover's own) is not one; games whose renderer lists no pieces have none."""
+    opponent's pieces (of the moving piece's owner) gone from their points, or on the one the
+    mover landed on. A castling rook (the mover's own) is not one, nor an opponent's piece
+    changed where it stands (promoted by a capture elsewhere: Guards and Shadows); games whose
+    renderer lists no pieces have none."""
     try:
         was, now = view.pieces_of(before), view.pieces_of(after)
     except Exception:
@@ -48,7 +50,9 @@ def captured_points(
     return tuple(
         point
         for point, piece in was.items()
-        if point != path[0] and piece[0] not in (None, mover[0]) and now.get(point) != piece
+        if point != path[0]
+        and piece[0] not in (None, mover[0])
+        and (point not in now or point == path[-1])
     )
 
 

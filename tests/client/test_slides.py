@@ -275,3 +275,36 @@ def test_browsing_a_room_slides_one_move_and_jumps_home(ui: Any) -> None:
     finish_slide(ui.app, ui.clock, room.slides)
     ui.key(pygame.K_HOME)
     assert room.browse.index(m) == 0 and room.slides.current is None
+
+
+def test_a_piece_promoted_by_a_capture_elsewhere_is_not_kept_as_taken(
+    ui: Any, save_png: SavePng
+) -> None:
+    """Guards and Shadows promotes every pawn once six pieces are left: red's rook 5,2-5,6
+    takes the blue pawn there and both other blue pawns (3,1 and 3,5) are promoted where they
+    stand. Only 5,6 is taken: halfway through the slide 3,5 shows the promoted pawn as it
+    will stand at rest, never the unpromoted one drawn over it."""
+    position = (
+        "guards;first;0,0;.,.,.,.,.,./.,.,2,.,.,./8,.,.,.,8,./.,.,.,4,.,./.,5,.,.,.,8/.,.,.,1,.,."
+    )
+    room = ui.open_room(
+        demo_room("custom", "guards", position=position, plies=0, you="second", room="GP1")
+    )
+    ui.message({"type": "moved", "room": "GP1", "ply": 0, "move": "5,2-5,6", "by": "first"})
+    motion = room.marks().motion
+    assert motion is not None and motion.path == ("5,2", "5,6")
+    assert motion.captured == ("5,6",)
+    view = room.view
+    cell = pygame.Rect(0, 0, view.cell - 4, view.cell - 4)
+    cell.center = view.pixel_of("3,5")
+    step_slide(ui.app, ui.clock, room.slides, 0.5)
+    middle = shoot(ui.app, ui.tmp_path, "slide-guards-promoted-middle")
+    save_png(middle.subsurface(view.rect), "slide-guards-promoted-middle-board.png")
+    finish_slide(ui.app, ui.clock, room.slides)
+    end = shoot(ui.app, ui.tmp_path, "slide-guards-promoted-end")
+    differ = sum(
+        middle.get_at((x, y)) != end.get_at((x, y))
+        for x in range(cell.left, cell.right)
+        for y in range(cell.top, cell.bottom)
+    )
+    assert differ == 0, f"{differ} pixels of 3,5 differ from the piece at rest"
