@@ -119,6 +119,13 @@ class Slides:
         """Show every piece at rest now (a jump through several moves)."""
         self.current = None
 
+    def lift(self, point: str) -> None:
+        """The user picked up the piece on ``point`` (a drag): if it is the one sliding, its
+        slide ends, so it is drawn once, under the pointer."""
+        slide = self.current
+        if slide is not None and slide.motion.path and slide.motion.path[-1] == point:
+            self.current = None
+
     def progress(self) -> float | None:
         """How far the slide is (eased, 0..1), or ``None`` when none runs."""
         slide = self.current

@@ -529,6 +529,7 @@ class RoomScene(Scene):
             self.click_board(point)
             if point is not None and self.active_picker().selected == point:
                 self.drag = (point, event.pos)  # a press on a piece may become a drag
+                self.slides.lift(point)
             return
         if (event.type == pygame.MOUSEBUTTONDOWN and event.button == 1
                 and room_panel.chat_rect(self).collidepoint(event.pos)):

@@ -308,3 +308,37 @@ def test_a_piece_promoted_by_a_capture_elsewhere_is_not_kept_as_taken(
         for y in range(cell.top, cell.bottom)
     )
     assert differ == 0, f"{differ} pixels of 3,5 differ from the piece at rest"
+
+
+def test_a_piece_picked_up_mid_slide_is_drawn_once(ui: Any, save_png: SavePng) -> None:
+    """Left then Right slides our last move (Nb1-a3) back onto the live position; pressing on
+    the knight while it slides (a premove drag) ends the slide: the knight is drawn under the
+    pointer only, no second one still on its way from b1."""
+    room = ui.open_room(demo_room("chess", plies=1, you="first", room="DG1"))
+    assert room.model.moves == ["b1a3"] and room.premove_mode()
+    ui.key(pygame.K_LEFT)
+    ui.key(pygame.K_RIGHT)
+    step_slide(ui.app, ui.clock, room.slides, 0.3)
+    motion = room.marks().motion
+    assert motion is not None and motion.path == ("b1", "a3")
+    sliding = pygame.Rect(0, 0, room.view.square - 6, room.view.square - 6)
+    sliding.center = [round(c) for c in moving_at(room.view, motion)]
+    a3 = room.view.pixel_of("a3")
+    ui.app.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=a3, button=1))
+    pointer = room.view.pixel_of("e5")
+    ui.app.handle_event(
+        pygame.event.Event(pygame.MOUSEMOTION, pos=pointer, rel=(0, 0), buttons=(1, 0, 0))
+    )
+    assert room.drag is not None and room.drag[0] == "a3"
+    assert room.marks().motion is None
+    shot = shoot(ui.app, ui.tmp_path, "slide-picked-up")
+    save_png(shot.subsurface(room.view.rect), "slide-picked-up-board.png")
+    assert white_pixels(shot, square(room, "e5")) > 150, "the knight under the pointer"
+    ui.clock.now += 1.0  # any slide over: the board as it is with the knight held
+    held = shoot(ui.app, ui.tmp_path, "slide-picked-up-later")
+    differ = sum(
+        shot.get_at((x, y)) != held.get_at((x, y))
+        for x in range(sliding.left, sliding.right)
+        for y in range(sliding.top, sliding.bottom)
+    )
+    assert differ == 0, f"a knight still on its way ({differ} pixels)"
