@@ -136,7 +136,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("coords", "Coordinates", pygame.K_k, "K", seated=False, short="Coords"),
     Action("premove", "Premoves", pygame.K_q, "Q", games=tuple(sorted(PREMOVE_GAMES)),
            short="Premove"),
-    Action("slide", "Slides", pygame.K_l, "L", seated=False),
+    Action("slide", "Slides", pygame.K_o, "O", seated=False),
     Action("sound", "Sound", pygame.K_v, "V", seated=False),
     Action("leave", "Leave", pygame.K_ESCAPE, "Esc", seated=False),
 )

@@ -19,11 +19,12 @@ from client.config import Config
 from client.demo import demo_room
 from client.scenes.lobby import LobbyScene
 from client.scenes.replay import ReplayScene
-from client.scenes.room import RoomScene
+from client.scenes.result import ResultPanel
+from client.scenes.room import ACTIONS_BY_NAME, RoomScene
 from client.slides import SLIDE_S
 from tests.client.board_tools import SavePng
 from tests.client.conftest import FakeClock, shoot
-from tests.client.helpers import click, drag, key, open_app, pump, px, room_of
+from tests.client.helpers import click, drag, drawn, key, open_app, pump, px, room_of
 from tests.client.slide_tools import finish_slide, moving_at, step_slide, white_pixels
 
 
@@ -209,12 +210,12 @@ def test_replay_right_slides_and_end_jumps(ui: Any) -> None:
 
 
 def test_slides_off_the_move_jumps_and_the_setting_stays(ui: Any, tmp_path: Path) -> None:
-    """L turns slides off (the button says so): the opponent's move is on its square at once;
+    """O turns slides off (the button says so): the opponent's move is on its square at once;
     the config file keeps it, and a new app reads it back."""
     room = ui.open_room(demo_room("chess", plies=0, you="second", room="OF1"))
     button = next(b for b in room.buttons() if b.action == "slide")
     assert button.label == "Slides on"
-    key(ui.app, pygame.K_l, "l")
+    key(ui.app, pygame.K_o, "o")
     ui.app.step(0.0)
     assert button.label == "Slides off" and not ui.app.config.slides
     ui.message({"type": "moved", "room": "OF1", "ply": 0, "move": "e2e4", "by": "first"})
@@ -222,7 +223,7 @@ def test_slides_off_the_move_jumps_and_the_setting_stays(ui: Any, tmp_path: Path
     assert json.loads((tmp_path / "config.json").read_text())["slides"] is False
     again = App(Config.load(tmp_path / "config.json"), headless=True)
     assert again.config.slides is False
-    key(ui.app, pygame.K_l, "l")
+    key(ui.app, pygame.K_o, "o")
     assert ui.app.config.slides
     assert SLIDE_S < 0.3
 
@@ -342,3 +343,20 @@ def test_a_piece_picked_up_mid_slide_is_drawn_once(ui: Any, save_png: SavePng) -
         for y in range(sliding.top, sliding.bottom)
     )
     assert differ == 0, f"a knight still on its way ({differ} pixels)"
+
+
+def test_the_slides_key_is_not_the_result_panels_leave(ui: Any) -> None:
+    """Slides were on L, the result panel's Leave: a player turning slides off just as the game
+    ended left the room. The room's Slides key does nothing on the panel, and L still leaves."""
+    snapshot = demo_room("chess", plies=4, room="EN1")
+    room = ui.open_room(snapshot)
+    slides = ui.app.config.slides
+    ui.message(drawn("EN1") | {"game_id": snapshot["game_id"]})
+    panel = ui.app.top
+    assert isinstance(panel, ResultPanel)
+    slide_key = ACTIONS_BY_NAME["slide"].key
+    key(ui.app, slide_key, pygame.key.name(slide_key))
+    assert ui.app.top is panel and not ui.sent("leave")
+    assert ui.app.config.slides == slides
+    key(ui.app, pygame.K_l, "l")
+    assert ui.sent("leave") and ui.app.top is not room
