@@ -253,9 +253,11 @@ class ReplayScene(Scene):
             engine = engines.get(game)
             state = engine.start(variant, position=start or None, options=dict(options or {}))
             self.states.append(state)
-            for move in self.moves:
+            for index, move in enumerate(self.moves):
                 state = engine.play(state, move)
                 self.states.append(state)
+                # as the engine played it: a hand-written record's SAN ``O-O`` becomes ``e1g1``
+                self.moves[index] = getattr(state, "last_move", None) or move
         except Exception as exc:
             done = len(self.states)
             self.error = f"Cannot replay move {done}: {exc}" if done else str(exc)

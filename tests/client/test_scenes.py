@@ -295,6 +295,25 @@ def test_replay_steps_through_a_record(ui: Any) -> None:
     assert scene.index == 8
 
 
+def test_a_json_record_in_short_notation_replays_with_its_marks(ui: Any) -> None:
+    """A hand-written JSON record may give chess moves as SAN (the engine takes them): the
+    replay keeps each as the engine played it, so the last-move marks find their squares (a
+    SAN ``Bc5`` or ``O-O`` crashed the drawing) and the list shows SAN."""
+    record = parse_record(json.dumps({
+        "game": "chess", "moves": ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "O-O", "Nf6"]}))
+    scene = ReplayScene.from_record(ui.app, record)
+    ui.app.push(scene)
+    assert not scene.error and scene.index == 8
+    assert scene.moves[6] == "e1g1"
+    ui.shoot("replay-json-san")
+    ui.key(pygame.K_LEFT)
+    ui.shoot("replay-json-san-castled")
+    assert scene.index == 7
+    ui.key(pygame.K_HOME)
+    ui.key(pygame.K_RIGHT)
+    ui.shoot("replay-json-san-first")
+
+
 def test_a_pgn_replay_names_a_mistyped_move_rather_than_dropping_it() -> None:
     """The replay reads a PGN as strictly as the server: ``zz5`` at the end was dropped before,
     and the game shown one move short without a word."""
