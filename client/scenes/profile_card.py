@@ -5,8 +5,9 @@ provisional, rated games) and the totals by game (a game played in more than one
 its variants' totals under it, indented); read over HTTP on a thread
 (:class:`client.profile.ProfileFetch`). Up/Down pick a game and Enter (or the Replay button)
 opens its replay as "Your games" does; Esc (or the Back button) goes back to the lobby list it
-was opened from; PgUp/PgDn (and the wheel) scroll the pools; the wheel scrolls the recent games
-and the totals by game, where they have more rows than fit; Ctrl+R reads the profile again."""
+was opened from; PgUp/PgDn (and the wheel) scroll the pools, Shift+PgUp/PgDn the totals by
+game; the wheel scrolls the recent games and the totals by game, where they have more rows than
+fit; Ctrl+R reads the profile again."""
 
 from __future__ import annotations
 
@@ -74,8 +75,10 @@ UNKNOWN_MARK = ("?", theme.MUTED)
 PICK_KEYS = {pygame.K_UP: -1, pygame.K_DOWN: 1}
 PAGE_KEYS = {pygame.K_PAGEUP: -1, pygame.K_PAGEDOWN: 1}
 OPEN_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER)
-KEYS_HINT = Fit("Esc: back · Up/Down: pick a game · PgUp/PgDn: pools · Ctrl+R: read again",
-                "Esc · Up/Down · PgUp/PgDn: pools · Ctrl+R", "Esc · Up/Down · Ctrl+R")
+KEYS_HINT = Fit("Esc: back · Up/Down: pick a game · PgUp/PgDn: pools, with Shift: by game · "
+                "Ctrl+R: read again",
+                "Esc · Up/Down · PgUp/PgDn: pools, Shift: games · Ctrl+R",
+                "Esc · Up/Down · Ctrl+R")
 """The keys, said in full where they fit (a small window draws text relatively larger)."""
 
 
@@ -331,7 +334,7 @@ class ProfileCard(Dialog):
 
     def handle_event(self, event: pygame.event.Event) -> None:
         """Back (Esc), Replay (Enter), Ctrl+R, Up/Down and clicks that pick a game, and the
-        keys and wheel that scroll the pools."""
+        keys and wheel that scroll the pools (PgUp/PgDn) and the totals by game (with Shift)."""
         self.refresh_replay()
         action = pressed([self.back, self.replay], event)
         if action == "back":
@@ -357,7 +360,8 @@ class ProfileCard(Dialog):
         elif event.key in OPEN_KEYS:
             self.open_game()
         elif event.key in PAGE_KEYS:
-            self.pools.scroll_by(PAGE_KEYS[event.key] * self.pools.visible_rows())
+            view = self.kinds if event.mod & pygame.KMOD_SHIFT else self.pools
+            view.scroll_by(PAGE_KEYS[event.key] * view.visible_rows())
 
     def draw(self, surface: pygame.Surface) -> None:
         """The card: name, when seen, totals; the recent games, the pools and the totals by

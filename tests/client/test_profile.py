@@ -401,7 +401,7 @@ def test_a_fake_servers_long_lists_keep_the_card_in_the_window(
     """A server that lists more recent games (30) and more games' totals (12, two of them with
     their variants' under them: 17 rows) than this one does: the card still fits the window
     (its buttons on screen), the recent games scroll to the one picked with Up/Down, and the
-    totals by game scroll with the wheel."""
+    totals by game scroll with the wheel and with Shift+PgUp/PgDn (the pools stay)."""
     recent = [{"id": f"g{n}", "game": "chess", "status": "over", "result": "first",
                "plies": n, "seats": _seats("X", {"player": "p-y", "name": "Y"}),
                "ended": "2026-11-20T10:00:00Z"} for n in range(30)]
@@ -433,5 +433,11 @@ def test_a_fake_servers_long_lists_keep_the_card_in_the_window(
                                                  rel=(0, 0), buttons=(0, 0, 0)))
             card.handle_event(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1, flipped=False))
             assert card.kinds.scroll == 1
+            pools = card.pools.scroll
+            key(alice, pygame.K_PAGEDOWN, mod=pygame.KMOD_SHIFT)
+            assert card.kinds.scroll == 1 + card.kinds.visible_rows() and card.pools.scroll == pools
+            key(alice, pygame.K_PAGEUP, mod=pygame.KMOD_SHIFT)
+            key(alice, pygame.K_PAGEUP, mod=pygame.KMOD_SHIFT)
+            assert card.kinds.scroll == 0
     finally:
         alice.disconnect()
