@@ -14,9 +14,12 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -144,12 +147,23 @@ def _wait_for_url(process: subprocess.Popen[str], what: str, timeout: float = 30
 
 
 class Subprocess:
-    """A server-like child that prints ``listening on ws://...``; stopped on :meth:`stop`."""
+    """A server-like child that prints ``listening on ws://...``; stopped on :meth:`stop`.
 
-    def __init__(self, argv: list[str], what: str, env: dict[str, str] | None = None) -> None:
+    With ``on_stderr`` every line the child writes on stderr is handed to it, on a thread of its
+    own, through a pipe (a pipe, not a file: the soak's disk faults limit the size of the files
+    the server may write, and must not silence its log)."""
+
+    def __init__(
+        self,
+        argv: list[str],
+        what: str,
+        env: dict[str, str] | None = None,
+        on_stderr: Callable[[str], None] | None = None,
+    ) -> None:
         self.argv = argv
         self.what = what
         self.env = env
+        self.on_stderr = on_stderr
         self.process: subprocess.Popen[str] | None = None
         self.url = ""
 
@@ -159,11 +173,16 @@ class Subprocess:
         self.process = subprocess.Popen(
             self.argv,
             stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL if self.on_stderr is None else subprocess.PIPE,
             text=True,
             env=env,
             cwd=ROOT,
         )
+        if self.on_stderr is not None:
+            reader = threading.Thread(
+                target=_read_lines, args=(self.process.stderr, self.on_stderr), daemon=True
+            )
+            reader.start()
         self.url = _wait_for_url(self.process, self.what)
         return self
 
@@ -205,6 +224,13 @@ class Subprocess:
         return self.process.returncode
 
 
+def _read_lines(stream: Any, each: Callable[[str], None]) -> None:
+    """Hand every line of ``stream`` to ``each`` until it ends."""
+    with contextlib.suppress(ValueError, OSError):  # closed by stop()
+        for line in stream:
+            each(line)
+
+
 def server_command() -> list[str]:
     """How to run ``boardhall-server`` (the console script, else ``python -m server``)."""
     found = shutil.which("boardhall-server", path=str(Path(sys.executable).parent))
@@ -219,11 +245,13 @@ def boardhall(
     rate: int = 100_000,
     extra: list[str] | None = None,
     wrapper: bool = False,
+    on_stderr: Callable[[str], None] | None = None,
 ) -> Subprocess:
     """A ``boardhall-server`` child on 127.0.0.1 with limits opened up for load from one address.
 
     With ``wrapper`` the server runs under ``bench/gc_server.py``, which answers SIGUSR1 with a
-    ``gc.collect()`` so memory can be compared after the clients leave.
+    ``gc.collect()`` so memory can be compared after the clients leave. ``on_stderr`` gets
+    its log lines (see :class:`Subprocess`).
     """
     args = [
         "--host",
@@ -241,7 +269,7 @@ def boardhall(
         *(extra or []),
     ]
     command = [sys.executable, str(HERE / "gc_server.py")] if wrapper else server_command()
-    return Subprocess([*command, *args], "boardhall-server")
+    return Subprocess([*command, *args], "boardhall-server", on_stderr=on_stderr)
 
 
 def echo(uvloop: bool = False, relay: bool = False) -> Subprocess:

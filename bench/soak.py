@@ -1,4 +1,5 @@
-"""Soak under faults: scripted games while connections drop, the server is SIGKILLed, readers stall.
+"""Soak under faults: scripted games while connections drop, the server is SIGKILLed, readers stall
+(and, if asked, its disk refuses writes).
 
 Tables of scripted players (all five games, Fischer clocks) play while a chaos task drops random
 player and spectator connections (clean closes and aborted sockets; each comes back with ``hello``
@@ -11,9 +12,17 @@ SIGKILL and restarted on the same database mid-game. Afterwards:
 * every stored clock charge is within 100 ms of what the clients' move timestamps imply
   (``elapsed - lag_ms - increment``), and a move right after a restart is not charged the downtime;
 * the server's memory after the clients leave and a ``gc.collect()`` is within 10 % of its
-  baseline (taken on the restarted process after a warm-up game of each kind).
+  baseline (taken on the restarted process after a warm-up game of each kind);
+* with ``--disk-faults N``: N times, at seeded random moments, the server's disk refuses every
+  write for ``--disk-fault-seconds`` (its ``RLIMIT_FSIZE`` lowered to 0: ``bench/diskfault.py``);
+  each spell must make ``/healthz`` answer 503 ``storage_failing`` with ``/metrics``
+  ``boardhall_storage_failing 1``, then, once the disk is back, both must say it writes again
+  and its log must tell both. The moves held meanwhile are checked like any other (none lost,
+  none doubled, none seen before it is stored), and the turn after a held move is checked from
+  when the held moves went out, as README says it starts only when the move is delivered.
 
-Run: ``python bench/soak.py`` (about a minute); bigger: ``--tables 200 --rounds 3 --restarts 2``.
+Run: ``python bench/soak.py`` (about a minute); bigger: ``--tables 200 --rounds 3 --restarts 2``;
+with disk faults: ``--disk-faults 4``.
 Exits 1 and lists the violations when any check fails.
 """
 
@@ -32,6 +41,7 @@ import sqlite3
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from bench import harness
+from bench import diskfault, harness
 from bench.scripts import GAMES, Script, playout, replay
 from server import gcpolicy
 from server.flags import bounded, names, whole
@@ -60,6 +70,7 @@ KINDS = (
     "settle",
     "memory",
     "stalled",
+    "disk_fault",
 )
 """Kinds of violation: each is one of the properties checked."""
 
@@ -92,6 +103,11 @@ class SoakConfig:
     timeout: float = 600.0
     """Seconds the tables get to play all their games; a table still playing then is reported
     as stalled, with what its clients and the server saw."""
+    disk_faults: int = 0
+    """Spells in which the server's disk refuses every write (its ``RLIMIT_FSIZE`` lowered to 0),
+    begun at seeded random moments of the run."""
+    disk_fault_seconds: float = 1.5
+    """How long each spell lasts before the old limit is given back."""
 
 
 @dataclass
@@ -105,6 +121,8 @@ class GameSeen:
     positions: list[str] = field(default_factory=list)
     accepted: dict[int, str] = field(default_factory=dict)
     sends: dict[int, list[float]] = field(default_factory=dict)
+    delivered: dict[int, float] = field(default_factory=dict)
+    """When a client of the table first heard of each ply (a ``moved``)."""
     final: str | None = None
     over: bool = False
 
@@ -140,6 +158,24 @@ class SoakReport:
     parts: dict[str, dict[str, int]] = field(default_factory=dict)
     """RssAnon/RssFile/RssShmem at the baseline and after."""
     first_peak_mb: float = 0.0
+    disk_faults: int = 0
+    """Spells of a disk that refuses writes, begun."""
+    disk_faults_failing: int = 0
+    """Of them, those the server answered with ``storage_failing`` (``/healthz`` 503 and
+    ``boardhall_storage_failing 1``)."""
+    disk_faults_resumed: int = 0
+    """Of them, those after which the server wrote again (``/healthz`` ok again and
+    ``boardhall_storage_failing 0``)."""
+    disk_faults_cut: int = 0
+    """Spells a SIGKILL + restart cut short (the restarted process writes freely)."""
+    held_writes_most: int = 0
+    """The most writes ``/healthz`` said were held at once."""
+    held_turns: int = 0
+    """Clock charges checked from the delivery of the move before (it was held by a fault)."""
+    held_max_dev_ms: float = 0.0
+    """The largest deviation among those (included in :attr:`clock_max_dev_ms`)."""
+    storage_log: dict[str, int] = field(default_factory=dict)
+    """Lines of the server's log about failing storage, by what they say."""
     seconds: float = 0.0
     violations: list[str] = field(default_factory=list)
 
@@ -174,6 +210,12 @@ class SoakReport:
                 f"{when} " + ", ".join(f"{k} {v / 2**20:.1f}" for k, v in parts.items())
                 for when, parts in self.parts.items()
             ),
+            f"disk faults: {self.disk_faults} begun, {self.disk_faults_failing} made the storage "
+            f"fail, {self.disk_faults_resumed} then written again, {self.disk_faults_cut} cut "
+            f"short by a restart; most writes held {self.held_writes_most}; {self.held_turns} "
+            f"turns after a held move checked from its delivery (largest deviation "
+            f"{self.held_max_dev_ms:.1f} ms); server log: "
+            + (", ".join(f"{k} {v}" for k, v in sorted(self.storage_log.items())) or "-"),
             f"violations: {len(self.violations)}",
             *(f"  - {v}" for v in self.violations[:30]),
         ]
@@ -334,6 +376,7 @@ class Table:
             return
         if kind == "moved":
             ply, move = data["ply"], data["move"]
+            game.delivered.setdefault(ply, time.monotonic())
             if ply == len(game.moves):
                 game.moves.append(move)
                 game.positions.append(data["position"])
@@ -385,7 +428,8 @@ class Table:
             return
         if reply.get("type") == "room" and reply.get("game_id") == game.game_id:
             self.soak.violation(
-                "session", f"{peer.name}: {game.game_id} is {reply.get('status')} on the server "
+                "session",
+                f"{peer.name}: {game.game_id} is {reply.get('status')} on the server "
                 "but was not resumed",
             )
             return
@@ -515,6 +559,7 @@ class Table:
                     soak.slow_opened = True
                     await soak.open_slow_readers()
                 await soak.maybe_restart()
+                soak.maybe_fault()
             await self.leave_finished()
             soak.report.games += 1
 
@@ -542,6 +587,14 @@ class Soak:
         self.slow_opened = False
         self.restored = 0
         self.tables: list[Table] = []
+        self.fault_points: list[int] = []
+        self.faults: list[Fault] = []
+        self.fault_tasks: list[asyncio.Future[None]] = []
+        self.faulting = False
+        self.killed_at = 0.0
+        """When the server was last SIGKILLed."""
+        self.releases: list[float] = []
+        """When each fault's held moves went out (:meth:`find_releases`)."""
 
     def violation(self, kind: str, text: str) -> None:
         """Record a failed check of ``kind`` (see :data:`KINDS`)."""
@@ -549,7 +602,14 @@ class Soak:
 
     async def start_server(self, port: int = 0) -> None:
         """Start ``boardhall-server`` (under the gc wrapper) on ``port`` with the soak database."""
-        server = harness.boardhall(self.db, port=port, wrapper=True)
+        faults = self.config.disk_faults > 0
+        server = harness.boardhall(
+            self.db,
+            port=port,
+            wrapper=True,
+            extra=["--log-level", "warning"] if faults else None,  # "storage writes again"
+            on_stderr=self._log_line if faults else None,
+        )
         await asyncio.to_thread(server.start)
         self.server, self.url, self.port = server, server.url, server.port
         self.restored = int((await self.health())["rooms"])
@@ -571,7 +631,7 @@ class Soak:
         self.report.first_peak_mb = max(
             self.report.first_peak_mb, harness.sample(self.server.pid).hwm_bytes / 2**20
         )
-        killed = time.monotonic()
+        killed = self.killed_at = time.monotonic()
         self.server.kill()
         for writer in self.slow:
             writer.close()
@@ -583,6 +643,102 @@ class Soak:
         await self.measure_baseline()
         self.gate.set()
         await self.open_slow_readers()
+
+    def _log_line(self, line: str) -> None:
+        """Count a server log line about failing storage (on the pipe's reading thread)."""
+        kind = diskfault.storage_log_kind(line)
+        if kind is not None:
+            log = self.report.storage_log
+            log[kind] = log.get(kind, 0) + 1
+
+    def maybe_fault(self) -> None:
+        """Begin the next disk fault when the run reaches its point (not while another fault or a
+        restart is on: it waits for the next move after them)."""
+        if (
+            not self.fault_points
+            or self.progress < self.fault_points[0]
+            or self.faulting
+            or self.restarting
+        ):
+            return
+        self.fault_points.pop(0)
+        self.faulting = True
+        self.fault_tasks.append(asyncio.ensure_future(self.disk_fault()))
+
+    async def disk_fault(self) -> None:
+        """Refuse the server's writes for ``disk_fault_seconds``, then give the disk back; check
+        that it said ``storage_failing`` meanwhile and writes again after."""
+        try:
+            await self._disk_fault()
+        finally:
+            self.faulting = False
+
+    async def _disk_fault(self) -> None:
+        server, report = self.server, self.report
+        assert server is not None
+        try:
+            before = diskfault.refuse_writes(server.pid)
+        except ProcessLookupError:  # killed for a restart just now
+            return
+        fault = Fault(time.monotonic())  # every commit from now on fails
+        self.faults.append(fault)
+        report.disk_faults += 1
+        number = report.disk_faults
+        failing = False
+        while time.monotonic() < fault.began + self.config.disk_fault_seconds:
+            failing = await self._storage_says_failing() or failing
+            await asyncio.sleep(0.05)
+        if self.server is server and server.alive():
+            with contextlib.suppress(ProcessLookupError):
+                diskfault.allow_writes(server.pid, before)
+                fault.restored = time.monotonic()
+        if self.server is not server or not server.alive():
+            report.disk_faults_cut += 1  # the restarted process writes freely
+            fault.cut = True
+            fault.restored = fault.ended = self.killed_at
+            report.disk_faults_failing += failing
+            return
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            status, body = await self.http_get("/healthz")
+            if status == 200 and json.loads(body).get("status") == "ok":
+                fault.ended = time.monotonic()
+                break
+            failing = await self._storage_says_failing() or failing
+            await asyncio.sleep(0.05)
+        report.disk_faults_failing += failing
+        if not failing:
+            self.violation(
+                "disk_fault",
+                f"fault {number}: the server never said storage_failing in "
+                f"{self.config.disk_fault_seconds:g} s of refused writes",
+            )
+        if fault.ended == float("inf"):
+            self.violation(
+                "disk_fault", f"fault {number}: storage still failing 20 s after the disk was back"
+            )
+            return
+        status, metrics = await self.http_get("/metrics")
+        if diskfault.storage_failing(metrics) is not False:
+            self.violation(
+                "disk_fault", f"fault {number}: /healthz is ok but /metrics says storage failing"
+            )
+            return
+        report.disk_faults_resumed += 1
+
+    async def _storage_says_failing(self) -> bool:
+        """Whether ``/healthz`` answers 503 ``storage_failing`` and ``/metrics`` agrees (False
+        while the server is down)."""
+        status, body = await self.http_get("/healthz")
+        if status != 503:
+            return False
+        health = json.loads(body)
+        if health.get("status") != "storage_failing":
+            return False
+        held = int(health.get("held_writes", 0))
+        self.report.held_writes_most = max(self.report.held_writes_most, held)
+        _, metrics = await self.http_get("/metrics")
+        return diskfault.storage_failing(metrics) is True
 
     async def measure_baseline(self) -> None:
         """Warm the (re)started server, collect garbage, read RSS.
@@ -646,6 +802,22 @@ class Soak:
         os.kill(self.server.pid, sig)
         await asyncio.sleep(0.5)
         return harness.sample(self.server.pid).rss_bytes / 2**20
+
+    async def http_get(self, path: str) -> tuple[int, str]:
+        """GET ``path``: the status and the body, whatever the status (0 and "" when the server
+        cannot be reached, as while it restarts)."""
+        url = f"http://127.0.0.1:{self.port}{path}"
+
+        def get() -> tuple[int, str]:
+            try:
+                with urllib.request.urlopen(url, timeout=5) as response:
+                    return response.status, response.read().decode()
+            except urllib.error.HTTPError as error:
+                return error.code, error.read().decode()
+            except OSError:
+                return 0, ""
+
+        return await asyncio.to_thread(get)
 
     async def http_json(self, path: str) -> dict[str, Any]:
         """GET ``path`` from the server's HTTP side, as JSON."""
@@ -736,6 +908,11 @@ class Soak:
         self.restart_points = [
             self.total * (k + 1) // (config.restarts + 1) for k in range(config.restarts)
         ]
+        faults = random.Random(f"disk faults {config.seed}")
+        self.fault_points = sorted(
+            faults.randint(self.total // 20, self.total * 9 // 10)
+            for _ in range(config.disk_faults)
+        )
         if config.restarts == 0:
             await self.measure_baseline()
         peers = [asyncio.ensure_future(p.run()) for t in self.tables for p in t.peers()]
@@ -762,7 +939,7 @@ class Soak:
                             await peer.ws.close()
             for task in peers:
                 task.cancel()
-            await asyncio.gather(*peers, chaos, return_exceptions=True)
+            await asyncio.gather(*peers, chaos, *self.fault_tasks, return_exceptions=True)
         await self.settle(rooms=len(self.report.of("stalled")))  # their games are still on
         self.report.after_mb = await self.collected_rss()
         self.report.after_trim_mb = await self.collected_rss(signal.SIGUSR2)
@@ -771,6 +948,7 @@ class Soak:
         self.server.stop()
         self.report.seconds = time.monotonic() - began
         self.check_database()
+        self.check_storage_log()
         if self.report.after_mb > self.report.baseline_mb * (1 + MEMORY_TOLERANCE):
             self.violation(
                 "memory",
@@ -804,9 +982,29 @@ class Soak:
         except (OSError, ValueError) as exc:
             return f"{text}; server: /games/{game.game_id} failed: {exc}"
 
+    def check_storage_log(self) -> None:
+        """The server logged each spell of failing storage, and its end (unless it was killed
+        first)."""
+        report = self.report
+        failed = report.storage_log.get("failed", 0)
+        again = report.storage_log.get("written again", 0)
+        if failed < report.disk_faults_failing:
+            self.violation(
+                "disk_fault",
+                f"the server logged {failed} storage failures for {report.disk_faults_failing} "
+                "spells of failing storage",
+            )
+        if again < report.disk_faults_resumed:
+            self.violation(
+                "disk_fault",
+                f"the server logged writing again {again} times after "
+                f"{report.disk_faults_resumed} spells of failing storage ended",
+            )
+
     def check_database(self) -> None:
         """Replay every game from the database and compare it with what the clients saw."""
         db = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True)
+        self.find_releases()
         seen = {g.game_id: g for t in self.tables for g in t.games}
         for game_id, meta_text in db.execute("SELECT id, meta FROM games"):
             meta = json.loads(meta_text)
@@ -870,7 +1068,9 @@ class Soak:
             sends, previous = client.sends.get(ply, []), client.sends.get(ply - 1, [])
             if len(sends) != 1 or len(previous) != 1:
                 continue
-            start = previous[0]
+            held, start = self.turn_start(previous[0], client.delivered.get(ply - 1))
+            if start is None:
+                continue
             spans = [w for w in self.restart_windows if start <= w[1] <= sends[0]]
             if spans:
                 # the time before the kill counts (up to the server's last stamp that it was
@@ -897,12 +1097,69 @@ class Soak:
             implied = (sends[0] - start) * 1000 - lag_ms
             deviation = abs(charged - implied)
             self.report.clock_checked += 1
+            if held:
+                self.report.held_turns += 1
+                self.report.held_max_dev_ms = max(self.report.held_max_dev_ms, deviation)
             self.report.clock_max_dev_ms = max(self.report.clock_max_dev_ms, deviation)
             if deviation > CLOCK_TOLERANCE_MS:
                 self.violation(
                     "clock",
                     f"{game_id} ply {ply}: charged {charged} ms, timestamps imply {implied:.0f} ms",
                 )
+
+    def find_releases(self) -> None:
+        """When each disk fault's held moves went out (its :attr:`Fault.release`): the first
+        time a client heard of a move sent once, before the disk was back, and heard of after.
+        Every commit fails from the fault's start until the disk is back, so such a move was
+        held, and all the held moves went out together after the one commit that took them."""
+        games = [game for table in self.tables for game in table.games]
+        for fault in self.faults:
+            fault.release = min(
+                (
+                    game.delivered[ply]
+                    for game in games
+                    for ply, sends in game.sends.items()
+                    if len(sends) == 1 and sends[0] < fault.restored <= game.delivered.get(ply, 0.0)
+                ),
+                default=float("inf"),
+            )
+
+    def turn_start(self, sent: float, arrived: float | None) -> tuple[bool, float | None]:
+        """When the turn after a move sent at ``sent`` (first heard of by a client at
+        ``arrived``, None: by none) began, and whether that move was held by a disk fault.
+
+        A held move's turn begins when the move is delivered (README: "the turn after a held
+        move starts only when the move is delivered"): when the fault's held moves went out
+        (:attr:`Fault.release`; from each client's own time of hearing of them, at the run's
+        busiest moment, the soak's late reading of its frames would count as the server's
+        error). A move is held when it is sent before the disk is back and heard of after. None
+        when no client heard of a move that may have been held (it cannot be told)."""
+        for fault in self.faults:
+            if fault.cut or sent >= fault.restored:
+                continue  # a restart's own check covers a fault it cut short
+            if arrived is None:
+                if sent > fault.began - 1.0:
+                    return True, None
+                continue
+            if arrived >= fault.restored:
+                return True, max(sent, fault.release)
+        return False, sent
+
+
+@dataclass
+class Fault:
+    """One spell of a disk refusing the server's writes."""
+
+    began: float
+    """When every write began to fail (``time.monotonic()``)."""
+    restored: float = float("inf")
+    """When the disk was given back (or the server was killed)."""
+    ended: float = float("inf")
+    """When the server said it writes again (``/healthz`` ok)."""
+    cut: bool = False
+    """A SIGKILL + restart came first (the restarted server writes freely)."""
+    release: float = float("inf")
+    """When the moves it held went out (:meth:`Soak.find_releases`)."""
 
 
 def _frame(data: dict[str, Any]) -> bytes:
@@ -973,6 +1230,18 @@ def main(argv: list[str] | None = None) -> int:
         default=defaults.timeout,
         help="seconds to play every game before a table still playing is reported as stalled",
     )
+    add(
+        "--disk-faults",
+        type=whole(0),
+        default=defaults.disk_faults,
+        help="spells of a disk refusing the server's writes, at seeded random moments",
+    )
+    add(
+        "--disk-fault-seconds",
+        type=bounded(float, "seconds above 0", 0.0, above=True),
+        default=defaults.disk_fault_seconds,
+        help="how long each disk fault lasts",
+    )
     args = parser.parse_args(argv)
     harness.raise_fd_limit()
     config = SoakConfig(
@@ -987,6 +1256,8 @@ def main(argv: list[str] | None = None) -> int:
         games=tuple(args.mix),
         timed=not args.untimed,
         timeout=args.timeout,
+        disk_faults=args.disk_faults,
+        disk_fault_seconds=args.disk_fault_seconds,
     )
     with tempfile.TemporaryDirectory() as tmp:
         report = asyncio.run(soak(config, Path(tmp) / "soak.db"))

@@ -1,4 +1,5 @@
-"""Soak under faults (a short run of ``bench/soak.py``): drops, SIGKILL + restart, slow readers.
+"""Soak under faults (a short run of ``bench/soak.py``): drops, SIGKILL + restart, slow readers,
+a disk that refuses writes.
 
 One run per module against a real ``boardhall-server`` process; each test checks one property
 of its report, so a failure names what broke.
@@ -13,12 +14,22 @@ from pathlib import Path
 import pytest
 
 from bench import harness
-from bench.soak import Soak, SoakConfig, SoakReport, soak
+from bench.scripts import playout
+from bench.soak import Fault, GameSeen, Soak, SoakConfig, SoakReport, Table, soak
 
 pytestmark = pytest.mark.slow
 
 CONFIG = SoakConfig(
-    tables=8, rounds=1, spectators=1, plies=30, drop_every=0.05, restarts=1, slow_readers=4, seed=3
+    tables=8,
+    rounds=1,
+    spectators=1,
+    plies=30,
+    drop_every=0.05,
+    restarts=1,
+    slow_readers=4,
+    seed=3,
+    disk_faults=2,
+    disk_fault_seconds=0.3,
 )
 
 
@@ -36,6 +47,23 @@ def test_the_faults_really_happened(report: SoakReport) -> None:
     assert report.restarts == 1
     assert report.slow_readers > 0
     assert report.moves > CONFIG.tables * 5
+
+
+def test_the_disk_faults_made_the_storage_fail_and_writes_resumed(report: SoakReport) -> None:
+    """Each disk fault the restart did not cut short made the server say ``storage_failing``
+    (``/healthz`` 503, ``boardhall_storage_failing 1``) with writes held, and once the disk was
+    back it wrote them and said so; its log told both; the turns after the held moves were
+    checked from their delivery."""
+    assert report.disk_faults == CONFIG.disk_faults
+    hit = report.disk_faults - report.disk_faults_cut
+    assert hit >= 1
+    assert report.disk_faults_failing >= hit
+    assert report.disk_faults_resumed == hit
+    assert report.of("disk_fault") == []
+    assert report.held_writes_most > 0
+    assert report.storage_log.get("failed", 0) >= hit
+    assert report.storage_log.get("written again", 0) >= hit
+    assert report.held_turns > 0
 
 
 def test_sessions_resume_with_their_token(report: SoakReport) -> None:
@@ -112,3 +140,32 @@ def test_a_table_still_playing_at_the_timeout_is_reported_with_both_sides_views(
     assert "clients saw " in stalled and "(over False)" in stalled
     assert "server: result None, reason None, " in stalled and " stored moves" in stalled
     assert found.of("settle") == []  # the stalled game's room is the one left, as it should be
+
+
+def test_the_turn_after_a_held_move_is_timed_from_when_the_held_moves_went_out(
+    tmp_path: Path,
+) -> None:
+    """A move sent before the disk was back and first heard of after it was held: the next turn
+    starts when the fault's held moves went out (the first of them any client heard of), not
+    at each client's own hearing of it; a move heard of before the fault was not held; one that
+    no client heard of cannot be told; a fault a restart cut short is left to the restart's
+    check."""
+    run = Soak(SoakConfig(disk_faults=1), tmp_path / "s.db")
+    table = Table(run, 0, [playout("chess", 1, 4)])
+    game = GameSeen("g1", "chess", "")
+    game.sends = {0: [9.0], 1: [10.2], 2: [10.4, 11.0], 3: [11.9]}
+    game.delivered = {0: 9.01, 1: 11.62, 2: 11.61, 3: 11.91}
+    table.games.append(game)
+    run.tables = [table]
+    run.faults = [Fault(began=10.0, restored=11.5, ended=11.7)]
+    run.find_releases()
+    assert run.faults[0].release == 11.62  # ply 2 was sent twice: it may have gone out earlier
+    assert run.turn_start(10.2, 11.62) == (True, 11.62)
+    assert run.turn_start(9.95, 11.65) == (True, 11.62)  # sent before the fault, committed in it
+    assert run.turn_start(9.0, 9.01) == (False, 9.0)
+    assert run.turn_start(9.99, 10.01) == (False, 9.99)  # on its way, delivered before the fault
+    assert run.turn_start(11.9, 11.91) == (False, 11.9)  # sent after the disk was back
+    assert run.turn_start(10.3, None) == (True, None)
+    assert run.turn_start(5.0, None) == (False, 5.0)
+    run.faults[0].cut = True
+    assert run.turn_start(10.2, 11.62) == (False, 10.2)
