@@ -17,9 +17,10 @@ SIGKILL and restarted on the same database mid-game. Afterwards:
   write for ``--disk-fault-seconds`` (its ``RLIMIT_FSIZE`` lowered to 0: ``bench/diskfault.py``);
   each spell must make ``/healthz`` answer 503 ``storage_failing`` with ``/metrics``
   ``boardhall_storage_failing 1``, then, once the disk is back, both must say it writes again
-  and its log must tell both. The moves held meanwhile are checked like any other (none lost,
-  none doubled, none seen before it is stored), and the turn after a held move is checked from
-  when the held moves went out, as README says it starts only when the move is delivered.
+  and its log must tell both; no move sent during the spell may reach a client before the disk
+  is back. The moves held meanwhile are checked like any other (none lost, none doubled), and
+  the turn after a held move is checked from when the held moves went out, as README says it
+  starts only when the move is delivered.
 
 Run: ``python bench/soak.py`` (about a minute); bigger: ``--tables 200 --rounds 3 --restarts 2``;
 with disk faults: ``--disk-faults 4``.
@@ -1113,7 +1114,9 @@ class Soak:
         Every commit fails from the fault's start until the disk is back, so such a move was
         held, and all the held moves went out together after the one commit that took them."""
         games = [game for table in self.tables for game in table.games]
-        for fault in self.faults:
+        for number, fault in enumerate(self.faults, 1):
+            if not fault.cut:
+                self.check_nothing_delivered(number, fault, games)
             fault.release = min(
                 (
                     game.delivered[ply]
@@ -1123,6 +1126,22 @@ class Soak:
                 ),
                 default=float("inf"),
             )
+
+    def check_nothing_delivered(self, number: int, fault: Fault, games: list[GameSeen]) -> None:
+        """No move sent while the disk refused every write reached a client before the disk
+        was back (it cannot have been on disk: README, "nobody is told of a move before it is
+        on disk")."""
+        for game in games:
+            for ply, sends in game.sends.items():
+                arrived = game.delivered.get(ply)
+                if arrived is None or not fault.began < sends[0] < arrived < fault.restored:
+                    continue
+                self.violation(
+                    "disk_fault",
+                    f"fault {number}: {game.game_id} ply {ply}, sent {sends[0] - fault.began:.3f} "
+                    f"s into it, reached a client {arrived - fault.began:.3f} s into it, before "
+                    f"the disk was back ({fault.restored - fault.began:.3f} s)",
+                )
 
     def turn_start(self, sent: float, arrived: float | None) -> tuple[bool, float | None]:
         """When the turn after a move sent at ``sent`` (first heard of by a client at

@@ -159,6 +159,7 @@ def test_the_turn_after_a_held_move_is_timed_from_when_the_held_moves_went_out(
     run.tables = [table]
     run.faults = [Fault(began=10.0, restored=11.5, ended=11.7)]
     run.find_releases()
+    assert run.report.violations == []
     assert run.faults[0].release == 11.62  # ply 2 was sent twice: it may have gone out earlier
     assert run.turn_start(10.2, 11.62) == (True, 11.62)
     assert run.turn_start(9.95, 11.65) == (True, 11.62)  # sent before the fault, committed in it
@@ -169,3 +170,25 @@ def test_the_turn_after_a_held_move_is_timed_from_when_the_held_moves_went_out(
     assert run.turn_start(5.0, None) == (False, 5.0)
     run.faults[0].cut = True
     assert run.turn_start(10.2, 11.62) == (False, 10.2)
+
+
+def test_a_move_sent_while_the_disk_refused_writes_and_seen_before_it_was_back_is_a_violation(
+    tmp_path: Path,
+) -> None:
+    run = Soak(SoakConfig(disk_faults=1), tmp_path / "s.db")
+    table = Table(run, 0, [playout("chess", 1, 4)])
+    game = GameSeen("g1", "chess", "")
+    game.sends = {0: [10.2], 1: [10.3]}
+    game.delivered = {0: 10.21, 1: 11.6}
+    table.games.append(game)
+    run.tables = [table]
+    run.faults = [Fault(began=10.0, restored=11.5, ended=11.7)]
+    run.find_releases()
+    [violation] = run.report.of("disk_fault")
+    assert violation.startswith(
+        "disk_fault: fault 1: g1 ply 0, sent 0.200 s into it, reached a client 0.210 s"
+    )
+    run.report.violations.clear()
+    run.faults[0].cut = True  # the restarted server wrote it
+    run.find_releases()
+    assert run.report.violations == []
