@@ -594,8 +594,6 @@ class Soak:
         self.faulting = False
         self.killed_at = 0.0
         """When the server was last SIGKILLed."""
-        self.releases: list[float] = []
-        """When each fault's held moves went out (:meth:`find_releases`)."""
 
     def violation(self, kind: str, text: str) -> None:
         """Record a failed check of ``kind`` (see :data:`KINDS`)."""
@@ -693,14 +691,17 @@ class Soak:
             with contextlib.suppress(ProcessLookupError):
                 diskfault.allow_writes(server.pid, before)
                 fault.restored = time.monotonic()
-        if self.server is not server or not server.alive():
-            report.disk_faults_cut += 1  # the restarted process writes freely
-            fault.cut = True
-            fault.restored = fault.ended = self.killed_at
-            report.disk_faults_failing += failing
-            return
+        else:
+            fault.restored = self.killed_at
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
+            if self.server is not server or not server.alive():
+                report.disk_faults_cut += 1  # the restarted process writes freely
+                fault.cut = True
+                fault.restored = min(fault.restored, self.killed_at)
+                fault.ended = self.killed_at
+                report.disk_faults_failing += failing
+                return
             status, body = await self.http_get("/healthz")
             if status == 200 and json.loads(body).get("status") == "ok":
                 fault.ended = time.monotonic()
@@ -1005,7 +1006,7 @@ class Soak:
     def check_database(self) -> None:
         """Replay every game from the database and compare it with what the clients saw."""
         db = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True)
-        self.find_releases()
+        self.check_faults()
         seen = {g.game_id: g for t in self.tables for g in t.games}
         for game_id, meta_text in db.execute("SELECT id, meta FROM games"):
             meta = json.loads(meta_text)
@@ -1108,11 +1109,13 @@ class Soak:
                     f"{game_id} ply {ply}: charged {charged} ms, timestamps imply {implied:.0f} ms",
                 )
 
-    def find_releases(self) -> None:
-        """When each disk fault's held moves went out (its :attr:`Fault.release`): the first
-        time a client heard of a move sent once, before the disk was back, and heard of after.
-        Every commit fails from the fault's start until the disk is back, so such a move was
-        held, and all the held moves went out together after the one commit that took them."""
+    def check_faults(self) -> None:
+        """Check that no move sent during a disk fault reached a client before the disk was
+        back (:meth:`check_nothing_delivered`), and find when each fault's held moves went out
+        (its :attr:`Fault.release`): the first time a client heard of a move sent once, before
+        the disk was back, and heard of after. Every commit fails from the fault's start until
+        the disk is back, so such a move was held, and all the held moves went out together
+        after the one commit that took them."""
         games = [game for table in self.tables for game in table.games]
         for number, fault in enumerate(self.faults, 1):
             if not fault.cut:
@@ -1178,7 +1181,7 @@ class Fault:
     cut: bool = False
     """A SIGKILL + restart came first (the restarted server writes freely)."""
     release: float = float("inf")
-    """When the moves it held went out (:meth:`Soak.find_releases`)."""
+    """When the moves it held went out (:meth:`Soak.check_faults`)."""
 
 
 def _frame(data: dict[str, Any]) -> bytes:

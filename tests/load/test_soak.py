@@ -158,7 +158,7 @@ def test_the_turn_after_a_held_move_is_timed_from_when_the_held_moves_went_out(
     table.games.append(game)
     run.tables = [table]
     run.faults = [Fault(began=10.0, restored=11.5, ended=11.7)]
-    run.find_releases()
+    run.check_faults()
     assert run.report.violations == []
     assert run.faults[0].release == 11.62  # ply 2 was sent twice: it may have gone out earlier
     assert run.turn_start(10.2, 11.62) == (True, 11.62)
@@ -183,12 +183,12 @@ def test_a_move_sent_while_the_disk_refused_writes_and_seen_before_it_was_back_i
     table.games.append(game)
     run.tables = [table]
     run.faults = [Fault(began=10.0, restored=11.5, ended=11.7)]
-    run.find_releases()
+    run.check_faults()
     [violation] = run.report.of("disk_fault")
     assert violation.startswith(
         "disk_fault: fault 1: g1 ply 0, sent 0.200 s into it, reached a client 0.210 s"
     )
     run.report.violations.clear()
     run.faults[0].cut = True  # the restarted server wrote it
-    run.find_releases()
+    run.check_faults()
     assert run.report.violations == []
