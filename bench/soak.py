@@ -106,7 +106,8 @@ class SoakConfig:
     as stalled, with what its clients and the server saw."""
     disk_faults: int = 0
     """Spells in which the server's disk refuses every write (its ``RLIMIT_FSIZE`` lowered to 0),
-    begun at seeded random moments of the run."""
+    begun at seeded random moments of the run. Every second one, while restarts are left, is
+    overtaken halfway by the next SIGKILL + restart (taken early for it)."""
     disk_fault_seconds: float = 1.5
     """How long each spell lasts before the old limit is given back."""
 
@@ -613,9 +614,12 @@ class Soak:
         self.server, self.url, self.port = server, server.url, server.port
         self.restored = int((await self.health())["rooms"])
 
-    async def maybe_restart(self) -> None:
-        """SIGKILL and restart the server when the run reaches the next restart point."""
-        if not self.restart_points or self.progress < self.restart_points[0] or self.restarting:
+    async def maybe_restart(self, now: bool = False) -> None:
+        """SIGKILL and restart the server when the run reaches the next restart point (``now``:
+        take the next restart at once, if any is left)."""
+        if not self.restart_points or self.restarting:
+            return
+        if not now and self.progress < self.restart_points[0]:
             return
         self.restart_points.pop(0)
         self.restarting = True
@@ -684,8 +688,12 @@ class Soak:
         report.disk_faults += 1
         number = report.disk_faults
         failing = False
+        overtaken = number % 2 == 0 and bool(self.restart_points)
         while time.monotonic() < fault.began + self.config.disk_fault_seconds:
             failing = await self._storage_says_failing() or failing
+            if overtaken and time.monotonic() >= fault.began + self.config.disk_fault_seconds / 2:
+                overtaken = False
+                await self.maybe_restart(now=True)
             await asyncio.sleep(0.05)
         if self.server is server and server.alive():
             with contextlib.suppress(ProcessLookupError):
