@@ -1273,6 +1273,7 @@ def main(argv: list[str] | None = None) -> int:
         help="how long each disk fault lasts",
     )
     args = parser.parse_args(argv)
+    harness.exit_on_sigterm()
     harness.raise_fd_limit()
     config = SoakConfig(
         tables=args.tables,
