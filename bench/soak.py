@@ -185,6 +185,16 @@ class SoakReport:
         """The violations of one kind."""
         return [v for v in self.violations if v.startswith(kind + ": ")]
 
+    def _disk_fault_line(self) -> str:
+        return (
+            f"disk faults: {self.disk_faults} begun, {self.disk_faults_failing} made the storage "
+            f"fail, {self.disk_faults_resumed} then written again, {self.disk_faults_cut} cut "
+            f"short by a restart; most writes held {self.held_writes_most}; {self.held_turns} "
+            f"turns after a held move checked from its delivery (largest deviation "
+            f"{self.held_max_dev_ms:.1f} ms); server log: "
+            + (", ".join(f"{k} {v}" for k, v in sorted(self.storage_log.items())) or "-")
+        )
+
     def lines(self) -> list[str]:
         """Human-readable figures."""
         growth = (self.after_mb / self.baseline_mb - 1) * 100 if self.baseline_mb else 0.0
@@ -212,12 +222,7 @@ class SoakReport:
                 f"{when} " + ", ".join(f"{k} {v / 2**20:.1f}" for k, v in parts.items())
                 for when, parts in self.parts.items()
             ),
-            f"disk faults: {self.disk_faults} begun, {self.disk_faults_failing} made the storage "
-            f"fail, {self.disk_faults_resumed} then written again, {self.disk_faults_cut} cut "
-            f"short by a restart; most writes held {self.held_writes_most}; {self.held_turns} "
-            f"turns after a held move checked from its delivery (largest deviation "
-            f"{self.held_max_dev_ms:.1f} ms); server log: "
-            + (", ".join(f"{k} {v}" for k, v in sorted(self.storage_log.items())) or "-"),
+            *([self._disk_fault_line()] if self.disk_faults else []),
             f"violations: {len(self.violations)}",
             *(f"  - {v}" for v in self.violations[:30]),
         ]
