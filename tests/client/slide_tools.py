@@ -43,3 +43,12 @@ def white_pixels(surface: pygame.Surface, rect: pygame.Rect) -> int:
             if c.r > 200 and c.g > 195 and c.b > 180 and c.r - c.b < 40:
                 count += 1
     return count
+
+
+def pixels_differing(a: pygame.Surface, b: pygame.Surface, rect: pygame.Rect) -> int:
+    """How many pixels of ``rect`` differ between two shots of the same window."""
+    return sum(
+        a.get_at((x, y)) != b.get_at((x, y))
+        for x in range(rect.left, rect.right)
+        for y in range(rect.top, rect.bottom)
+    )

@@ -25,7 +25,13 @@ from client.slides import SLIDE_S
 from tests.client.board_tools import SavePng
 from tests.client.conftest import FakeClock, shoot
 from tests.client.helpers import click, drag, drawn, key, open_app, pump, px, room_of
-from tests.client.slide_tools import finish_slide, moving_at, step_slide, white_pixels
+from tests.client.slide_tools import (
+    finish_slide,
+    moving_at,
+    pixels_differing,
+    step_slide,
+    white_pixels,
+)
 
 
 def square(room: RoomScene, point: str) -> pygame.Rect:
@@ -303,11 +309,7 @@ def test_a_piece_promoted_by_a_capture_elsewhere_is_not_kept_as_taken(
     save_png(middle.subsurface(view.rect), "slide-guards-promoted-middle-board.png")
     finish_slide(ui.app, ui.clock, room.slides)
     end = shoot(ui.app, ui.tmp_path, "slide-guards-promoted-end")
-    differ = sum(
-        middle.get_at((x, y)) != end.get_at((x, y))
-        for x in range(cell.left, cell.right)
-        for y in range(cell.top, cell.bottom)
-    )
+    differ = pixels_differing(middle, end, cell)
     assert differ == 0, f"{differ} pixels of 3,5 differ from the piece at rest"
 
 
@@ -337,11 +339,7 @@ def test_a_piece_picked_up_mid_slide_is_drawn_once(ui: Any, save_png: SavePng) -
     assert white_pixels(shot, square(room, "e5")) > 150, "the knight under the pointer"
     ui.clock.now += 1.0  # any slide over: the board as it is with the knight held
     held = shoot(ui.app, ui.tmp_path, "slide-picked-up-later")
-    differ = sum(
-        shot.get_at((x, y)) != held.get_at((x, y))
-        for x in range(sliding.left, sliding.right)
-        for y in range(sliding.top, sliding.bottom)
-    )
+    differ = pixels_differing(shot, held, sliding)
     assert differ == 0, f"a knight still on its way ({differ} pixels)"
 
 
