@@ -12,7 +12,7 @@ next move end it at once).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from client.boards.base import BoardView, Motion
@@ -32,6 +32,24 @@ def ease_out(t: float) -> float:
     return 1 - (1 - t) ** 3
 
 
+Pieces = dict[str, tuple[str | None, str]]
+
+
+def pieces_around(
+    view: BoardView, before: Any, after: Any, path: tuple[str, ...]
+) -> tuple[Pieces, Pieces, str] | None:
+    """The pieces of ``before`` and ``after`` and the seat of the piece that went along
+    ``path``; ``None`` when the renderer cannot tell (no pieces listed, a neutral piece)."""
+    try:
+        was, now = view.pieces_of(before), view.pieces_of(after)
+    except Exception:
+        return None
+    mover = now.get(path[-1])
+    if mover is None or mover[0] is None:
+        return None
+    return was, now, mover[0]
+
+
 def captured_points(
     view: BoardView, before: Any, after: Any, path: tuple[str, ...]
 ) -> tuple[str, ...]:
@@ -40,20 +58,36 @@ def captured_points(
     mover landed on. A castling rook (the mover's own) is not one, nor an opponent's piece
     changed where it stands (promoted by a capture elsewhere: Guards and Shadows); games whose
     renderer lists no pieces have none."""
-    try:
-        was, now = view.pieces_of(before), view.pieces_of(after)
-    except Exception:
+    around = pieces_around(view, before, after, path)
+    if around is None:
         return ()
-    mover = now.get(path[-1])
-    if mover is None or mover[0] is None:
-        return ()
+    was, now, seat = around
     return tuple(
         point
         for point, piece in was.items()
         if point != path[0]
-        and piece[0] not in (None, mover[0])
+        and piece[0] not in (None, seat)
         and (point not in now or point == path[-1])
     )
+
+
+def companion_paths(
+    view: BoardView, before: Any, after: Any, path: tuple[str, ...]
+) -> tuple[tuple[str, ...], ...]:
+    """Paths of the mover's other pieces a move along ``path`` carries (a castling rook, wherever
+    it stands): one of the mover's pieces gone from a point besides the origin and the same
+    piece new on another besides the destination. Anything less clear carries none."""
+    around = pieces_around(view, before, after, path)
+    if around is None:
+        return ()
+    was, now, seat = around
+    gone = [p for p, piece in was.items() if piece[0] == seat and now.get(p) != piece]
+    new = [p for p, piece in now.items() if piece[0] == seat and was.get(p) != piece]
+    gone = [p for p in gone if p != path[0]]
+    new = [p for p in new if p != path[-1]]
+    if len(gone) != 1 or len(new) != 1 or was[gone[0]] != now[new[0]]:
+        return ()
+    return ((gone[0], new[0]),)
 
 
 @dataclass(frozen=True)
@@ -87,7 +121,7 @@ class Slides:
         hops = max(0, len(path) - 2)
         self.current = Slide(
             after,
-            Motion(path, 0.0, before, captured),
+            Motion(path, 0.0, before, captured, companion_paths(view, before, after, path)),
             self.clock(),
             min(MOST_S, SLIDE_S + HOP_S * hops),
         )
@@ -142,7 +176,7 @@ class Slides:
         slide, progress = self.current, self.progress()
         if slide is None or progress is None or shown is not slide.after:
             return None
-        return Motion(slide.motion.path, progress, slide.motion.before, slide.motion.captured)
+        return replace(slide.motion, progress=progress)
 
     def need_frame(self) -> bool:
         """Whether the board must be drawn again: a slide runs, or just ended (its last frame

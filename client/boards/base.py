@@ -25,7 +25,8 @@ class Motion:
 
     The board draws the position after the move, the piece on ``path[-1]`` not on its square but
     along the path (a path of one point: the piece placed there fading in), and the pieces the
-    move takes from ``before`` until the moving piece reaches them.
+    move takes from ``before`` until the moving piece reaches them, and the mover's other
+    pieces the move carries (a castling rook) along their own paths at the same progress.
     """
 
     path: tuple[str, ...]
@@ -36,6 +37,8 @@ class Motion:
     """The position before the move (where :attr:`captured` is drawn from)."""
     captured: tuple[str, ...] = ()
     """Points of the pieces the move takes."""
+    companions: tuple[tuple[str, ...], ...] = ()
+    """Paths (origin, destination) of the mover's other pieces the move carries along."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,12 @@ class Marks:
     """Game-specific flags (``coordinates``: bool, ``numbers``: bool, ...)."""
     motion: Motion | None = None
     """The last move on its way (see :class:`Motion`); ``None``: every piece at rest."""
+
+
+def fade_in(progress: float) -> float:
+    """How opaque (0..1) a placed piece is ``progress`` (0..1) into its placement, and any
+    mark drawn on it (it is whole before it has finished growing)."""
+    return max(0.0, min(1.0, progress * 1.5))
 
 
 def along(pixels: Sequence[Point], progress: float) -> Point:
@@ -161,14 +170,26 @@ class BoardView(abc.ABC):
         exactly as it looks at rest (nothing when ``point`` is empty): the moving and the
         captured pieces of :attr:`Marks.motion`."""
 
-    def moving(self, marks: Marks) -> str | None:
-        """The point whose piece :meth:`paint_motion` draws: ``paint`` leaves it out."""
-        return marks.motion.path[-1] if marks.motion is not None and marks.motion.path else None
+    def moving(self, marks: Marks) -> set[str]:
+        """The points whose pieces :meth:`paint_motion` draws (the moving piece's, and any
+        companion's): ``paint`` leaves them out."""
+        motion = marks.motion
+        if motion is None or not motion.path:
+            return set()
+        return {motion.path[-1], *(path[-1] for path in motion.companions)}
+
+    def landed(self, marks: Marks, point: str) -> float:
+        """How far (0..1) the piece placed on ``point`` has faded in: a mark on it fades in with
+        it (1: nothing is being placed there)."""
+        motion = marks.motion
+        if motion is None or motion.path != (point,):
+            return 1.0
+        return fade_in(motion.progress)
 
     def paint_motion(self, surface: pygame.Surface, state: Any, marks: Marks) -> None:
         """Draw :attr:`Marks.motion` over the resting pieces of ``state``: each captured piece
-        until the moving piece reaches it, then the moving piece on its way (a placed piece
-        growing and fading in)."""
+        until the moving piece reaches it, then the companions and the moving piece on their way
+        (a placed piece growing and fading in)."""
         motion = marks.motion
         if motion is None or not motion.path:
             return
@@ -177,6 +198,9 @@ class BoardView(abc.ABC):
             at = self.pixel_of(point)
             if motion.progress < reached(pixels, at):
                 self.paint_piece(surface, motion.before, point, at)
+        for path in motion.companions:
+            on_way = along([self.pixel_of(p) for p in path], motion.progress)
+            self.paint_piece(surface, state, path[-1], on_way)
         if len(pixels) > 1:
             self.paint_piece(surface, state, motion.path[-1], along(pixels, motion.progress))
             return
@@ -185,5 +209,5 @@ class BoardView(abc.ABC):
         self.paint_piece(layer, state, motion.path[0], (side / 2, side / 2))
         grown = max(1, round(side * (0.6 + 0.4 * max(0.0, min(1.0, motion.progress)))))
         layer = pygame.transform.smoothscale(layer, (grown, grown))
-        layer.set_alpha(round(255 * max(0.0, min(1.0, motion.progress * 1.5))))
+        layer.set_alpha(round(255 * fade_in(motion.progress)))
         surface.blit(layer, layer.get_rect(center=pixels[0]))

@@ -404,7 +404,7 @@ class ChessView(SquareBoardView):
         if isinstance(hover, str) and (hover in pieces or hover in marks.targets):
             self.outline(surface, hover, HOVER_EDGE)
         drag = dragged(marks)
-        resting = set(pieces) - {drag[0] if drag else None, self.moving(marks)}
+        resting = set(pieces) - {drag[0] if drag else None, *self.moving(marks)}
         for name in resting:
             common.blit_centered(surface, piece_sprite(pieces[name], sq), self.pixel_of(name))
         self.paint_motion(surface, state, marks)

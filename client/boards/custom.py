@@ -270,9 +270,9 @@ class CustomView(BoardView):
             if square:
                 common.glow(surface, common.CHECK, self._centre(*square), cell * 0.62, 230)
         cells = self.cells(state)
-        moving = self._safe(self.moving(marks) or "")
+        moving = {self._safe(point) for point in self.moving(marks)}
         for square in cells:
-            if square != moving:
+            if square not in moving:
                 self._piece(surface, cells, square, self._centre(*square))
         self.paint_motion(surface, state, marks)
         for point in marks.highlight:  # a captain in check (or taken): a red ring over it too

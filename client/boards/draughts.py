@@ -202,7 +202,7 @@ class DraughtsView(SquareBoardView):
         if isinstance(hover, str) and hover in self.points():
             self.outline(surface, hover, HOVER_EDGE)
         drag = dragged(marks)
-        hidden = {drag[0] if drag else None, self.moving(marks)}
+        hidden = {drag[0] if drag else None, *self.moving(marks)}
         radius = self.piece_radius()
         for number, piece in pieces.items():
             if str(number) not in hidden:

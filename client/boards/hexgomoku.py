@@ -152,7 +152,7 @@ class HexGomokuView(LatticeView):
         sprites = {"b": common.stone_sprite(radius, True), "w": common.stone_sprite(radius, False)}
         moving = self.moving(marks)
         for (q, r), colour in stones.items():
-            if format_point(q, r) != moving:
+            if format_point(q, r) not in moving:
                 common.blit_centered(surface, sprites[colour], self._xy(q, r))
         self.paint_motion(surface, state, marks)
         for q, r in highlight:
@@ -167,7 +167,8 @@ class HexGomokuView(LatticeView):
             if (q, r) not in stones:
                 common.ring(surface, common.LAST_MOVE, self._xy(q, r), s * 0.22, max(2, s * 0.06))
             else:
-                common.disc(surface, common.LAST_MOVE, self._xy(q, r), max(2, s * 0.13))
+                alpha = round(255 * self.landed(marks, marks.last_move[-1]))
+                common.disc(surface, (*common.LAST_MOVE, alpha), self._xy(q, r), max(2, s * 0.13))
         target = common.PREMOVE if marks.premoving else common.TARGET
         for point in marks.targets:
             common.disc(surface, (*target, 150), self._xy(*parse_point(point)), s * 0.12)

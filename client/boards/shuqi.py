@@ -164,7 +164,7 @@ class ShuqiView(LatticeView):
         radius = self.piece_radius()
         moving = self.moving(marks)
         for (x, y), (side, number) in pieces.items():
-            if format_point(x, y) != moving:
+            if format_point(x, y) not in moving:
                 common.blit_centered(surface, piece_sprite(side, number, radius), self._xy(x, y))
         self.paint_motion(surface, state, marks)
         for point in marks.highlight:

@@ -33,6 +33,11 @@ def moving_at(view: Any, motion: Any) -> tuple[float, float]:
     return along([view.pixel_of(p) for p in motion.path], motion.progress)
 
 
+def riding_at(view: Any, motion: Any, index: int) -> tuple[float, float]:
+    """Where ``view`` draws ``motion``'s companion ``index`` (a castling rook)."""
+    return along([view.pixel_of(p) for p in motion.companions[index]], motion.progress)
+
+
 def white_pixels(surface: pygame.Surface, rect: pygame.Rect) -> int:
     """Pixels of ``rect`` near a white chess piece's ivory (the squares and their tints are
     yellower; the black pieces darker)."""

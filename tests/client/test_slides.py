@@ -29,6 +29,7 @@ from tests.client.slide_tools import (
     finish_slide,
     moving_at,
     pixels_differing,
+    riding_at,
     step_slide,
     white_pixels,
 )
@@ -358,3 +359,47 @@ def test_the_slides_key_is_not_the_result_panels_leave(ui: Any) -> None:
     assert ui.app.config.slides == slides
     key(ui.app, pygame.K_l, "l")
     assert ui.sent("leave") and ui.app.top is not room
+
+
+def test_castling_slides_the_rook_with_the_king(ui: Any, save_png: SavePng) -> None:
+    """White's O-O on Black's flipped board: the king slides e1-g1 as any move does, and the
+    rook (the mover's own piece that left h1 for f1) slides over the same time: halfway it is
+    on g1 (between h1 and f1), h1 empty and the king on f1; at the end the rook is on f1."""
+    snapshot = demo_room(
+        "chess", position="4k3/8/8/8/8/8/8/4K2R w K - 0 1", plies=0, you="second", room="OO1"
+    )
+    room = ui.open_room(snapshot)
+    view = room.view
+    ui.message({"type": "moved", "room": "OO1", "ply": 0, "move": "e1g1", "by": "first"})
+    motion = room.marks().motion
+    assert motion is not None and motion.path == ("e1", "g1") and motion.captured == ()
+    assert motion.companions == (("h1", "f1"),)
+    step_slide(ui.app, ui.clock, room.slides, 0.5)
+    motion = room.marks().motion
+    assert math.dist(moving_at(view, motion), view.pixel_of("f1")) < 1.5, "the king as before"
+    assert math.dist(riding_at(view, motion, 0), view.pixel_of("g1")) < 1.5
+    middle = shoot(ui.app, ui.tmp_path, "slide-castling-middle")
+    save_png(middle.subsurface(view.rect), "slide-castling-middle-board.png")
+    finish_slide(ui.app, ui.clock, room.slides)
+    end = shoot(ui.app, ui.tmp_path, "slide-castling-end")
+    rook, king = white_pixels(end, square(room, "f1")), white_pixels(end, square(room, "g1"))
+    assert rook > 150 and king > 150 and abs(rook - king) > 20, (rook, king)
+    assert white_pixels(middle, square(room, "h1")) == 0, "the rook left h1"
+    assert abs(white_pixels(middle, square(room, "g1")) - rook) < 10, "the rook on g1"
+    assert abs(white_pixels(middle, square(room, "f1")) - king) < 10, "the king on f1, no rook"
+    assert white_pixels(end, square(room, "h1")) == white_pixels(end, square(room, "e1")) == 0
+
+
+def test_the_hexgomoku_last_move_dot_fades_in_with_its_stone(ui: Any) -> None:
+    """The last-move dot on a stone fading in is not at full strength early in the fade (it
+    was, over a faint stone); at the end it is."""
+    room = ui.open_room(demo_room("hexgomoku", plies=2, you="second", room="HX2"))
+    ui.message({"type": "moved", "room": "HX2", "ply": 2, "move": "3,-2", "by": "first"})
+    dot = room.view.pixel_of("3,-2")
+    step_slide(ui.app, ui.clock, room.slides, 0.2)
+    early = shoot(ui.app, ui.tmp_path, "slide-hexgomoku-dot-early").get_at(dot)
+    finish_slide(ui.app, ui.clock, room.slides)
+    landed = shoot(ui.app, ui.tmp_path, "slide-hexgomoku-dot-end").get_at(dot)
+    assert sum(abs(a - b) for a, b in zip(early[:3], landed[:3], strict=True)) > 90, (
+        f"the dot faint early: {early} vs {landed}"
+    )
