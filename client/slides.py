@@ -81,10 +81,10 @@ def companion_paths(
     if around is None:
         return ()
     was, now, seat = around
-    gone = [p for p, piece in was.items() if piece[0] == seat and now.get(p) != piece]
-    new = [p for p, piece in now.items() if piece[0] == seat and was.get(p) != piece]
-    gone = [p for p in gone if p != path[0]]
-    new = [p for p in new if p != path[-1]]
+    gone = [p for p, piece in was.items()
+            if piece[0] == seat and now.get(p) != piece and p != path[0]]
+    new = [p for p, piece in now.items()
+           if piece[0] == seat and was.get(p) != piece and p != path[-1]]
     if len(gone) != 1 or len(new) != 1 or was[gone[0]] != now[new[0]]:
         return ()
     return ((gone[0], new[0]),)
