@@ -24,6 +24,11 @@ STORAGE_LOG = {
 """How the server's log lines about failing storage begin, and what each says."""
 
 
+def available() -> bool:
+    """Whether this system can limit another process's writes (``prlimit``: Linux)."""
+    return hasattr(resource, "prlimit")
+
+
 def refuse_writes(pid: int) -> tuple[int, int]:
     """Make every file write of process ``pid`` fail; returns its limit before (for
     :func:`allow_writes`). Raises :class:`ProcessLookupError` if the process is gone."""

@@ -1278,6 +1278,8 @@ def main(argv: list[str] | None = None) -> int:
         help="how long each disk fault lasts",
     )
     args = parser.parse_args(argv)
+    if args.disk_faults and not diskfault.available():
+        parser.error("--disk-faults needs prlimit (Linux) to refuse the server's writes")
     harness.exit_on_sigterm()
     harness.raise_fd_limit()
     config = SoakConfig(

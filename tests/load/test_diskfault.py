@@ -8,7 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bench import diskfault
+import pytest
+
+from bench import diskfault, soak
 
 CHILD = """
 import sqlite3, sys
@@ -80,3 +82,16 @@ def test_the_storage_gauge_is_read_from_metrics() -> None:
     assert diskfault.storage_failing(text) is False
     assert diskfault.storage_failing("boardhall_storage_failing 1") is True
     assert diskfault.storage_failing("boardhall_open_connections 3") is None
+
+
+def test_disk_faults_are_refused_before_anything_starts_where_prlimit_is_missing(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without ``prlimit`` (not Linux) ``--disk-faults`` is exit 2 naming why, not a traceback
+    in the middle of a run."""
+    monkeypatch.delattr(diskfault.resource, "prlimit")
+    assert not diskfault.available()
+    with pytest.raises(SystemExit) as exited:
+        soak.main(["--disk-faults", "1"])
+    assert exited.value.code == 2
+    assert "--disk-faults needs prlimit (Linux)" in capsys.readouterr().err
