@@ -5,8 +5,8 @@ through a game (:meth:`Slides.step`), and asks for the board's
 :class:`~client.boards.base.Motion` every frame (:meth:`Slides.motion`). Time comes from the
 app's injectable clock, never from the wall: tests step it. The slide is only drawing: the
 position the scene plays on is the one after the move from the start, and the slide shows only
-while the board shows that position (a browsed position, our premove played on top of it, or the
-next move end it at once).
+while the board shows that position (a browsed position or the next move end it at once), or the
+one after our premove played on it the instant the move came (:meth:`Slides.follow`).
 """
 
 from __future__ import annotations
@@ -81,13 +81,27 @@ def companion_paths(
     if around is None:
         return ()
     was, now, seat = around
-    gone = [p for p, piece in was.items()
-            if piece[0] == seat and now.get(p) != piece and p != path[0]]
-    new = [p for p, piece in now.items()
-           if piece[0] == seat and was.get(p) != piece and p != path[-1]]
+    gone = [
+        p for p, piece in was.items() if piece[0] == seat and now.get(p) != piece and p != path[0]
+    ]
+    new = [
+        p for p, piece in now.items() if piece[0] == seat and was.get(p) != piece and p != path[-1]
+    ]
     if len(gone) != 1 or len(new) != 1 or was[gone[0]] != now[new[0]]:
         return ()
     return ((gone[0], new[0]),)
+
+
+def changed_points(view: BoardView | None, before: Any, after: Any) -> set[str] | None:
+    """The points whose piece differs between ``before`` and ``after`` (emptied, filled, or
+    another piece); ``None`` when the renderer cannot list them."""
+    if view is None:
+        return None
+    try:
+        was, now = view.pieces_of(before), view.pieces_of(after)
+    except Exception:
+        return None
+    return {p for p in was.keys() | now.keys() if was.get(p) != now.get(p)}
 
 
 @dataclass(frozen=True)
@@ -124,6 +138,30 @@ class Slides:
             Motion(path, 0.0, before, captured, companion_paths(view, before, after, path)),
             self.clock(),
             min(MOST_S, SLIDE_S + HOP_S * hops),
+        )
+
+    def follow(self, view: BoardView | None, played_on: Any, after: Any) -> None:
+        """Our premove was played at once on ``played_on``, the position the running slide
+        leads to: the slide goes on over ``after``, the position after the premove, whose own
+        changes are at rest at once (its piece on its new square). A premove that takes the
+        sliding piece ends the slide: that piece is simply gone. Pieces the renderer cannot
+        list end it too; a renderer that lists none (placed stones) has nothing to change."""
+        slide = self.current
+        if slide is None or slide.after is not played_on or after is None:
+            return
+        changed = changed_points(view, played_on, after)
+        if changed is None or slide.motion.path[-1] in changed:
+            self.current = None
+            return
+        motion = slide.motion
+        self.current = replace(
+            slide,
+            after=after,
+            motion=replace(
+                motion,
+                captured=tuple(p for p in motion.captured if p not in changed),
+                companions=tuple(path for path in motion.companions if path[-1] not in changed),
+            ),
         )
 
     def step(

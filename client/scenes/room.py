@@ -985,8 +985,8 @@ class RoomScene(Scene):
     def play_premove(self) -> None:
         """The opponent's move has arrived: send the premove for the new ply, like a clicked
         move, when the engine allows it here (a draughts capture grown to the longer one now
-        compulsory, saying so); else drop it with a calm notice of why (silently when the move
-        ended the game: the result says enough)."""
+        compulsory, saying so), the opponent's piece still sliding under it; else drop it with a
+        calm notice of why (silently when the move ended the game: the result says enough)."""
         m = self.model
         if self.premoves.move is None or not m.is_my_turn() or self.app.seat_connections:
             return
@@ -997,6 +997,7 @@ class RoomScene(Scene):
         text, note = self.premoves.take(m.game, m.engine, m.state)
         if text is not None and self.online and self.pending_move is None:
             self.send_move(text)
+            self.slides.follow(self.view, m.state, self.pending_state())
             if note:
                 self.say(note, theme.TEXT, 4)
         elif not ended:

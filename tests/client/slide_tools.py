@@ -38,6 +38,13 @@ def riding_at(view: Any, motion: Any, index: int) -> tuple[float, float]:
     return along([view.pixel_of(p) for p in motion.companions[index]], motion.progress)
 
 
+def square(room: Any, point: str) -> pygame.Rect:
+    """The screen rectangle of a chess square in ``room``'s board, a little inside it."""
+    assert room.view is not None
+    rect: pygame.Rect = room.view.square_rect(point).inflate(-6, -6)
+    return rect
+
+
 def white_pixels(surface: pygame.Surface, rect: pygame.Rect) -> int:
     """Pixels of ``rect`` near a white chess piece's ivory (the squares and their tints are
     yellower; the black pieces darker)."""

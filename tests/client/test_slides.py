@@ -30,15 +30,10 @@ from tests.client.slide_tools import (
     moving_at,
     pixels_differing,
     riding_at,
+    square,
     step_slide,
     white_pixels,
 )
-
-
-def square(room: RoomScene, point: str) -> pygame.Rect:
-    """The screen rectangle of a chess square, a little inside it."""
-    assert room.view is not None
-    return room.view.square_rect(point).inflate(-6, -6)  # type: ignore[attr-defined]
 
 
 def test_the_opponents_chess_move_slides_and_ours_does_not(
