@@ -71,6 +71,20 @@ def captured_points(
     )
 
 
+def mover_before(
+    view: BoardView, before: Any, after: Any, path: tuple[str, ...]
+) -> tuple[Any, str] | None:
+    """Where the piece that went along ``path`` stood in ``before`` (``before``, ``path[0]``),
+    to draw it on its way as it was (a pawn promoting where it lands); ``None`` when the
+    renderer cannot tell or the mover's own piece did not stand there (a placed stone)."""
+    around = pieces_around(view, before, after, path)
+    if around is None:
+        return None
+    was, _, seat = around
+    piece = was.get(path[0])
+    return (before, path[0]) if piece is not None and piece[0] == seat else None
+
+
 def companion_paths(
     view: BoardView, before: Any, after: Any, path: tuple[str, ...]
 ) -> tuple[tuple[str, ...], ...]:
@@ -124,21 +138,33 @@ class Slides:
         self.current: Slide | None = None
         self._drawn_last = False
 
-    def start(self, view: BoardView | None, before: Any, after: Any, path: tuple[str, ...]) -> None:
+    def start(
+        self,
+        view: BoardView | None,
+        before: Any,
+        after: Any,
+        path: tuple[str, ...],
+        back: bool = False,
+    ) -> None:
         """Slide the piece that went along ``path`` (origin first; one point: a placed piece)
-        from ``before`` to ``after``; a slide still running ends (a quick series never queues).
-        Nothing slides without a board, a path, or a position."""
+        from ``before`` to ``after``, looking as it did before (a promoting piece becomes the
+        promoted one where it lands); a slide still running ends (a quick series never queues).
+        ``back``: a move played backwards (``after`` is the earlier position), the piece looks
+        as it does there at once (the queen is the pawn again, which slides home). Nothing
+        slides without a board, a path, or a position."""
         self.current = None
         if view is None or not path or before is None or after is None:
             return
-        captured = captured_points(view, before, after, path)
         hops = max(0, len(path) - 2)
-        self.current = Slide(
-            after,
-            Motion(path, 0.0, before, captured, companion_paths(view, before, after, path)),
-            self.clock(),
-            min(MOST_S, SLIDE_S + HOP_S * hops),
+        motion = Motion(
+            path,
+            0.0,
+            before,
+            captured_points(view, before, after, path),
+            companion_paths(view, before, after, path),
+            None if back else mover_before(view, before, after, path),
         )
+        self.current = Slide(after, motion, self.clock(), min(MOST_S, SLIDE_S + HOP_S * hops))
 
     def follow(self, view: BoardView | None, played_on: Any, after: Any) -> None:
         """Our premove was played at once on ``played_on``, the position the running slide
@@ -185,7 +211,7 @@ class Slides:
         path = move_path(game, engine, states[ply - 1], moves[ply - 1])
         if index < was:
             path = path[::-1] if len(path) > 1 else ()
-        self.start(view, states[was], states[index], path)
+        self.start(view, states[was], states[index], path, back=index < was)
 
     def stop(self) -> None:
         """Show every piece at rest now (a jump through several moves)."""

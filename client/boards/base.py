@@ -39,6 +39,11 @@ class Motion:
     """Points of the pieces the move takes."""
     companions: tuple[tuple[str, ...], ...] = ()
     """Paths (origin, destination) of the mover's other pieces the move carries along."""
+    looks: tuple[Any, str] | None = None
+    """The position and point of the piece as the moving piece looks on its way: as it stood
+    before the move, so a promoting piece slides as the pawn (or man) it was and is the queen
+    (or king) only where it lands, once at rest. ``None``: as it stands on ``path[-1]`` of the
+    position drawn."""
 
 
 @dataclass(frozen=True)
@@ -202,7 +207,8 @@ class BoardView(abc.ABC):
             on_way = along([self.pixel_of(p) for p in path], motion.progress)
             self.paint_piece(surface, state, path[-1], on_way)
         if len(pixels) > 1:
-            self.paint_piece(surface, state, motion.path[-1], along(pixels, motion.progress))
+            looks, point = motion.looks or (state, motion.path[-1])
+            self.paint_piece(surface, looks, point, along(pixels, motion.progress))
             return
         side = max(8, min(self.rect.width, self.rect.height) // 3)
         layer = pygame.Surface((side, side), pygame.SRCALPHA)

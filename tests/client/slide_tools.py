@@ -64,3 +64,10 @@ def pixels_differing(a: pygame.Surface, b: pygame.Surface, rect: pygame.Rect) ->
         for x in range(rect.left, rect.right)
         for y in range(rect.top, rect.bottom)
     )
+
+
+def box(centre: tuple[float, float], side: int) -> pygame.Rect:
+    """A ``side``-pixel square centred (rounded) on ``centre``."""
+    rect = pygame.Rect(0, 0, side, side)
+    rect.center = (round(centre[0]), round(centre[1]))
+    return rect

@@ -18,7 +18,7 @@ from client.demo import demo_room
 from client.scenes.room import PREMOVE_CANCELLED, RoomScene
 from tests.client.board_tools import SavePng
 from tests.client.conftest import UI, shoot
-from tests.client.slide_tools import finish_slide, moving_at, square, step_slide, white_pixels
+from tests.client.slide_tools import box, finish_slide, moving_at, square, step_slide, white_pixels
 
 PAWNS = "4k3/8/8/3p4/8/8/4P3/4K3 w - - 0 1"
 """White's e-pawn and Black's d-pawn: ...d5xe4 is a premove while White thinks."""
@@ -33,9 +33,7 @@ def black_on(shot: pygame.Surface, room: RoomScene, point: str) -> bool:
 def sliding(room: RoomScene, motion: Motion) -> pygame.Rect:
     """A square's rectangle (a little inside it) where the moving piece is drawn now."""
     assert room.view is not None
-    rect = square(room, motion.path[0])
-    rect.center = tuple(round(c) for c in moving_at(room.view, motion))
-    return rect
+    return box(moving_at(room.view, motion), square(room, motion.path[0]).width)
 
 
 def premove_as_black(ui: UI, code: str, *points: str) -> RoomScene:
