@@ -228,8 +228,9 @@ class RoomScene(Scene):
         offer_rect = self.offer_rect()
         self.offer_buttons[0].rect.midright = (offer_rect.right - 130, offer_rect.centery)
         self.offer_buttons[1].rect.midright = (offer_rect.right - 12, offer_rect.centery)
-        self._armed: tuple[str, float] | None = None
-        """An action asked once that needs a second press to happen, and until when."""
+        self._armed: tuple[str, float, str] | None = None
+        """An action asked once that needs a second press to happen, until when, and the
+        question that asks it."""
         self.last_clock_face: tuple[str, ...] = ()
         self._buttons: list[Button] = []
         self._buttons_key: tuple[str, bool] | None = None
@@ -781,9 +782,17 @@ class RoomScene(Scene):
             if self.message == question:  # answered: the question is not shown any more
                 self.message = ""
             return True
-        self._armed = (name, self.now + CONFIRM_SECONDS)
+        self._armed = (name, self.now + CONFIRM_SECONDS, question)
         self.say(question, theme.WARN, CONFIRM_SECONDS)
         return False
+
+    def forget_asked(self) -> None:
+        """The game ended: an action asked once and not confirmed (a report, a resignation,
+        leaving a game on) is forgotten, and its question no longer shown: its key may mean
+        something else on the result panel (P, number chess's Report, is its Replay)."""
+        armed, self._armed = self._armed, None
+        if armed is not None and self.message == armed[2]:
+            self.message = ""
 
     def _act(self, name: str) -> None:
         m = self.model
@@ -1259,6 +1268,7 @@ class RoomScene(Scene):
         if line and kind != "offer":  # an offer has its own banner
             self.say(line, theme.TEXT)
         if kind == "over" or (kind == "room" and was == "playing" and self.model.status == "over"):
+            self.forget_asked()
             self.show_result()  # a snapshot after a reconnect can bring the end too
         if self.model.engine_error:
             self.say(self.model.engine_error, theme.BAD)

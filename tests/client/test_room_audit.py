@@ -297,6 +297,30 @@ def test_result_panel_comes_back_after_closing(ui: Any) -> None:
     assert len(room.buttons()) == 15  # three full rows of five
 
 
+def test_a_report_half_asked_when_the_game_ends_leaves_p_to_the_result_panel(ui: Any) -> None:
+    """Number chess: P once asks "Report a rule break? Press P ... again"; the game ends before
+    the second press (the opponent calls stop). The question goes with the game, so nothing
+    on screen still says P reports: on the result panel P is Replay (and reports nothing), and
+    back in the finished room P does nothing."""
+    from client.scenes.replay import ReplayScene
+
+    room = open_room(ui, demo_room("shuqi", plies=4, room="SQ9"))
+    ui.key(pygame.K_p)
+    assert room.message == CONFIRM["report"]
+    ui.message({"type": "over", "room": "SQ9", "game_id": room.model.game_id, "result": "second",
+                "reason": "stop", "scores": {"first": 12, "second": 30}, "position": "?"})
+    assert isinstance(ui.app.top, ResultPanel)
+    ui.shoot("room-shuqi-report-asked-then-over")
+    assert "Press P" not in room.message, room.message
+    ui.key(pygame.K_p)
+    assert isinstance(ui.app.top, ReplayScene) and not ui.sent("report")
+    ui.key(pygame.K_ESCAPE)
+    ui.app.step(0.0)
+    assert ui.app.top is room
+    ui.key(pygame.K_p)
+    assert ui.app.top is room and not ui.sent("report") and "Press P" not in room.message
+
+
 def test_a_spectator_takes_a_free_seat(ui: Any) -> None:
     """Watching a room that waits for a player, J (or Take seat) joins it as the player."""
     snapshot = demo_room("hexgomoku", plies=0, you=None, room="SIT1")
