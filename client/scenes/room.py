@@ -1038,7 +1038,8 @@ class RoomScene(Scene):
             self.say(config.problem, theme.WARN)
         else:
             self.say(f"Slides {'on: a move slides to its square' if config.slides else 'off'}"
-                     f" (L turns them {'off' if config.slides else 'on'}).")
+                     f" ({ACTIONS_BY_NAME['slide'].key_text} turns them"
+                     f" {'off' if config.slides else 'on'}).")
 
     def apply_pick(self, pick: Pick) -> None:
         """Act on what a click meant."""

@@ -220,6 +220,7 @@ def test_slides_off_the_move_jumps_and_the_setting_stays(ui: Any, tmp_path: Path
     key(ui.app, pygame.K_o, "o")
     ui.app.step(0.0)
     assert button.label == "Slides off" and not ui.app.config.slides
+    assert room.message.endswith("(O turns them on)."), room.message
     ui.message({"type": "moved", "room": "OF1", "ply": 0, "move": "e2e4", "by": "first"})
     assert room.slides.current is None and room.marks().motion is None
     assert json.loads((tmp_path / "config.json").read_text())["slides"] is False
