@@ -123,3 +123,25 @@ def test_a_dropped_premove_leaves_the_slide_as_it_is(ui: UI, save_png: SavePng) 
     finish_slide(ui.app, ui.clock, room.slides)
     end = shoot(ui.app, ui.tmp_path, "slide-premove-dropped-end")
     assert white_pixels(end, square(room, "e3")) > 150
+
+
+def test_a_hexgomoku_stone_fades_in_beside_the_premoved_one(ui: UI) -> None:
+    """Our premoved stone on -2,1 is sent and placed at once when the opponent's 3,-2 comes;
+    that stone fades in meanwhile (the renderer lists no pieces: nothing of the slide changes)."""
+    room: RoomScene = ui.open_room(demo_room("hexgomoku", plies=2, you="second", room="PS4"))
+    assert room.view is not None
+    ui.click(room.view.pixel_of("-2,1"))
+    assert room.premoves.points() == ("-2,1",)
+    ui.message(
+        {"type": "moved", "room": "PS4", "ply": 2, "move": "3,-2", "by": "first", "turn": "second"}
+    )
+    assert moves_sent(ui) == [(3, "-2,1")]
+    motion = room.marks().motion
+    assert motion is not None and motion.path == ("3,-2",)
+    step_slide(ui.app, ui.clock, room.slides, 0.2)
+    shot = shoot(ui.app, ui.tmp_path, "slide-premove-hexgomoku")
+    ours, theirs = (shot.get_at(room.view.pixel_of(p)) for p in ("-2,1", "3,-2"))
+    finish_slide(ui.app, ui.clock, room.slides)
+    landed = shoot(ui.app, ui.tmp_path, "slide-premove-hexgomoku-end")
+    assert ours == landed.get_at(room.view.pixel_of("-2,1")), "ours whole at once"
+    assert theirs != landed.get_at(room.view.pixel_of("3,-2")), "theirs still fading in"
