@@ -91,6 +91,10 @@ CREATE TABLE IF NOT EXISTS alive (
     run TEXT NOT NULL,
     wall REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS variants_known (
+    id INTEGER PRIMARY KEY CHECK (id = 0),
+    upto INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS ratings (
     player TEXT NOT NULL,
     key TEXT NOT NULL,
@@ -113,27 +117,37 @@ CREATE TABLE IF NOT EXISTS rating_changes (
 """
 """Every table is created if missing when a database opens, so a database made before a table
 was added (``chat``, ``alive``, ``ratings``, ``rating_changes``) opens as it is and gets the new
-table empty; so is every index (``games_ended`` and ``ratings_top``, built from the rows already
-there when an older database first opens). A column added to a table since
+table empty (``variants_known`` too: every game's variant is then checked once, see
+:data:`VARIANTS_CHECK`); so is every index (``games_ended`` and ``ratings_top``, built from the
+rows already there when an older database first opens). A column added to a table since
 (:data:`ADDED_COLUMNS`) is added when an older database opens, filled in the rows already there
 from what they hold, or empty (NULL); the indexes on such columns (:data:`LATER_INDEXES`) are
 made after it."""
+
+RECORDED_VARIANT = f"COALESCE(NULLIF(json_extract(meta, '$.variant'), ''), '{STANDARD}')"
+"""The variant a game's stored record names, as SQL (as :func:`stored_variant` reads it)."""
 
 ADDED_COLUMNS: tuple[tuple[str, str, str, str | None], ...] = (
     ("ratings", "updated", "REAL", None),
     ("chat", "player", "TEXT", None),
     ("games", "result", "TEXT", "json_extract(meta, '$.result')"),
-    (
-        "games",
-        "variant",
-        f"TEXT NOT NULL DEFAULT '{STANDARD}'",
-        f"COALESCE(NULLIF(json_extract(meta, '$.variant'), ''), '{STANDARD}')",
-    ),
+    ("games", "variant", f"TEXT NOT NULL DEFAULT '{STANDARD}'", RECORDED_VARIANT),
 )
 """``(table, column, type, fill)`` of each column added to a table after the table itself:
 ``fill`` is the SQL expression that fills it in the rows an older database has (None: they
 keep NULL). A game's ``variant`` is the one its record names (as :func:`stored_variant` reads
 it for the games written since)."""
+
+VARIANTS_CHECK = (
+    f"UPDATE games SET variant = {RECORDED_VARIANT} WHERE rowid > ?"
+    f" AND variant = '{STANDARD}' AND {RECORDED_VARIANT} != '{STANDARD}'"
+)
+"""Give the games stored after rowid ``?`` whose ``variant`` is the column's default the one
+their records name: the games an older server (one that does not know the column) stored
+into a database this server had migrated got the default, whatever their variant. Only the
+games after the last one known right are read (``variants_known``): a search by rowid, as a
+game's row keeps its rowid and rows are never deleted, so every game stored since has a
+greater one."""
 
 LATER_INDEXES = """
 DROP INDEX IF EXISTS games_first_totals;
@@ -213,21 +227,24 @@ class Storage:
         self._mode = "OFF" if synced_elsewhere else "FULL" if durable else "NORMAL"
         self.db.execute(f"PRAGMA synchronous={self._mode}")
         self.db.executescript(SCHEMA)
-        self._add_columns()
+        added = self._add_columns()
         self.db.executescript(LATER_INDEXES)
+        self._check_variants(("games", "variant") in added)
         self._writer = self.db.cursor()
         """The one cursor writes go through: ``Connection.execute`` makes a cursor per call, and
         CPython's sqlite3 keeps a weak reference to each in a list it prunes only every 200th
         cursor, so those weak references outlived many commits and kept allocator arenas from
         being returned to the system."""
 
-    def _add_columns(self) -> None:
+    def _add_columns(self) -> set[tuple[str, str]]:
         """Add to an older database's tables the columns of :data:`ADDED_COLUMNS` they lack,
-        each with its rows filled in the same transaction."""
+        each with its rows filled in the same transaction; the ``(table, column)`` added."""
+        added = set()
         for table, column, kind, fill in ADDED_COLUMNS:
             have = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
             if column in have:
                 continue
+            added.add((table, column))
             self.db.execute("BEGIN")
             try:
                 self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
@@ -237,11 +254,39 @@ class Storage:
             except BaseException:
                 self.db.execute("ROLLBACK")
                 raise
+        return added
+
+    def _check_variants(self, filled: bool) -> None:
+        """Correct the variant of the games an older server stored since the last game known
+        right (:data:`VARIANTS_CHECK`), and remember the last game as known right. ``filled``:
+        the column has just been filled from every record. A database that names no last game
+        known right (migrated by a version of this server that did not keep it) has every game
+        checked, once."""
+        last = self.db.execute("SELECT MAX(rowid) FROM games").fetchone()[0] or 0
+        row = self.db.execute("SELECT upto FROM variants_known WHERE id = 0").fetchone()
+        known = last if filled else row[0] if row is not None else 0
+        if row is not None and row[0] == last:
+            return  # nothing stored since: no write at all (a second connection opening)
+        self.db.execute("BEGIN")
+        try:
+            if known < last:
+                self.db.execute(VARIANTS_CHECK, (known,))
+            self.db.execute("INSERT OR REPLACE INTO variants_known VALUES (0, ?)", (last,))
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
 
     def close(self) -> None:
-        """Close the database (the last connection to close checkpoints the log, synced)."""
+        """Close the database (the last connection to close checkpoints the log, synced),
+        remembering every game stored as known right (this server stored them so, or checked
+        them when it opened the database), so that the next open checks none of them."""
         if self.synced_elsewhere:
             self.db.execute("PRAGMA synchronous=FULL")
+        try:
+            self._check_variants(filled=True)
+        except sqlite3.Error as error:  # a failing disk: the next open checks a little more
+            log.warning("could not note the games' variants as checked: %s", error)
         self.db.close()
 
     def restart_log(self) -> None:

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from engines import registry
-from server.outputs import SaveGame
+from server.outputs import SaveGame, SaveIdentity
 from server.profiles import TOTALS_QUERY, profile_of
-from server.storage import Storage
+from server.storage import VARIANTS_CHECK, Storage
 from server.testing import WireClient
 from tests.server.http_tools import http_request as http
 from tests.server.tables import close_all, drawn_by_agreement, play, serving
@@ -234,3 +234,153 @@ def test_a_new_game_row_keeps_its_variant(tmp_path: Path) -> None:
         assert tuple(row) == ("over", "russian")
     finally:
         storage.close()
+
+
+OLDER_SERVER_INSERT = (
+    "INSERT INTO games (id, room, game, status, private, first_player, second_player, created,"
+    " ended, meta, result) VALUES (?, 'R', ?, 'over', 0, 'p1', 'p2', '2026-02-01T10:00:00Z',"
+    " '2026-02-01T10:30:00Z', ?, ?) ON CONFLICT(id) DO UPDATE SET status = excluded.status,"
+    " meta = excluded.meta, result = excluded.result"
+)
+"""A finished game stored as a server that does not know the ``variant`` column stores one
+(its upsert names every column but that one), so its row gets the column's default."""
+
+
+def _older_server_writes(db: Path, games: list[tuple[str, str, Any, str | None]]) -> None:
+    """Each of ``games`` (id, game, the variant its record names, result) stored into ``db`` by
+    an older server, p1 first against p2."""
+    seats = {"first": {"player": "p1", "name": "Ann"}, "second": {"player": "p2", "name": "Bo"}}
+    with contextlib.closing(sqlite3.connect(db)) as conn, conn:
+        for game_id, game, variant, result in games:
+            meta = {
+                "id": game_id,
+                "game": game,
+                "variant": variant,
+                "status": "over",
+                "result": result,
+                "seats": seats,
+            }
+            conn.execute(OLDER_SERVER_INSERT, (game_id, game, json.dumps(meta), result))
+
+
+def _variants(db: Path) -> dict[str, str]:
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        return dict(conn.execute("SELECT id, variant FROM games").fetchall())
+
+
+def _migrated_with_a_game(db: Path) -> None:
+    """A database opened (so migrated) by this server, which stored p1 and a Russian draughts
+    game of hers, and closed it."""
+    storage = Storage(db)
+    try:
+        meta = {
+            "id": "new",
+            "room": "R",
+            "game": "draughts",
+            "variant": "russian",
+            "status": "over",
+            "result": "first",
+            "seats": {"first": {"player": "p1"}, "second": {"player": "p2"}},
+        }
+        storage.apply([SaveIdentity("p1", "h1", "Ann"), SaveGame(meta)])
+    finally:
+        storage.close()
+
+
+async def test_games_an_older_server_stored_after_the_migration_get_their_variants(
+    tmp_path: Path,
+) -> None:
+    """A database this server migrated, then written by an older server (its games' rows get
+    the column's default, ``standard``): the next start finds those rows and gives each the
+    variant its record names, so ``/players/ID`` counts them under their variants; the chess
+    game and the game this server stored keep theirs."""
+    db = tmp_path / "hall.db"
+    _migrated_with_a_game(db)
+    _older_server_writes(
+        db,
+        [
+            ("x1", "custom", "xiangqi", "first"),
+            ("x2", "custom", "xiangqi", "second"),
+            ("b1", "draughts", "brazilian", "draw"),
+            ("c1", "chess", None, "first"),
+        ],
+    )
+    assert _variants(db)["x1"] == "standard"  # the gap: the default, not the record's
+    async with serving(db) as server:
+        body = (await http(server, "/players/p1")).json()
+    by_variant = {v["key"]: (v["wins"], v["losses"], v["draws"]) for v in body["by_variant"]}
+    assert by_variant == {
+        "custom/xiangqi": (1, 1, 0),
+        "draughts/brazilian": (0, 0, 1),
+        "draughts/russian": (1, 0, 0),
+        "chess": (1, 0, 0),
+    }
+    assert _variants(db) == {
+        "new": "russian",
+        "x1": "xiangqi",
+        "x2": "xiangqi",
+        "b1": "brazilian",
+        "c1": "standard",
+    }
+
+
+def test_rows_already_checked_are_not_read_again_at_the_next_open(tmp_path: Path) -> None:
+    """An open checks only the games stored since the database was last known right (the last
+    close, or open, of this server): a game checked before whose variant column were somehow
+    wrong is left as it is (its record is not read again), while one an older server stored
+    since is corrected, after a crash (a server that never closed it) too."""
+    db = tmp_path / "hall.db"
+    _migrated_with_a_game(db)
+    _older_server_writes(db, [("x1", "custom", "xiangqi", "first")])
+    Storage(db).close()
+    assert _variants(db)["x1"] == "xiangqi"
+    with contextlib.closing(sqlite3.connect(db)) as conn, conn:
+        conn.execute("UPDATE games SET variant = 'standard' WHERE id = 'x1'")  # checked before
+    _older_server_writes(db, [("x2", "custom", "stones", "draw")])
+
+    crashed = Storage(db)
+    crashed.apply(
+        [
+            SaveGame(
+                {
+                    "id": "mine",
+                    "room": "R",
+                    "game": "custom",
+                    "variant": "stones",
+                    "status": "playing",
+                    "seats": {},
+                }
+            )
+        ]
+    )
+    assert _variants(db) == {"new": "russian", "x1": "standard", "x2": "stones", "mine": "stones"}
+    crashed.db.close()  # killed: never closed
+    _older_server_writes(db, [("x3", "custom", "xiangqi", "second")])
+    Storage(db).close()
+    assert _variants(db) == {
+        "new": "russian",
+        "x1": "standard",
+        "x2": "stones",
+        "mine": "stones",
+        "x3": "xiangqi",
+    }
+
+
+def test_a_database_migrated_before_the_check_was_kept_is_checked_once(tmp_path: Path) -> None:
+    """A database with the ``variant`` column but no record of which games were checked (an
+    earlier version of this server migrated it) has every game checked at its first open."""
+    db = tmp_path / "hall.db"
+    _migrated_with_a_game(db)
+    _older_server_writes(db, [("x1", "custom", "xiangqi", "first")])
+    with contextlib.closing(sqlite3.connect(db)) as conn, conn:
+        conn.execute("DROP TABLE variants_known")
+    Storage(db).close()
+    assert _variants(db) == {"new": "russian", "x1": "xiangqi"}
+
+
+def test_the_check_is_a_search_from_the_last_game_checked(tmp_path: Path) -> None:
+    """The check reads games by rowid from the last one checked on, never a scan."""
+    db = tmp_path / "hall.db"
+    Storage(db).close()
+    plan = _plan(db, VARIANTS_CHECK, 0)
+    assert "SEARCH games USING INTEGER PRIMARY KEY (rowid>?)" in plan, plan
