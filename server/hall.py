@@ -70,7 +70,15 @@ from server.glicko2 import Rating
 from server.limitkey import limit_key
 from server.liveness import Alive, Run, crash_charges
 from server.matchmaking import Seeker, best, ready_at
-from server.outputs import ConnId, LaunchBot, Outputs, SaveAlive, SaveGame, SaveIdentity
+from server.outputs import (
+    ConnId,
+    LaunchBot,
+    Outputs,
+    SaveAlive,
+    SaveGame,
+    SaveIdentity,
+    SaveOnline,
+)
 from server.ratings import GameFacts, RatingBook, rating_key, shown, unrated_because
 from server.records import json_record
 from server.room import Room
@@ -314,13 +322,26 @@ class Hall:
         if player is not None:
             self._forget_if_idle(player)
 
-    def _store(self, identity: Identity, out: Outputs) -> None:
+    def _store(self, identity: Identity, now: float, out: Outputs) -> None:
         """Write ``identity`` with ``out`` (its first seat, seek or watched room) unless it is
-        stored already. Server-made bots are not: the server makes their identities (and
-        tokens) again whenever it starts their processes."""
+        stored already, and that it is online now. Server-made bots are not: the server makes
+        their identities (and tokens) again whenever it starts their processes."""
         if not identity.stored and not identity.server_bot:
             identity.stored = True
             out.writes.append(SaveIdentity(identity.player, identity.token_hash, identity.name))
+            self._stamp_online(identity, now, out)
+
+    def _stamp_online(self, identity: Identity, now: float, out: Outputs) -> None:
+        """Note in ``out`` that a stored ``identity`` is online at ``now`` (a connection of
+        theirs began or ended): what their profile's ``last_online`` says. One that only said
+        hello is not stored, and gets none."""
+        if identity.stored:
+            out.online += (SaveOnline(identity.player, self.wall(now)),)
+
+    def online(self, player: str) -> bool:
+        """Whether ``player`` has a connection now."""
+        identity = self.identities.get(player)
+        return identity is not None and identity.conn is not None
 
     def identity_of_token(self, token: str) -> Identity | None:
         """The loaded identity of ``token`` (for HTTP access to private games)."""
@@ -440,6 +461,7 @@ class Hall:
         identity = session.identity
         if identity is not None and identity.conn == conn:
             identity.conn = None
+            self._stamp_online(identity, now, out)
             for code in list(self.player_rooms.get(identity.player, ())):
                 room = self.rooms.get(code)
                 if room is not None:
@@ -645,6 +667,7 @@ class Hall:
             out.writes.append(SaveIdentity(identity.player, identity.token_hash, identity.name))
         identity.conn = session.conn
         session.identity = identity
+        self._stamp_online(identity, now, out)
         resumed = []
         for code in sorted(self.player_rooms.get(player, ())):
             room = self.rooms.get(code)
@@ -795,7 +818,7 @@ class Hall:
         room.sit(side, identity.player, identity.name, identity.bot, now)
         self.player_rooms.setdefault(identity.player, set()).add(room.code)
         self._drop_seeks(identity.player)
-        self._store(identity, out)
+        self._store(identity, now, out)
 
     def _drop_seeks(self, player: str, key: tuple[Any, ...] | None = None) -> int:
         """Withdraw ``player``'s seeks (only those of ``key`` if given) and return how many
@@ -980,7 +1003,7 @@ class Hall:
             if message.role == "spectator":
                 room.join_spectator(session.conn, now, out, message.id)
                 session.spectating.add(room.code)
-                self._store(identity, out)  # a spectator comes back with its token too
+                self._store(identity, now, out)  # a spectator comes back with its token too
             else:
                 newly = room.seat_of(identity.player) is None
                 if newly:
@@ -997,7 +1020,7 @@ class Hall:
                 session.spectating.discard(room.code)
                 if room.seat_of(identity.player) is not None:
                     self.player_rooms.setdefault(identity.player, set()).add(room.code)
-                    self._store(identity, out)
+                    self._store(identity, now, out)
                     if newly:
                         self._drop_seeks(identity.player)
                     if room.status == "playing":
@@ -1028,7 +1051,7 @@ class Hall:
             self._plan_matching(min(ready_at(seeker, self._seeker(s)) for s in pool), now)
         mine.id = "s" + self._new_id(5, lambda c: "s" + c in self.seeks)
         self.seeks[mine.id] = mine
-        self._store(identity, out)
+        self._store(identity, now, out)
         self._lobby_changed()
         out.send(
             (session.conn,),

@@ -55,7 +55,7 @@ from server.listing import listed_game
 from server.liveness import Alive
 from server.logs import Summary
 from server.metrics import REFUSED, Metrics
-from server.outputs import ConnId, LaunchBot, Outputs, StorageOp
+from server.outputs import ConnId, LaunchBot, Outputs, SaveOnline, StorageOp
 from server.proxies import TrustedProxies
 from server.pushconn import PushConnection, counting_handshakes
 from server.records import export, formats
@@ -336,6 +336,10 @@ class BoardhallServer:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._parser = ThreadPoolExecutor(1, thread_name_prefix="boardhall-records")
         self._stopping = False
+        self._online: dict[str, SaveOnline] = {}
+        """Times online not written yet, the latest of each player (:meth:`_note_online`)."""
+        self._online_soon = False
+        self._storage_open = False
         self.handshakes: dict[str, int] = {}
         """Unfinished opening handshakes by client address (by its limit key: an IPv6 client's
         whole network, see :mod:`server.limitkey`), each at most the per-address limit; a
@@ -422,6 +426,7 @@ class BoardhallServer:
             log.info("variants loaded", extra={"fields": {"variants": loaded}})
         self.hall.games()  # import every engine now, not on the first hello
         await self.storage.open()
+        self._storage_open = True
         loop = self._loop = asyncio.get_running_loop()
         now = loop.time()
         stamp = await self.storage.run(self.storage.storage.alive)
@@ -552,6 +557,8 @@ class BoardhallServer:
             await self._server.wait_closed()
         # all at once (each leaves the list once it has exited)
         await asyncio.gather(*(_end_bot(process) for process in list(self._bots)))
+        self._write_online()  # the players connected until now were online until now
+        self._storage_open = False
         unsent = self.storage.held
         await self.storage.close()
         self._parser.shutdown(wait=False, cancel_futures=True)
@@ -722,6 +729,8 @@ class BoardhallServer:
     def _emit(self, out: Outputs, started: float | None = None) -> None:
         self.metrics.errors.update(out.errors)
         self.metrics.moves_total += out.moves
+        if out.online:
+            self._note_online(out.online)
         for bot in out.bots:
             self._spawn(self._launch_bot(bot))
         # encoded now, so an output that waits for its write keeps only text alive
@@ -863,11 +872,37 @@ class BoardhallServer:
             restarted = self.hall.restart_turns_of(self.storage.held_games(), self.loop.time())
             if restarted:  # not inside the commit that is calling back
                 self.loop.call_soon(self._write_quietly, list[StorageOp](restarted))
+            if self._online and not self._online_soon:
+                self._online_soon = True
+                self.loop.call_soon(self._write_online)
         self._arm()
 
     def _write_quietly(self, ops: list[StorageOp]) -> None:
         if not self._stopping:
             self.storage.write(ops, lambda _result, _error: None)
+
+    # ---- times online ------------------------------------------------------------------------
+
+    def _note_online(self, stamps: tuple[SaveOnline, ...]) -> None:
+        """Write when players were online at the end of this turn of the loop, apart from every
+        output (none waits for them: connecting never waits for the disk), the latest of each
+        player only. While the storage fails they wait here, one per player, not among its
+        held writes (:meth:`_write_online` once it takes writes again)."""
+        for stamp in stamps:
+            self._online[stamp.player] = stamp
+        if not self._online_soon:
+            self._online_soon = True
+            self.loop.call_soon(self._write_online)
+
+    def _write_online(self) -> None:
+        """Queue the times online noted so far (each its own write: a commit of them alone is
+        a commit of stamps, which asks for no log sync of its own)."""
+        self._online_soon = False
+        if not self._online or not self._storage_open or self.storage.failure is not None:
+            return
+        stamps, self._online = list(self._online.values()), {}
+        for stamp in stamps:
+            self.storage.write([stamp], lambda _result, _error: None)
 
     # ---- liveness ----------------------------------------------------------------------------
 
@@ -1194,7 +1229,7 @@ class BoardhallServer:
         found = await self.storage.run(lambda: profiles.profile_of(storage, player, current))
         if found is None:
             raise _HttpError(HTTPStatus.NOT_FOUND, f"no player {player!r}")
-        return _json(HTTPStatus.OK, profiles.answer(found))
+        return _json(HTTPStatus.OK, profiles.answer(found, self.hall.online(player)))
 
     def _http_variant(self, variant: str) -> Response:
         try:

@@ -82,6 +82,16 @@ class SaveAlive:
 
 
 @dataclass(frozen=True)
+class SaveOnline:
+    """Store that the stored identity ``player`` was online at ``at`` (ISO 8601 UTC, as
+    :meth:`server.hall.Hall.wall` writes it): a connection of theirs began or ended. A stamp,
+    as :class:`SaveAlive`: a commit of stamps alone asks for no log sync of its own."""
+
+    player: str
+    at: str
+
+
+@dataclass(frozen=True)
 class SaveRatings:
     """Store the players' new ratings after the rated game ``game_id``, once: written with
     the game's end, and applied only if that game's changes are not stored yet."""
@@ -93,7 +103,14 @@ class SaveRatings:
 
 
 StorageOp = (
-    SaveIdentity | SaveGame | SaveMove | TruncateMoves | SaveChat | SaveAlive | SaveRatings
+    SaveIdentity
+    | SaveGame
+    | SaveMove
+    | TruncateMoves
+    | SaveChat
+    | SaveAlive
+    | SaveOnline
+    | SaveRatings
 )
 
 
@@ -116,6 +133,10 @@ class Outputs:
 
     sends: list[tuple[tuple[ConnId, ...], BaseModel]] = field(default_factory=list)
     writes: list[StorageOp] = field(default_factory=list)
+    online: tuple[SaveOnline, ...] = ()
+    """When stored identities were online (a connection began or ended): written apart from
+    :attr:`writes`, as nothing waits for them (a failing disk holds up no connection); a tuple,
+    so the usual output allocates nothing for it."""
     closes: list[tuple[ConnId, int, str]] = field(default_factory=list)
     bots: list[LaunchBot] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
@@ -143,6 +164,7 @@ class Outputs:
         """Append everything of ``other``."""
         self.sends.extend(other.sends)
         self.writes.extend(other.writes)
+        self.online += other.online
         self.closes.extend(other.closes)
         self.bots.extend(other.bots)
         self.errors.extend(other.errors)

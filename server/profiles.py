@@ -1,10 +1,12 @@
 """A player's profile: ``GET /players/ID``, read from storage.
 
-The profile has the player's name, when the server first and last saw them in a game, every
-rating pool they have (as the room shows each: as of now, its deviation grown by the days
-since its last game, :meth:`server.ratings.RatingBook.current`, and provisional as the room
-marks it) and totals over their finished games, in all, by game and by game and variant
-(each keyed as its rating pool is: :func:`server.ratings.rating_key`).
+The profile has the player's name, when the server first and last saw them in a game,
+whether they are online and when they last were (a connection of theirs began or ended: stored
+by :meth:`server.hall.Hall._stamp_online`), every rating pool they have (as the room shows
+each: as of now, its deviation grown by the days since its last game,
+:meth:`server.ratings.RatingBook.current`, and provisional as the room marks it) and totals
+over their finished games, in all, by game and by game and variant (each keyed as its rating
+pool is: :func:`server.ratings.rating_key`).
 
 The totals count every finished game, private ones too (as lichess counts them), but the
 profile names no private game: what a private game was stays with its players. They are read
@@ -42,7 +44,11 @@ TOTALS_QUERY = (
 first start and the last start or end of each group: one search in each seat's covering
 index."""
 
-NAME_QUERY = "SELECT name FROM identities WHERE player = ?"
+NAME_QUERY = (
+    "SELECT name, (SELECT at FROM last_online WHERE last_online.player = identities.player)"
+    " FROM identities WHERE player = ?"
+)
+"""A player's name and when they were last online (None: never recorded)."""
 
 RECENT_GAMES = 10
 """How many of the player's finished public games the profile lists."""
@@ -111,6 +117,8 @@ class Profile:
     """When the player's first stored game began (``2026-11-27T08:20:00Z``); None: no game."""
     last_seen: str | None = None
     """When the player's last stored game began or ended, whichever is later."""
+    last_online: str | None = None
+    """When a connection of the player's last began or ended (None: never recorded)."""
     recent: list[dict[str, Any]] = field(default_factory=list)
     """The stored metadata (with ``plies``) of the player's most recent finished public games,
     newest first."""
@@ -125,7 +133,7 @@ def profile_of(
     if row is None:
         return None
     ratings = {key: current(rating) for key, rating in storage.ratings(player).items()}
-    profile = Profile(player, str(row[0]), ratings)
+    profile = Profile(player, str(row[0]), ratings, last_online=row[1])
     for status, game, variant, side, result, count, first, last in storage.db.execute(
         TOTALS_QUERY, (player,)
     ):
@@ -161,9 +169,10 @@ def most_played(counts: dict[str, Totals]) -> list[tuple[str, Totals]]:
     return sorted(counts.items(), key=lambda item: (-(item[1].games + item[1].aborted), item[0]))
 
 
-def answer(profile: Profile) -> dict[str, Any]:
+def answer(profile: Profile, online: bool) -> dict[str, Any]:
     """The JSON body of ``/players/ID``: the player's id and name, when first and last seen
-    (None without a game), the rating pools (most rated games first, each with its ``key``,
+    in a game (None without a game), whether ``online`` (a connection now) and when last
+    online (None: never recorded), the rating pools (most rated games first, each with its ``key``,
     ``game``, ``variant``, ``rating`` and ``rd`` as the room shows them, rated ``games`` and
     whether it is ``provisional``), the ``totals``, the same ``by_game`` (most games first),
     the same ``by_variant`` (a list, most games first, each with its ``key``, ``game`` and
@@ -176,6 +185,8 @@ def answer(profile: Profile) -> dict[str, Any]:
         "name": profile.name,
         "first_seen": profile.first_seen,
         "last_seen": profile.last_seen,
+        "online": online,
+        "last_online": profile.last_online,
         "ratings": [
             {
                 **pool_fields(key),

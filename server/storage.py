@@ -31,6 +31,7 @@ from server.outputs import (
     SaveGame,
     SaveIdentity,
     SaveMove,
+    SaveOnline,
     SaveRatings,
     StorageOp,
     TruncateMoves,
@@ -91,6 +92,10 @@ CREATE TABLE IF NOT EXISTS alive (
     run TEXT NOT NULL,
     wall REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS last_online (
+    player TEXT PRIMARY KEY,
+    at TEXT NOT NULL
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS variants_known (
     id INTEGER PRIMARY KEY CHECK (id = 0),
     upto INTEGER NOT NULL
@@ -116,10 +121,11 @@ CREATE TABLE IF NOT EXISTS rating_changes (
 ) WITHOUT ROWID;
 """
 """Every table is created if missing when a database opens, so a database made before a table
-was added (``chat``, ``alive``, ``ratings``, ``rating_changes``) opens as it is and gets the new
-table empty (``variants_known`` too: every game's variant is then checked once, see
-:data:`VARIANTS_CHECK`); so is every index (``games_ended`` and ``ratings_top``, built from the
-rows already there when an older database first opens). A column added to a table since
+was added (``chat``, ``alive``, ``ratings``, ``rating_changes``, ``last_online``) opens as it
+is and gets the new table empty (``variants_known`` too: every game's variant is then checked
+once, see :data:`VARIANTS_CHECK`); so is every index (``games_ended`` and ``ratings_top``,
+built from the rows already there when an older database first opens). A column added to a
+table since
 (:data:`ADDED_COLUMNS`) is added when an older database opens, filled in the rows already there
 from what they hold, or empty (NULL); the indexes on such columns (:data:`LATER_INDEXES`) are
 made after it."""
@@ -369,6 +375,10 @@ class Storage:
                     self._save_ratings(op)
                 elif isinstance(op, SaveAlive):
                     db.execute("INSERT OR REPLACE INTO alive VALUES (0, ?, ?)", (op.run, op.wall))
+                elif isinstance(op, SaveOnline):
+                    db.execute(
+                        "INSERT OR REPLACE INTO last_online VALUES (?, ?)", (op.player, op.at)
+                    )
                 elif isinstance(op, SaveChat):
                     db.execute(
                         "INSERT OR REPLACE INTO chat "
@@ -1046,13 +1056,18 @@ def _call_all(thens: list[Done], errors: dict[int, BaseException]) -> None:
             log.exception("a storage write's callback failed")
 
 
+_STAMPS = (SaveAlive, SaveOnline)
+"""Writes that need no log sync of their own: a killed process leaves them in the log, and the
+next commit's sync makes them durable too."""
+
+
 def _stamps_only(ops: list[StorageOp], thens: list[Done]) -> bool:
     """Whether a commit holds only stamps (one op each): O(1) for a batch of moves."""
     return (
         bool(ops)
-        and type(ops[0]) is SaveAlive
+        and type(ops[0]) in _STAMPS
         and len(ops) == len(thens)
-        and all(type(op) is SaveAlive for op in ops)
+        and all(type(op) in _STAMPS for op in ops)
     )
 
 

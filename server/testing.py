@@ -38,7 +38,7 @@ from protocol import decode_server, encode
 from server.config import ServerConfig
 from server.hall import Hall
 from server.net import BoardhallServer, running_server
-from server.outputs import LaunchBot, Outputs
+from server.outputs import LaunchBot, Outputs, SaveOnline
 
 __all__ = ["BoardhallServer", "HallDriver", "ServerProcess", "WireClient", "running_server"]
 
@@ -168,6 +168,8 @@ class HallDriver:
         self.inbox: dict[int, list[dict[str, Any]]] = {}
         self.closed: dict[int, int] = {}
         self.writes: list[Any] = []
+        self.online: list[SaveOnline] = []
+        """The times online the hall stamped (:attr:`Outputs.online`), in order."""
         self.bots: list[LaunchBot] = []
         """Bot processes the hall asked for (with their seats' tokens)."""
         self._next = 0
@@ -175,6 +177,7 @@ class HallDriver:
 
     def _collect(self, out: Outputs) -> None:
         self.writes.extend(out.writes)
+        self.online.extend(out.online)
         self.bots.extend(out.bots)
         for recipients, message in out.sends:
             data = json.loads(encode(message))

@@ -21,6 +21,7 @@ from pydantic import BaseModel
 
 from protocol import ErrorCode, discovery, messages
 from protocol.messages import ClientMessage, ServerMessage
+from server import profiles
 
 DESIGN = Path(os.environ["BOARDHALL_SHARED"], "DESIGN.md")
 ADDITIONS = Path(__file__).resolve().parents[2] / "docs" / "protocol-additions.md"
@@ -201,3 +202,16 @@ def test_documented_message_fields_exist() -> None:
         if kind in models and name not in _wire_names(models[kind])
     ]
     assert not unknown, f"docs/protocol-additions.md lists fields that do not exist: {unknown}"
+
+
+def test_profile_fields_are_documented() -> None:
+    """Every field of a ``GET /players/ID`` answer (:func:`server.profiles.answer`) is named
+    in backticks in the document's row for it."""
+    row = next(
+        (line for line in _documented().splitlines() if line.startswith("| `GET /players/ID`")),
+        "",
+    )
+    assert row, "docs/protocol-additions.md has no row for GET /players/ID"
+    fields = profiles.answer(profiles.Profile("p1", "Ann", {}), online=False)
+    missing = [name for name in fields if f"`{name}`" not in row]
+    assert not missing, f"the GET /players/ID row does not name {missing}"
