@@ -92,6 +92,8 @@ class App:
         headless: draw only on an offscreen surface (screenshots, tests, benchmarks).
         clock: monotonic seconds; tests inject their own.
         window_size: initial window size.
+        wall_clock: the wall clock's seconds since the epoch (what server times are read
+            against: "Last online 3 h ago"); tests inject their own.
     """
 
     def __init__(
@@ -100,12 +102,14 @@ class App:
         headless: bool = False,
         clock: Callable[[], float] = time.monotonic,
         window_size: tuple[int, int] = theme.LOGICAL_SIZE,
+        wall_clock: Callable[[], float] = time.time,
     ) -> None:
         pygame.display.init()
         pygame.font.init()
         self.config = config or Config(persist=False)
         self.headless = headless
         self.clock = clock
+        self.wall_clock = wall_clock
         self.sounds = Sounds(self.config)
         """The sounds the scenes play (a window opens the mixer; tests may put a recorder)."""
         if not headless:

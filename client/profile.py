@@ -1,6 +1,7 @@
 """A player's profile, for the lobby's profile card: ``GET /players/ID`` read on a thread
 (:class:`ProfileFetch`) so the frame loop never waits for the network, and put in words
-(:func:`summary_of`): the name, when first and last seen in a game, each rating pool with its
+(:func:`summary_of`): the name, whether the player is online or when they last were
+(:func:`presence_text`), when first and last seen in a game, each rating pool with its
 rating ("?" while provisional) and rated games, the won/lost/drawn totals in all and by game
 (and, for a game played in more than one variant, by variant under it), and the most recent
 finished public games as rows from the player's side (as "Your games" shows the user's:
@@ -10,9 +11,10 @@ from __future__ import annotations
 
 import json
 import ssl
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from datetime import tzinfo
+from datetime import UTC, datetime, tzinfo
 from functools import partial
 from typing import Any
 from urllib.parse import quote
@@ -60,6 +62,9 @@ class ProfileSummary:
     name: str
     seen: str
     """``First game 1 Mar 18:05 · last 08:20``; "" when the player has played none."""
+    presence: str
+    """``Online now``, ``Last online 3 h ago``; "" when the server says neither (an older
+    one, or a player never recorded online)."""
     totals: KindRow
     pools: list[PoolRow]
     kinds: list[KindRow]
@@ -125,6 +130,40 @@ def seen_text(first: Any, last: Any, now: float | None = None,
     if not first_words or first_words == last_words:
         return f"Last game {last_words or first_words}"
     return f"First game {first_words} · last {last_words or '?'}"
+
+
+ONLINE_NOW = "Online now"
+
+AGO_UNITS = ((365 * 86400, "year", "years"), (30 * 86400, "month", "months"),
+             (86400, "day", "days"), (3600, "h", "h"), (60, "min", "min"))
+"""The units of "how long ago", largest first: seconds, one, many."""
+
+
+def presence_text(online: Any, last_online: Any, now: float | None = None) -> str:
+    """Whether the player is online, or when they last were, as the card says it (from
+    ``now``, the wall clock's seconds: the system's when None); "" when neither reads.
+
+    >>> presence_text(True, None)
+    'Online now'
+    >>> presence_text(False, "2026-11-27T06:15:00Z", now=1795771200.0)
+    'Last online 3 h ago'
+    >>> presence_text(False, None)
+    ''
+    """
+    if online is True:
+        return ONLINE_NOW
+    if not isinstance(last_online, str):
+        return ""
+    try:
+        moment = datetime.strptime(last_online, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    except ValueError:
+        return ""
+    ago = (time.time() if now is None else now) - moment.timestamp()
+    for seconds, one, many in AGO_UNITS:
+        count = int(ago // seconds)
+        if count >= 1:
+            return f"Last online {count} {one if count == 1 else many} ago"
+    return "Last online just now"
 
 
 def game_name(game: Any, games: list[dict[str, Any]]) -> str:
@@ -210,7 +249,8 @@ def kind_rows(data: Mapping[str, Any], games: list[dict[str, Any]]) -> list[Kind
 
 def summary_of(data: Mapping[str, Any], games: list[dict[str, Any]],
                now: float | None = None, zone: tzinfo | None = None) -> ProfileSummary:
-    """A ``/players/ID`` answer in words (``games``: the server's games, for their names)."""
+    """A ``/players/ID`` answer in words (``games``: the server's games, for their names;
+    ``now``: the wall clock's seconds, the system's when None)."""
     pools = data.get("ratings") if isinstance(data.get("ratings"), list) else []
     rows = [pool_row(p, games) for p in pools or [] if isinstance(p, Mapping)]
     name = data.get("name")
@@ -219,6 +259,7 @@ def summary_of(data: Mapping[str, Any], games: list[dict[str, Any]],
         player=player,
         name=name if isinstance(name, str) and name else "?",
         seen=seen_text(data.get("first_seen"), data.get("last_seen"), now, zone),
+        presence=presence_text(data.get("online"), data.get("last_online"), now),
         totals=kind_row("All games", data.get("totals")),
         pools=[row for row in rows if row is not None],
         kinds=kind_rows(data, games),

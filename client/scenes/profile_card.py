@@ -1,4 +1,5 @@
-"""A player's profile card over the lobby: the name, when first and last seen in a game and the
+"""A player's profile card over the lobby: the name, whether the player is online or when they
+last were (reckoned from the app's wall clock), when first and last seen in a game and the
 won/lost/drawn totals; under them, on the left, the most recent finished public games (result
 mark, game, opponent, moves, when) and, on the right, each rating pool (rating with "?" while
 provisional, rated games) and the totals by game (a game played in more than one variant with
@@ -19,7 +20,14 @@ import pygame
 
 from client.http_get import FetchFailed
 from client.my_games import GameRow
-from client.profile import KindRow, ProfileFetch, ProfileSummary, summary_of, totals_text
+from client.profile import (
+    ONLINE_NOW,
+    KindRow,
+    ProfileFetch,
+    ProfileSummary,
+    summary_of,
+    totals_text,
+)
 from client.scenes.base import Scene
 from client.scenes.dialogs import Dialog
 from client.top_players import reason_first
@@ -55,6 +63,12 @@ RECENT_ROWS = 10
 scroll)."""
 LISTS_TOP = 200
 """Where the lists start, below the card's top (their titles above them, under the totals)."""
+FIRST_LINE = 98
+"""Where the lines under the name start (whether online, when the games were), below the
+card's top; each takes :data:`LINE_STEP`."""
+LINE_STEP = 22
+TOTALS_TOP = 146
+"""Where the totals are, below the card's top."""
 FOOT = 86
 """Room under the longest column for the keys and the buttons."""
 RECENT_WIDTH = 600
@@ -287,7 +301,7 @@ class ProfileCard(Dialog):
         if isinstance(found, FetchFailed):
             self.error = reason_first(str(found))
             return
-        self.summary = summary_of(found, self.app.games)
+        self.summary = summary_of(found, self.app.games, self.app.wall_clock())
         self.name = self.summary.name
         self.recent.set_rows([recent_cells(r) for r in self.summary.recent])
         self.pools.set_rows([[p.label, p.rating, p.games] for p in self.summary.pools])
@@ -393,13 +407,20 @@ class ProfileCard(Dialog):
         self.back.draw(surface)
 
     def draw_lists(self, surface: pygame.Surface, summary: ProfileSummary) -> None:
-        """When seen, the totals, and the three lists with their titles."""
+        """Whether online (a green dot when so) and when seen, the totals, and the three lists
+        with their titles."""
         card, width = self.card, self.card.width - 48
-        left = card.left + 24
+        left, y = card.left + 24, card.top + FIRST_LINE
+        if summary.presence:
+            online = summary.presence == ONLINE_NOW
+            middle = (left + 5, y + LINE_STEP // 2 - 2)
+            pygame.draw.circle(surface, theme.GOOD if online else theme.FAINT, middle, 5)
+            draw.text(surface, summary.presence, (left + 18, middle[1]), 15,
+                      theme.GOOD if online else theme.MUTED, "midleft", width - 18)
+            y += LINE_STEP
         if summary.seen:
-            draw.text(surface, summary.seen, (left, card.top + 102), 15, theme.MUTED,
-                      max_width=width)
-        draw.text(surface, totals_text(summary.totals), (left, card.top + 132), 18,
+            draw.text(surface, summary.seen, (left, y), 15, theme.MUTED, max_width=width)
+        draw.text(surface, totals_text(summary.totals), (left, card.top + TOTALS_TOP), 18,
                   theme.TEXT, max_width=width)
         for title, view in (("Recent games", self.recent), ("Ratings", self.pools),
                             ("By game", self.kinds)):
