@@ -137,6 +137,25 @@ async def test_a_failing_database_does_not_hold_up_a_connection(tmp_path: Path) 
         await close_all(ann, bob, eve)
 
 
+async def test_a_commit_of_times_online_alone_asks_for_no_sync(tmp_path: Path) -> None:
+    """A time online is a stamp, as the server's alive stamp: a commit of such stamps alone
+    asks for no log sync of its own (a killed process keeps it; the next sync covers it)."""
+    db = tmp_path / "hall.db"
+    async with serving(db) as server:
+        set_wall(server, T0)
+        ann, bob, code = await seated_pair(server.url)
+        eve = await WireClient.connect(server.url, "eve")
+        await eve.request(type="join", room=code, role="spectator")
+        await until(lambda: server.storage.held == 0)
+        commits = server.storage._commits  # numbered commits are the synced ones
+        set_wall(server, T0 + HOUR)
+        await eve.close()
+        player = eve.welcome["player"]
+        await until(lambda: online_rows(db).get(player, "") >= iso(T0 + HOUR))
+        assert server.storage._commits == commits
+        await close_all(ann, bob)
+
+
 async def test_an_older_database_has_no_times_online_until_a_connection(tmp_path: Path) -> None:
     """A database from before times online were kept (no ``last_online`` table) opens with
     none: a stored player is offline with ``last_online`` null until they connect. The
