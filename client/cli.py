@@ -177,7 +177,23 @@ def _replay_args(p: argparse.ArgumentParser) -> None:
                    "PDN) or an http(s):// URL of GET /games/ID (any format it serves)")
     p.add_argument("--game", help="game id when the record does not say (chess: PGN, "
                    "draughts: PDN)")
-    p.add_argument("--size", type=_size, default=(1280, 800))
+    p.add_argument("--size", type=_size, default=(1280, 800), help="window size, e.g. 900x600")
+
+
+def _unusable_source(source: str) -> str:
+    """Why ``boardhall replay`` cannot read ``source`` and what to type instead ("" when it
+    may be read): a game's WebSocket address, or a file that is not there (a game id alone
+    names no server)."""
+    for ws, http in (("ws://", "http://"), ("wss://", "https://")):
+        if source.startswith(ws):
+            rest = source[len(ws):]
+            target = rest if "/games/" in rest else f"{rest.rstrip('/')}/games/ID"
+            return f"a game record is read over {http[:-3]}, not {ws}: type {http}{target}"
+    if source.startswith(("http://", "https://")) or Path(source).exists():
+        return ""
+    hint = source if source and "/" not in source and "." not in source else "ID"
+    return (f"no file {source!r}: give a record file (JSON, PGN or PDN) or a game on its "
+            f"server, http://HOST:8765/games/{hint}")
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -185,11 +201,16 @@ def _replay(args: argparse.Namespace) -> int:
     from client.config import Config
     from client.scenes.replay import RecordError, ReplayScene, fetch_record, parse_record
 
+    source: str = args.record
+    unusable = _unusable_source(source)
+    if unusable:
+        print(f"boardhall replay: {unusable}", file=sys.stderr)
+        return 2
     try:
-        if args.record.startswith(("http://", "https://")):
-            record = fetch_record(args.record)
+        if source.startswith(("http://", "https://")):
+            record = fetch_record(source)
         else:
-            record = parse_record(Path(args.record).read_text(encoding="utf-8"), args.game)
+            record = parse_record(Path(source).read_text(encoding="utf-8"), args.game)
     except OSError as exc:
         print(f"boardhall replay: {exc}", file=sys.stderr)
         return 2

@@ -341,6 +341,31 @@ def test_replay_of_a_file_that_is_not_text_says_so(
     assert f"{typo}: bad PGN: 'zz5' is not a move" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("given", "says"), [
+    ("gustv52nmn5mc", "no file 'gustv52nmn5mc': give a record file (JSON, PGN or PDN) or a game "
+     "on its server, http://HOST:8765/games/gustv52nmn5mc"),
+    ("missing.pgn", "no file 'missing.pgn': give a record file (JSON, PGN or PDN) or a game on "
+     "its server, http://HOST:8765/games/ID"),
+    ("ws://127.0.0.1:8765/games/g1", "a game record is read over http, not ws://: type "
+     "http://127.0.0.1:8765/games/g1"),
+    ("wss://play.example.org/boardhall/", "a game record is read over https, not wss://: type "
+     "https://play.example.org/boardhall/games/ID"),
+])
+def test_replay_of_a_game_id_a_missing_file_or_a_ws_address_says_what_to_type(
+    given: str, says: str, tmp_path: Any, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A new user types the game id the lobby takes, a file name with a typo, or the server's
+    ws:// address: each is refused (exit 2, no window) naming what to type instead, not
+    with Python's "[Errno 2] No such file or directory"."""
+    from client.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["replay", given]) == 2
+    err = capsys.readouterr().err
+    assert err == f"boardhall replay: {says}\n"
+
+
 @pytest.mark.parametrize("level", ["0", "9", "x", "2.5"])
 def test_a_local_bot_level_out_of_range_is_refused_before_the_window_opens(
     capsys: pytest.CaptureFixture[str], level: str
