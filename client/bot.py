@@ -35,7 +35,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -118,6 +118,10 @@ class BotOptions:
     reconnect_for: float = RECONNECT_FOR
     reconnect_delays: tuple[float, ...] = RECONNECT_DELAYS
     absence_claim_every: float = ABSENCE_CLAIM_EVERY
+    announce: Callable[[str], None] | None = None
+    """Told once, when the server first welcomes the bot, what it does there ("connected to
+    URL as NAME: seeking chess at 20 s/move"): the command line prints it, so a user sees the
+    bot is connected and waiting rather than nothing until a game ends."""
 
 
 @dataclass
@@ -220,6 +224,22 @@ class BotClient:
         with contextlib.suppress(ConnectionClosed):  # the reader sees the close: reconnect
             await self.ws.send(json.dumps(message))
 
+    @property
+    def name(self) -> str:
+        """The name the bot says hello with (``--name``, else ``Bot L<level>``)."""
+        return (self.options.name or f"Bot L{self.options.level}")[:32]
+
+    def doing(self) -> str:
+        """What the bot does on its server, in words: ``joining room K7QD`` or ``seeking
+        chess at 20 s/move`` (the clock as the lobby writes it; the variant when one is named)."""
+        if self.options.room:
+            return f"joining room {self.options.room}"
+        game = self.options.game + (f" ({self.options.variant})" if self.options.variant else "")
+        if self.seek_clock is None:
+            return f"seeking {game}, untimed"
+        clock = self.options.clock or clock_presets(self.options.game)[0][0]
+        return f"seeking {game} at {clock}"
+
     async def run(self) -> BotSummary:
         """Play until the wanted number of games is done; reconnect when the server goes away.
 
@@ -290,11 +310,9 @@ class BotClient:
 
     async def _session(self, ws: ClientConnection) -> None:
         """One connection: hello, then react to messages until it closes or the bot is done."""
-        level = self.options.level
-        name = self.options.name or f"Bot L{level}"
         self._sent.clear()
         self._welcomed = False
-        hello: dict[str, Any] = {"name": name[:32], "protocol": 1, "client": BOT_CLIENT}
+        hello: dict[str, Any] = {"name": self.name, "protocol": 1, "client": BOT_CLIENT}
         token = self.token
         if token is None and self.options.room:
             token = os.environ.get(TOKEN_VARIABLE)  # a bot the server started: its seat's identity
@@ -392,6 +410,8 @@ class BotClient:
         view = self.view
         if not first:
             log.warning("reconnected to %s", self.options.url)
+        elif self.options.announce is not None:
+            self.options.announce(f"connected to {self.options.url} as {self.name}: {self.doing()}")
         if view is not None and (view.room in resumed or self.options.room):
             await self.send(type="join", room=view.room)  # the snapshot resumes the game
         elif not self.options.room and resumed:
@@ -548,11 +568,18 @@ class BotClient:
         self.summary.results.append(result)
         if result == "draw":
             self.summary.draws += 1
+            outcome = "drawn"
         elif result is not None and result == view.you:
             self.summary.wins += 1
+            outcome = "won"
         elif result is not None:
             self.summary.losses += 1
-        log.info("game over in %s: %s (%s)", view.room, result, message.get("reason"))
+            outcome = "lost"
+        else:
+            outcome = "aborted"
+        # the game id is what GET /games/ID and `boardhall replay` take; the room code is not
+        log.info("game %s over in room %s: %s (%s)", game_id, view.room, outcome,
+                 message.get("reason"))
         self._forget()
         if self.options.games and len(self.summary.results) >= self.options.games:
             self._done.set()
@@ -823,6 +850,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-v", "--verbose", action="store_true", help="log every game")
 
 
+def _print_now(line: str) -> None:
+    """A line on stdout at once (a pipe would keep it until the bot ends)."""
+    print(f"boardhall bot: {line} (Ctrl+C stops)", flush=True)
+
+
 def run_from_args(args: argparse.Namespace) -> int:
     """Run the bot from parsed arguments; returns the process exit status."""
     logging.basicConfig(
@@ -846,6 +878,7 @@ def run_from_args(args: argparse.Namespace) -> int:
             uci=args.uci,
             seed=args.seed,
             clock=args.clock,
+            announce=_print_now,
         )
         client = BotClient(options)
     except (BadAddress, ValueError) as exc:

@@ -116,16 +116,25 @@ async def test_launched_bot_declines_undo_and_stops_to_win_number_chess() -> Non
 
 
 async def test_seeking_bot_plays_game_after_game() -> None:
-    """``python -m client.bot URL --games 2`` seeks, plays two games and exits cleanly."""
+    """``python -m client.bot URL --games 2 -v`` seeks, plays two games and exits cleanly. It
+    says at once that it is connected and what it seeks (before, a user saw nothing until a
+    game ended), and ``-v`` names each game's id (what ``boardhall replay`` and ``/games/ID``
+    take) and its outcome from the bot's side."""
     async with running_server(host="127.0.0.1", port=0, db=":memory:") as server:
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "client.bot", server.url, "--game", "hexgomoku",
-            "--level", "1", "--games", "2", "--seed", "5", "--clock", "untimed",
+            "--level", "1", "--games", "2", "--seed", "5", "--clock", "untimed", "-v",
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
         )
+        assert process.stdout is not None
+        first = await asyncio.wait_for(process.stdout.readline(), GUARD)
+        url = server.url.rstrip("/") + "/"
+        assert first.decode() == (f"boardhall bot: connected to {url} as Bot L1: seeking "
+                                  "hexgomoku, untimed (Ctrl+C stops)\n")
         cid = await WireClient.connect(server.url, "cid")
         try:
             results = []
+            overs: list[dict[str, Any]] = []
             for _ in range(2):
                 reply = await cid.request(type="join", game="hexgomoku")
                 room = reply if reply["type"] == "room" else await cid.expect("room", GUARD)
@@ -133,10 +142,17 @@ async def test_seeking_bot_plays_game_after_game() -> None:
                     room = await cid.expect("room", timeout=GUARD)
                 over = await asyncio.wait_for(play_out(cid, room, picker="last"), GUARD)
                 results.append(over["result"])
+                overs.append({**over, "seat": room["you"]})
             out, err = await asyncio.wait_for(process.communicate(), GUARD)
             assert process.returncode == 0, err.decode()
             assert "games 2" in out.decode()
             assert len(results) == 2
+            bot_side = {"first": "second", "second": "first"}
+            for over in overs:
+                outcome = ("drawn" if over["result"] == "draw" else
+                           "won" if over["result"] == bot_side[over["seat"]] else "lost")
+                assert (f"game {over['game_id']} over in room {over['room']}: {outcome} "
+                        f"({over['reason']})") in err.decode()
         finally:
             await reap(process)
             await cid.close()
