@@ -266,17 +266,47 @@ def _paint_background(
     return surface
 
 
-def _label_lines(surface: pygame.Surface, spacing: float, flipped: bool) -> None:
-    """Write each row's ``r`` beyond its left end and each ``q`` beyond its lower end."""
-    xy = hex_lattice((surface.get_width() / 2, surface.get_height() / 2), spacing, flipped).xy
-    size = max(9, round(spacing * 0.4))
+LABEL_CLEARANCE = 0.56
+"""A coordinate's nearest edge lies this far (in spacings) from its rim point, beyond the stone
+that may stand there (radius 0.46), so a stone on the rim never hides its row's number."""
+
+
+def coordinate_labels(
+    size: tuple[int, int], spacing: float, flipped: bool
+) -> list[tuple[str, pygame.Rect, tuple[float, float]]]:
+    """Each row's ``r`` beyond its left end and each ``q`` beyond its lower end, on a board
+    surface of ``size``: the text, where it is drawn and the centre of the rim point it names."""
+    xy = hex_lattice((size[0] / 2, size[1] / 2), spacing, flipped).xy
+    face = common.font(label_size(spacing), True)
+    labels: list[tuple[str, pygame.Rect, tuple[float, float]]] = []
+
+    def place(text: str, rim: tuple[float, float], beyond: tuple[float, float]) -> None:
+        rect = pygame.Rect((0, 0), face.size(text))
+        rect.center = (round(beyond[0]), round(beyond[1]))
+        labels.append((text, rect, rim))
 
     for r in range(-SIZE, SIZE + 1):
         q_first = max(-SIZE, -SIZE - r)
-        common.draw_text(surface, str(r), xy(q_first - 0.55, r), size, common.LABEL, True)
+        half_width = face.size(str(r))[0] / 2 / spacing  # along the row
+        place(str(r), xy(q_first, r), xy(q_first - LABEL_CLEARANCE - half_width, r))
     for q in range(-SIZE, SIZE + 1):
         r_last = min(SIZE, SIZE - q)
-        common.draw_text(surface, str(q), xy(q, r_last + 0.55), size, common.LABEL, True)
+        width, height = face.size(str(q))
+        # the label's half extent along its line, which runs 60 degrees below the horizontal
+        reach = (width / 4 + height / 2 * SQRT3_2 * 0.8) / spacing
+        place(str(q), xy(q, r_last), xy(q, r_last + LABEL_CLEARANCE + reach))
+    return labels
+
+
+def label_size(spacing: float) -> int:
+    """The coordinates' font size at ``spacing`` pixels between points."""
+    return max(9, round(spacing * 0.36))
+
+
+def _label_lines(surface: pygame.Surface, spacing: float, flipped: bool) -> None:
+    """Write the coordinates beside the rim (:func:`coordinate_labels`)."""
+    for text, rect, _ in coordinate_labels(surface.get_size(), spacing, flipped):
+        common.draw_text(surface, text, rect.center, label_size(spacing), common.LABEL, True)
 
 
 def _background(

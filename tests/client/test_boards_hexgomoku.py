@@ -8,7 +8,7 @@ import pygame
 import pytest
 
 from client.boards import Marks, make_view
-from client.boards.hexgomoku import HexGomokuView, all_points
+from client.boards.hexgomoku import HexGomokuView, all_points, coordinate_labels
 from tests.client.board_tools import SavePng
 
 RECTS = [pygame.Rect(0, 0, 500, 500), pygame.Rect(37, 11, 900, 700), pygame.Rect(5, 5, 320, 480)]
@@ -184,3 +184,25 @@ def test_coordinates_toggle(save_png: SavePng) -> None:
     box = [(x - dx, y + dy) for dx in range(12, 40) for dy in range(-8, 9)]
     assert any(a.get_at(p) != b.get_at(p) for p in box)
     assert probe(view, a, "3,3") == probe(view, b, "3,3")
+
+
+@pytest.mark.parametrize("flipped", [False, True])
+@pytest.mark.parametrize("spacing", [20.0, 30.0, 47.0, 64.0])
+def test_a_stone_on_the_rim_leaves_its_coordinates_readable(
+    spacing: float, flipped: bool, save_png: SavePng
+) -> None:
+    """Every row's and line's number lies clear of the stone its rim point may hold (they were
+    half a spacing out, under the stone's edge: a full rim hid -7 to -1 but their minus signs),
+    at a small window's spacing and a large one's, the board turned or not."""
+    radius = round(spacing * 0.46)  # HexGomokuView.stone_radius
+    labels = coordinate_labels((900, 900), spacing, flipped)
+    assert len(labels) == 30
+    for text, rect, (x, y) in labels:
+        nearest = (min(max(x, rect.left), rect.right), min(max(y, rect.top), rect.bottom))
+        assert math.dist(nearest, (x, y)) >= radius, f"{text} is under its rim stone"
+    view = new_view()
+    view.layout(pygame.Rect(0, 0, 760, 760), flipped=flipped)
+    rim = [f"{q},{r}" for q, r in all_points() if max(abs(q), abs(r), abs(q + r)) == 7]
+    surface = pygame.Surface((760, 760))
+    view.draw(surface, "first;" + " ".join(rim) + ";", Marks(extra={"coordinates": True}))
+    save_png(surface, f"hexgomoku-rim-stones{'-flipped' if flipped else ''}.png")
