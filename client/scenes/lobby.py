@@ -710,6 +710,10 @@ class LobbyScene(Scene):
                 return
             self.app.push(ReplayScene.from_record(self.app, record))
             return
+        if any(mark in source for mark in "/\\.~:"):  # a game id is letters and digits only
+            self.say(f"No record file {source}: type the path of a JSON, PGN or PDN file, or a "
+                     "game id (letters and digits).", theme.BAD)
+            return
         self.fetch, self.opening = self.app.record_fetch(source), None
         self.say(f"Fetching game {source}…")
 

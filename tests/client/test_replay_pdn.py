@@ -128,3 +128,18 @@ def test_the_lobby_replays_a_pdn_file(ui: Any, tmp_path: Path) -> None:
     ui.key(pygame.K_RETURN)
     assert ui.app.top is lobby
     assert "Cannot replay bad.pdn: record move 2 ('zz5') is illegal" in lobby.status
+
+
+@pytest.mark.parametrize("typed", ["/tmp/no-such-dir/game.pgn", "~/games/typo.pdn",
+                                   "game.json", "ws://127.0.0.1:8765/games/g1"])
+def test_the_lobby_says_a_record_file_is_missing(ui: Any, typed: str) -> None:
+    """A path or URL typed into Replay that names no file is said to be no file, not sent to
+    the server as a game id (which answered 'cannot fetch .../games/%2Ftmp%2F...: no game with
+    that id'); game ids are letters and digits."""
+    lobby = ui.open_lobby()
+    ui.click(lobby.replay_source.rect.center)
+    ui.type(typed)
+    ui.key(pygame.K_RETURN)
+    assert ui.app.top is lobby and lobby.fetch is None
+    assert lobby.status == (f"No record file {typed}: type the path of a JSON, PGN or PDN "
+                            "file, or a game id (letters and digits).")
