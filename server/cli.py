@@ -22,7 +22,7 @@ from server import discovery, gcpolicy, lan
 from server.config import ServerConfig
 from server.flags import bounded, ipv6_prefix, networks, port_number, whole
 from server.logs import setup_logging
-from server.net import BoardhallServer, CannotListen
+from server.net import HTTP_ROUTES, BoardhallServer, CannotListen
 
 log = logging.getLogger("boardhall.cli")
 
@@ -72,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="boardhall-server",
         description="Boardhall game server: WebSocket protocol v1 on / and plain HTTP "
-        "(/healthz, /metrics, /games/ID, /games?player=ID, /variants/ID) on the same port.",
+        f"({', '.join(HTTP_ROUTES)}) on the same port.",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     add = parser.add_argument

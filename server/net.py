@@ -247,6 +247,19 @@ class _Inbox:
         return frame
 
 
+HTTP_ROUTES = (
+    "/healthz",
+    "/metrics",
+    "/games/ID",
+    "/games?player=ID",
+    "/variants/ID",
+    "/ratings?game=G",
+    "/players/ID",
+)
+"""The plain HTTP requests the port answers besides the WebSocket upgrade (listed by ``GET /``
+and by ``boardhall-server --help``)."""
+
+
 class BoardhallServer:
     """A running Boardhall server (use :func:`running_server` or :meth:`start`/:meth:`stop`).
 
@@ -1010,15 +1023,7 @@ class BoardhallServer:
                     "server": self.config.server_name,
                     "protocol": list(KNOWN_VERSIONS),
                     "websocket": "connect here with a WebSocket client (protocol v1)",
-                    "http": [
-                        "/healthz",
-                        "/metrics",
-                        "/games/ID",
-                        "/games?player=ID",
-                        "/variants/ID",
-                        "/ratings?game=G",
-                        "/players/ID",
-                    ],
+                    "http": list(HTTP_ROUTES),
                 },
             )
         if route == "healthz":

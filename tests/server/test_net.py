@@ -190,7 +190,7 @@ async def test_cli_serves_wss_with_tls_flags(tmp_path: Path) -> None:
 
 
 def test_help_explains_every_flag() -> None:
-    """--help lists every flag with a help text."""
+    """--help lists every flag with a help text, and every HTTP request the port answers."""
     from server.cli import build_parser
 
     parser = build_parser()
@@ -199,6 +199,10 @@ def test_help_explains_every_flag() -> None:
     text = parser.format_help()
     for flag in ("--host", "--port", "--db", "--tls-cert", "--log-level", "--absence-grace"):
         assert flag in text
+    description = " ".join(parser.description.split()) if parser.description else ""
+    for route in ("/healthz", "/metrics", "/games/ID", "/games?player=ID", "/variants/ID",
+                  "/ratings?game=G", "/players/ID"):  # /ratings and /players were left out
+        assert route in description
 
 
 async def test_play_the_computer(client: Factory) -> None:
