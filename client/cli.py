@@ -136,10 +136,12 @@ def _local(args: argparse.Namespace) -> int:
 # ---- screenshot ---------------------------------------------------------------------------------
 
 def _screenshot_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--game", default="hexgomoku", help="game id")
+    p.add_argument("--game", default="hexgomoku", help="game id (default hexgomoku)")
     p.add_argument("--variant", help="variant id")
     p.add_argument("--position", help="start position string")
-    p.add_argument("--scene", choices=("room", "lobby", "connect"), default="room")
+    p.add_argument("--scene", choices=("room", "lobby", "connect"), default="room",
+                   help="what to render: a room with the board (default), the lobby or the "
+                   "connect screen")
     p.add_argument("--plies", type=_plies, default=6, help="legal moves to play first (default 6)")
     p.add_argument("--size", type=_size, default=(1280, 800), help="image size, e.g. 900x600")
     p.add_argument("--out", required=True, type=Path, help="PNG file to write")

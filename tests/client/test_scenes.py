@@ -3,6 +3,7 @@ input through its own handlers."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import shutil
 from pathlib import Path
@@ -339,6 +340,18 @@ def test_replay_of_a_file_that_is_not_text_says_so(
     typo.write_text("1. e4 zz5\n", encoding="utf-8")
     assert main(["replay", str(typo)]) == 2
     assert f"{typo}: bad PGN: 'zz5' is not a move" in capsys.readouterr().err
+
+
+def test_every_client_option_has_a_help_text() -> None:
+    """``boardhall COMMAND --help`` explains every option (replay's --size and screenshot's
+    --scene had none)."""
+    from client.cli import build_parser
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, sub in commands.choices.items():
+        for action in sub._actions:
+            assert action.help, (name, action.option_strings or action.dest)
 
 
 @pytest.mark.parametrize(("given", "says"), [
