@@ -146,6 +146,19 @@ NAME_KEEP = 3
 
 
 
+def room_widths(codes: list[str]) -> list[int]:
+    """The room list's column widths with every one of ``codes`` (and the "Room" title) whole
+    in the Room column: a small window draws text relatively larger, and a cut code ("54v…")
+    cannot be told or typed. Players, the column whose names have shorter forms, gives up the
+    room (the widths still add up to the list's)."""
+    widths = list(ROOM_WIDTHS)
+    need = max([fonts.text_width(code, 16) for code in codes] + [fonts.text_width("Room", 14)])
+    extra = max(0, need + 10 - widths[0])  # _row leaves 10 pixels after each column's text
+    widths[0] += extra
+    widths[2] -= extra
+    return widths
+
+
 def abbreviations(names: list[str], keep: int = NAME_KEEP) -> list[list[str]]:
     """``names`` shorter and shorter, one letter at a time off the longest name, down to
     ``keep`` letters each: the forms to try before dropping the ratings. A cut name ends in
@@ -1055,6 +1068,7 @@ class LobbyScene(Scene):
         if self.tab == "top":
             self._draw_top(surface)
             return
+        self.rooms_view.widths = room_widths([str(row[0]) for row in self.rooms_view.rows])
         self.rooms_view.draw(surface)
         self.watch_room.draw(surface)
         self.join_room.draw(surface)

@@ -97,3 +97,27 @@ def test_the_lobby_rows_drawn_at_the_default_size_and_at_640x480(ui: Any) -> Non
     _, small = window_shot(ui.app, (640, 480), "lobby_ratings_640x480")
     assert lines_inside(small, lobby.rooms_view.rect, (640, 480)) == []
     assert "Alice vs Bob" in [item.value for item, _ in small]
+
+
+def test_room_codes_show_whole_in_a_small_window(ui: Any) -> None:
+    """A room's code is what a player tells or types: at 800x600 and 640x480 (text relatively
+    larger) it was cut to "54v…"; now the Room column takes what the code needs from Players
+    (the widths still fill the list), no line leaves its column's box, and at 1280x800 both
+    ratings still show beside the names."""
+    from tests.client.window_tools import lines_inside, window_shot
+
+    lobby = ui.open_lobby()
+    rooms = demo_rooms()
+    rooms["rooms"].append(_summary(["Alice", "Bob"], [1523, 1480], [60, 60]) | {"room": "mwmwm"})
+    rooms["rooms"].append(_summary(["Wei"], [1702], [200], seek=True) | {"room": "54vvw"})
+    ui.message(rooms)
+    ui.app.step(0.0)
+    for size in ((800, 600), (640, 480)):
+        _, shown = window_shot(ui.app, size, f"lobby_room_codes_{size[0]}x{size[1]}")
+        drawn = [item.value for item, _ in shown]
+        assert "mwmwm" in drawn and "54vvw" in drawn and "Room" in drawn, size
+        assert lines_inside(shown, lobby.rooms_view.rect, size) == []
+    _, big = window_shot(ui.app, (1280, 800), "lobby_room_codes_1280x800")
+    assert "Alice 1523 vs Bob 1480" in [item.value for item, _ in big]
+    widths = lobby.rooms_view.widths
+    assert sum(widths) == sum(ROOM_WIDTHS) and widths[3:] == list(ROOM_WIDTHS[3:])
