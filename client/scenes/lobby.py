@@ -1027,7 +1027,8 @@ class LobbyScene(Scene):
             draw.panel(surface, pygame.Rect(box.left + 16, 112, 376, 100), theme.PANEL_HI,
                        theme.ACCENT)
             draw.text(surface, "Looking for an opponent…", (box.left + 32, 128), 18)
-            draw.text(surface, f"{self.queued.get('game', '')} · {clock}", (box.left + 32, 158),
+            game = game_label(self.queued.get("game"), self.queued.get("variant"), self.app.games)
+            draw.text(surface, f"{game} · {clock}", (box.left + 32, 158),
                       15, theme.MUTED)
             self.cancel.draw(surface)
         else:

@@ -105,6 +105,26 @@ def test_lobby_quick_seek_and_cancel(ui: Any) -> None:
     assert ui.sent("leave") and lobby.queued is None
 
 
+@pytest.mark.parametrize(("game", "variant", "clock", "shown"), [
+    ("shuqi", "standard", {"per_move": 30}, "Number chess · 30 s/move"),
+    ("custom", "xiangqi", {"initial": 180, "increment": 2}, "Xiangqi · 3+2"),
+])
+def test_the_search_panel_names_the_game_as_the_lobby_does(
+    ui: Any, game: str, variant: str, clock: dict[str, int], shown: str
+) -> None:
+    """While seeking, the panel under "Looking for an opponent…" named the game by its wire id
+    ("shuqi · 30 s/move", "custom · 3+2"), a word the lobby shows nowhere else; it now names it
+    as the room list does."""
+    from tests.client.window_tools import window_shot
+
+    ui.open_lobby()
+    ui.message({"type": "queued", "game": game, "variant": variant, "clock": clock,
+                "options": {}})
+    ui.app.step(0.0)
+    _, lines = window_shot(ui.app, (1280, 800), f"lobby-queued-{game}")
+    assert shown in [item.value for item, _ in lines]
+
+
 def test_lobby_create_room_with_bad_position_file(ui: Any, tmp_path: Any) -> None:
     """Create sends the form; an unreadable start file is refused locally."""
     lobby = ui.open_lobby()
