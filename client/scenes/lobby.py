@@ -962,8 +962,8 @@ class LobbyScene(Scene):
         status = self.app.net_status
         if status == "online" and self.app.rtt_ms is not None:
             status += f" · ping {self.app.rtt_ms} ms"
-        draw.text(surface, f"{who}  ·  {status}", (804, 31), 15, theme.MUTED,
-                  "midleft", 320)
+        line = fonts.fit_keeping(who, f"  ·  {status}", 15, 320)  # cut the address, not the state
+        draw.text(surface, line, (804, 31), 15, theme.MUTED, "midleft", 320)
         self.sound_button.draw(surface)
         self.leave_button.draw(surface)
         pygame.draw.line(surface, theme.BORDER, (0, 62), (w, 62))

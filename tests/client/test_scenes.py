@@ -125,6 +125,24 @@ def test_the_search_panel_names_the_game_as_the_lobby_does(
     assert shown in [item.value for item, _ in lines]
 
 
+@pytest.mark.parametrize("size", [(1280, 800), (800, 600), (640, 480)])
+def test_the_lobby_header_cuts_the_address_not_the_connection_state(
+    ui: Any, size: tuple[int, int]
+) -> None:
+    """The header's "NAME @ ADDRESS · online · ping 28 ms" was cut at its end in a small
+    window ("· ping 28 …", "· onl…"): the state and the ping, what the line is for, now stay
+    whole and the address gives way."""
+    from tests.client.window_tools import window_shot
+
+    ui.open_lobby()
+    ui.app.address = "ws://boardhall.example.org:8765/"
+    ui.app.rtt_ms = 28
+    ui.app.step(0.0)
+    _, lines = window_shot(ui.app, size, f"lobby-header-{size[0]}x{size[1]}")
+    header = [item.value for item, _ in lines if item.value.startswith("Alice @ ")]
+    assert len(header) == 1 and header[0].endswith("  ·  online · ping 28 ms"), header
+
+
 def test_lobby_create_room_with_bad_position_file(ui: Any, tmp_path: Any) -> None:
     """Create sends the form; an unreadable start file is refused locally."""
     lobby = ui.open_lobby()
