@@ -242,6 +242,8 @@ class ReplayScene(Scene):
         who sat second)."""
         super().__init__(app)
         self.game, self.variant, self.start = game, variant, start
+        self.coordinates_word = room_panel.coordinates_word(game)
+        """The coordinates toggle's name, as the room calls it ("Numbers" in draughts)."""
         self.moves = list(moves)
         self.names = dict(names or {})
         self.result, self.reason = result, reason
@@ -283,8 +285,8 @@ class ReplayScene(Scene):
             Button(pygame.Rect(1142, y, 106, 50), ">|", "end", "End"),
             Button(pygame.Rect(800, y - 60, 106, 44), "Back", "close", "Esc"),
             Button(pygame.Rect(914, y - 60, 106, 44), "Flip board", "flip", "F", short="Flip"),
-            Button(pygame.Rect(1028, y - 60, 106, 44), "Coords on", "coords", "K",
-                   short="Coords"),
+            Button(pygame.Rect(1028, y - 60, 106, 44), f"{self.coordinates_word} on", "coords",
+                   "K", short=self.coordinates_word),
             Button(pygame.Rect(1142, y - 60, 106, 44), "Analyse", "analyse", "A"),
         ]
         self.coordinates = True
@@ -399,7 +401,8 @@ class ReplayScene(Scene):
         elif action == "coords":
             self.coordinates = not self.coordinates
             button = next(b for b in self.buttons if b.action == "coords")
-            button.label = "Coords on" if self.coordinates else "Coords off"
+            state = "on" if self.coordinates else "off"
+            button.label = f"{self.coordinates_word} {state}"
         elif action == "analyse":
             self.toggle_analysis()
         elif action == "close":

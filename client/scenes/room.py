@@ -754,7 +754,7 @@ class RoomScene(Scene):
         for b in self._buttons:
             b.enabled = self.can(b.action)
             if b.action == "coords":
-                word = "Numbers" if self.model.game == "draughts" else "Coords"
+                word = room_panel.coordinates_word(self.model.game)
                 state = "on" if self.coordinates else "off"
                 b.label, b.short, b.short_hint = f"{word} {state}", word, f"{b.hint} · {state}"
             elif b.action == "premove":

@@ -33,6 +33,11 @@ PREMOVE_TEXT = (196, 160, 240)
 on the dark panel."""
 
 
+def coordinates_word(game: str | None) -> str:
+    """What the coordinates toggle (K) is called for ``game``, in a room and in a replay:
+    draughts numbers its squares, the other boards have coordinates."""
+    return "Numbers" if game == "draughts" else "Coords"
+
 
 def draw_panel(room: RoomScene, surface: pygame.Surface) -> None:
     """Title, player cards with clocks, move list, chat and buttons."""

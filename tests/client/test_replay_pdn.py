@@ -143,3 +143,17 @@ def test_the_lobby_says_a_record_file_is_missing(ui: Any, typed: str) -> None:
     assert ui.app.top is lobby and lobby.fetch is None
     assert lobby.status == (f"No record file {typed}: type the path of a JSON, PGN or PDN "
                             "file, or a game id (letters and digits).")
+
+
+def test_a_draughts_replay_calls_its_coordinates_numbers_as_the_room_does(ui: Any) -> None:
+    """The room's K button reads "Numbers on" in draughts (its squares are numbered) but the
+    replay's read "Coords on"; both now say "Numbers" for draughts, "Coords" for the rest."""
+    ui.open_lobby()
+    scene = ReplayScene.from_record(ui.app, parse_record(pdn_record()))
+    ui.app.push(scene)
+    button = next(b for b in scene.buttons if b.action == "coords")
+    assert (button.label, button.short) == ("Numbers on", "Numbers")
+    ui.key(pygame.K_k)
+    assert button.label == "Numbers off" and not scene.coordinates
+    chess = ReplayScene.from_record(ui.app, parse_record("1. e4 e5 2. Nf3 Nc6"))
+    assert next(b for b in chess.buttons if b.action == "coords").label == "Coords on"
