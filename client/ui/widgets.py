@@ -80,8 +80,9 @@ class Button:
             hint = self.short_hint if short and self.short_hint else self.hint
             draw.text(surface, label, (self.rect.centerx, self.rect.centery - 7), self.size,
                       fg, "center", self.rect.width - 8)
+            hint_color = theme.PRIMARY_HINT if self.primary else theme.MUTED
             draw.text(surface, hint, (self.rect.centerx, self.rect.centery + 11), 12,
-                      theme.MUTED if self.enabled else theme.FAINT, "center",
+                      hint_color if self.enabled else theme.FAINT, "center",
                       self.rect.width - 8)
         else:
             draw.text(surface, label, self.rect.center, self.size, fg, "center",
