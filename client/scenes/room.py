@@ -222,8 +222,8 @@ class RoomScene(Scene):
                                     chat_hint(""),
                                     limits.CHAT_CHARS)
         self.offer_buttons = (
-            Button(pygame.Rect(0, 0, 110, 34), "Accept", "accept", "Y", primary=True, size=15),
-            Button(pygame.Rect(0, 0, 110, 34), "Decline", "decline", "N", size=15),
+            Button(pygame.Rect(0, 0, 110, 42), "Accept", "accept", "Y", primary=True, size=15),
+            Button(pygame.Rect(0, 0, 110, 42), "Decline", "decline", "N", size=15),
         )
         offer_rect = self.offer_rect()
         self.offer_buttons[0].rect.midright = (offer_rect.right - 130, offer_rect.centery)

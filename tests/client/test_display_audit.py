@@ -325,3 +325,24 @@ def test_lobby_says_why_nothing_happens_while_reconnecting(ui: Any) -> None:
     ui.key(pygame.K_F1)
     assert len(ui.app.sent) == sent
     assert "Not connected" in lobby.status
+
+
+@pytest.mark.parametrize("size", [*SMALL_WINDOWS, (1280, 800)])
+def test_an_offers_accept_and_decline_keep_their_keys_inside(
+    ui: Any, size: tuple[int, int]
+) -> None:
+    """The offer banner's Accept (Y) and Decline (N) were 34 pixels tall: in a small window
+    (text relatively larger) their keys ran onto the buttons' bottom edges. Each button's label
+    and key now stay inside it at every window size."""
+    from client.demo import demo_room
+
+    ui.open_lobby()
+    ui.message(demo_room("chess", plies=4))
+    room = ui.app.top
+    ui.message({"type": "offer", "room": "K7QD", "kind": "draw", "by": "second"})
+    ui.app.step(0.0)
+    _, recorded = window_shot(ui.app, size, f"audit-offer-{size[0]}x{size[1]}")
+    for button in room.offer_buttons:
+        inside = [item.value for item, _ in recorded if button.rect.collidepoint(item.pos)]
+        assert sorted(inside) == sorted([button.label, button.hint]), inside
+        assert not lines_inside(recorded, button.rect, size), (button.label, size)
