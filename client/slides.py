@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from client.boards.base import BoardView, Motion
+from client.boards.base import BoardView, Marks, Motion
 from client.moves import move_path
 
 SLIDE_S = 0.18
@@ -241,6 +241,13 @@ class Slides:
         if slide is None or progress is None or shown is not slide.after:
             return None
         return replace(slide.motion, progress=progress)
+
+    def marks(self, marks: Marks, shown: Any) -> Marks:
+        """``marks`` with the board's motion while it shows ``shown``: while a move is on its
+        way, what it brings to the position (a checked king, a threatened captain, a winning
+        line: ``highlight``) waits until it lands; its last-move marks show where it goes."""
+        motion = self.motion(shown)
+        return replace(marks, motion=motion, highlight=marks.highlight if motion is None else ())
 
     def need_frame(self) -> bool:
         """Whether the board must be drawn again: a slide runs, or just ended (its last frame

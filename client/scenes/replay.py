@@ -492,10 +492,9 @@ class ReplayScene(Scene):
         if self.view is not None and self.states:
             state = self.states[min(self.index, len(self.states) - 1)]
             last = self.moves[self.index - 1] if self.index else None
-            self.view.draw(surface, state, Marks(last_move=points_of(self.game, last),
-                                                 highlight=self.highlight(),
-                                                 extra={"coordinates": self.coordinates},
-                                                 motion=self.slides.motion(state)))
+            marks = Marks(last_move=points_of(self.game, last), highlight=self.highlight(),
+                          extra={"coordinates": self.coordinates})
+            self.view.draw(surface, state, self.slides.marks(marks, state))
             found = self.shown_eval()
             if found is not None and found.best:
                 analysis_panel.draw_best(surface, self.view, self.game, found.best)

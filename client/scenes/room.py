@@ -1481,8 +1481,8 @@ class RoomScene(Scene):
         """What to emphasise on the board (while a span's expression is asked: the span, its
         spanned pieces highlighted; on a browsed position only what that position shows)."""
         if self.browse.active:
-            return dataclasses.replace(self.browse.marks(self.model, self.view, self.coordinates),
-                                       motion=self.slides.motion(self.board_state()))
+            return self.slides.marks(self.browse.marks(self.model, self.view, self.coordinates),
+                                     self.board_state())
         picker = self.active_picker()
         targets = picker.targets() if picker.selected else frozenset()
         last = self.model.last_points()
@@ -1490,21 +1490,21 @@ class RoomScene(Scene):
             last = points_of(self.model.game, self.pending_move)
         if picker.partial and picker.selected:  # a capture path being entered
             last = (picker.selected, *picker.partial)
-        selected = picker.selected
-        highlight = self.model.highlight or self.check()
-        if self.span and self.app.find(ExpressionDialog):
-            selected, targets, highlight = self.span[0], frozenset({self.span[-1]}), self.span[1:-1]
-        return Marks(
-            selected=selected,
+        marks = self.slides.marks(Marks(
+            selected=picker.selected,
             targets=targets,
             last_move=last,
-            highlight=highlight,
+            highlight=self.model.highlight or self.check(),
             premove=self.premoves.points() if self.premove_mode() else (),
-            premoving=picker is self.premoves.picker and selected is not None,
+            premoving=picker is self.premoves.picker and picker.selected is not None,
             extra={"coordinates": self.coordinates, "hover": self.hover_point(),
                    "drag": self.drag, **({"mover": self.model.you} if self.premove_mode() else {})},
-            motion=self.slides.motion(self.board_state()),
-        )
+        ), self.board_state())
+        if self.span and self.app.find(ExpressionDialog):  # the span being asked, at once
+            marks = dataclasses.replace(marks, selected=self.span[0],
+                                        targets=frozenset({self.span[-1]}),
+                                        highlight=self.span[1:-1])
+        return marks
 
     def hover_point(self) -> str | None:
         """The hovered point when a click there would do something (pick a piece, or play)."""

@@ -177,6 +177,7 @@ def test_a_move_threatening_a_custom_captain_sounds_the_check(
     try:
         with game_on(tmp_path, server.url, "custom", variant=variant) as (apps, heard):
             play_through(apps, moves)
+            room_of(apps[1]).slides.stop()  # the move has landed (a check shows only then)
             assert room_of(apps[1]).marks().highlight  # the room marks the threatened captain
             for app in apps:
                 assert heard[app] == ["start", *sounds], heard[app]
