@@ -14,7 +14,7 @@ import pygame
 
 from client.annotations import position_highlight
 from client.boards.base import BoardView, Marks
-from client.moves import points_of
+from client.moves import PathMemo
 from client.room_model import RoomModel
 
 STEPS = {pygame.K_LEFT: -1, pygame.K_RIGHT: 1}
@@ -45,6 +45,7 @@ class Browse:
         self._game: tuple[Any, ...] = ()
         self._highlight: tuple[Any, tuple[str, ...]] = (None, ())
         """The last state judged for its marks, and what they were."""
+        self._paths = PathMemo()
 
     @property
     def active(self) -> bool:
@@ -104,7 +105,8 @@ class Browse:
         threatened captain or a winning line there. Nothing to select, no premove: the board
         takes no move until it is back at the live position."""
         index = self.index(model)
-        last = points_of(model.game, model.moves[index - 1]) if index else ()
+        last = (self._paths.path(model.game, model.engine, model.history[index - 1],
+                                 model.moves[index - 1]) if index else ())
         state = model.history[index]
         if state is not self._highlight[0]:  # a snapshot rebuilds the states: judged again
             self._highlight = (state, position_highlight(model.game, model.variant,

@@ -84,6 +84,23 @@ def move_path(game: str, engine: Any, before: Any, move: str | None) -> tuple[st
     return points
 
 
+class PathMemo:
+    """:func:`move_path` of the move asked for last, kept while it is asked again (a board
+    draws a move's marks every frame; a draughts capture's landings ask the engine)."""
+
+    def __init__(self) -> None:
+        self._asked: tuple[str, Any, str | None] | None = None
+        self._path: tuple[str, ...] = ()
+
+    def path(self, game: str, engine: Any, before: Any, move: str | None) -> tuple[str, ...]:
+        """:func:`move_path` of ``move`` played on ``before``."""
+        asked = self._asked
+        if asked is None or asked[0] != game or asked[1] is not before or asked[2] != move:
+            self._path = move_path(game, engine, before, move)
+            self._asked = (game, before, move)
+        return self._path
+
+
 def legal_shapes(game: str, engine: Any, state: Any) -> list[MoveShape]:
     """The legal moves of ``state`` as shapes.
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engines
-from client.moves import points_of
+from client.moves import PathMemo
 from protocol import PROVISIONAL_RD
 
 SEATS = ("first", "second")
@@ -110,6 +110,7 @@ class RoomModel:
     answer here."""
     history: list[Any] = field(default_factory=list)
     """Engine states from the start, one more than the moves followed (``state`` is the last)."""
+    _paths: PathMemo = field(default_factory=PathMemo, repr=False, compare=False)
     chat_follows: bool = False
     """A ``welcome`` named this room in ``resumed``: the server's next snapshot of it is followed
     by the room's chat lines, as one answering our own join is."""
@@ -330,8 +331,10 @@ class RoomModel:
         return self.moves[-1] if self.moves else None
 
     def last_points(self) -> tuple[str, ...]:
-        """Points of the last move."""
-        return points_of(self.game, self.last_move)
+        """Points of the last move, a draughts capture's landings too (its piece slides through
+        them) though its text names only its start and end."""
+        before = self.history[-2] if len(self.history) == len(self.moves) + 1 > 1 else None
+        return self._paths.path(self.game, self.engine, before, self.last_move)
 
     def name_of(self, seat: str) -> str:
         """The name in ``seat`` (or a placeholder)."""

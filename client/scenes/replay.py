@@ -20,7 +20,7 @@ from client.annotations import CaptureTracker, position_highlight
 from client.boards import make_view
 from client.boards.base import BoardView, Marks
 from client.http_get import Fetch, FetchFailed, get_text
-from client.moves import display_moves, move_rows, points_of
+from client.moves import PathMemo, display_moves, move_rows
 from client.room_model import SEATS, RoomModel
 from client.scenes import analysis_panel, room_panel
 from client.scenes.base import Scene
@@ -291,6 +291,7 @@ class ReplayScene(Scene):
         ]
         self.coordinates = True
         self._highlights: dict[int, tuple[str, ...]] = {}
+        self._paths = PathMemo()
         self.captures = CaptureTracker()
         self._analysis_seen: tuple[int, bool, str] = (0, False, "")
         self._best_shown: dict[int, str] = {}
@@ -492,7 +493,9 @@ class ReplayScene(Scene):
         if self.view is not None and self.states:
             state = self.states[min(self.index, len(self.states) - 1)]
             last = self.moves[self.index - 1] if self.index else None
-            marks = Marks(last_move=points_of(self.game, last), highlight=self.highlight(),
+            before = self.states[self.index - 1] if 0 < self.index <= len(self.states) else None
+            path = self._paths.path(self.game, engines.get(self.game), before, last)
+            marks = Marks(last_move=path, highlight=self.highlight(),
                           extra={"coordinates": self.coordinates})
             self.view.draw(surface, state, self.slides.marks(marks, state))
             found = self.shown_eval()

@@ -24,12 +24,12 @@ from client.chat_mute import ChatEntry, can_mute, chat_entries, entry_of
 from client.moves import (
     MoveCell,
     MovePicker,
+    PathMemo,
     Pick,
     display_moves,
     legal_shapes,
     move_path,
     move_rows,
-    points_of,
 )
 from client.net import NO_RECONNECT_CODES
 from client.premove import PREMOVE_CANCELLED, PREMOVE_GAMES, Premoves
@@ -258,6 +258,7 @@ class RoomScene(Scene):
         """A number chess span whose expression is being asked: the mover's point, the spanned
         pieces' points, the landing point (marked on the board while the dialog is open)."""
         self._check: tuple[tuple[Any, ...], tuple[str, ...]] = ((), ())
+        self._pending_path = PathMemo()
         self.browse = Browse()
         """Which position the board shows: the live one, or one the user stepped back to."""
         self.sound = RoomSounds(app.sounds.play)
@@ -1487,7 +1488,8 @@ class RoomScene(Scene):
         targets = picker.targets() if picker.selected else frozenset()
         last = self.model.last_points()
         if self.pending_state() is not None:  # our move on its way, drawn played
-            last = points_of(self.model.game, self.pending_move)
+            last = self._pending_path.path(self.model.game, self.model.engine, self.model.state,
+                                           self.pending_move)
         if picker.partial and picker.selected:  # a capture path being entered
             last = (picker.selected, *picker.partial)
         marks = self.slides.marks(Marks(

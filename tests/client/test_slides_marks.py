@@ -50,6 +50,12 @@ def red_near(shot: pygame.Surface, centre: tuple[int, int], reach: int) -> int:
     return count
 
 
+def corner(room: RoomScene, point: str) -> tuple[int, int]:
+    """A pixel in the bottom right corner of a square, clear of its piece and its number."""
+    rect = square(room, point)
+    return rect.right - 2, rect.bottom - 2
+
+
 def test_a_checking_chess_move_glows_the_king_when_it_lands(ui: UI, save_png: SavePng) -> None:
     """White's Ra1-a8+ slides to Black's board: halfway the e8 king's square is plain wood at
     its edge (no red glow yet), at the end it glows red (PNGs slide-check-middle/-end)."""
@@ -106,3 +112,28 @@ def test_a_custom_captain_is_marked_in_check_when_the_move_lands(ui: UI, save_pn
     save_png(end.subsurface(room.view.rect), "slide-captain-end-board.png")
     landed = red_near(end, general, reach)
     assert landed > 100 and early < landed // 10, f"red pixels halfway {early}, landed {landed}"
+
+
+def test_a_draughts_capture_marks_its_landing_square_as_it_slides_through(
+    ui: UI, save_png: SavePng
+) -> None:
+    """White's 32x12 comes written start-and-end, yet its man slides through 21: from the start
+    of the slide to its end (and at rest) the last-move marks are 32, 21 and 12, so the board
+    draws the capture's path through 21 under the man (PNGs slide-draughts-path-middle/-end)."""
+    snapshot = demo_room("draughts", plies=0, you="second", room="DP1")
+    snapshot["start"] = snapshot["position"] = "W:W32,45:B27,17,5"
+    snapshot["moves"], snapshot["turn"] = [], "first"
+    room: RoomScene = ui.open_room(snapshot)
+    assert room.view is not None
+    ui.message({"type": "moved", "room": "DP1", "ply": 0, "move": "32x12", "by": "first"})
+    assert room.marks().last_move == ("32", "21", "12")
+    step_slide(ui.app, ui.clock, room.slides, 0.1)
+    middle = shoot(ui.app, ui.tmp_path, "slide-draughts-path-middle")
+    save_png(middle.subsurface(room.view.rect), "slide-draughts-path-middle-board.png")
+    on_21, quiet = (corner(room, p) for p in ("21", "16"))  # 16: a dark square nothing marks
+    assert middle.get_at(on_21) != middle.get_at(quiet), "21 is marked as the man heads there"
+    finish_slide(ui.app, ui.clock, room.slides)
+    end = shoot(ui.app, ui.tmp_path, "slide-draughts-path-end")
+    save_png(end.subsurface(room.view.rect), "slide-draughts-path-end-board.png")
+    assert room.marks().last_move == ("32", "21", "12")
+    assert end.get_at(on_21) == middle.get_at(on_21), "and stays marked at rest"

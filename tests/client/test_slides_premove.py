@@ -58,7 +58,9 @@ def test_the_opponents_move_slides_while_the_premove_stands_played(
 ) -> None:
     """Black's premove ...d5-d4 is sent the instant White's e2e4 arrives; halfway through the
     slide the white pawn is on e3 (e2 and e4 empty) while Black's pawn already stands on d4
-    (d5 empty); at the end the white pawn stands on e4."""
+    (d5 empty); at the end the white pawn stands on e4. The last-move squares are the latest
+    move played, our premove, from the instant it is sent to its confirmation (as lichess has
+    it): White's move shows by its slide, not by a tint that would then jump to ours."""
     room = premove_as_black(ui, "PS1", "d5", "d4")
     ui.message(
         {"type": "moved", "room": "PS1", "ply": 0, "move": "e2e4", "by": "first", "turn": "second"}
@@ -71,6 +73,7 @@ def test_the_opponents_move_slides_while_the_premove_stands_played(
     assert motion is not None
     assert room.view is not None
     assert math.dist(moving_at(room.view, motion), room.view.pixel_of("e3")) < 1.5
+    assert room.marks().last_move == ("d5", "d4"), "our premove is the latest move played"
     middle = shoot(ui.app, ui.tmp_path, "slide-premove-middle")
     save_png(middle.subsurface(room.view.rect), "slide-premove-middle-board.png")
     assert white_pixels(middle, square(room, "e3")) > 150, "the white pawn on its way"
@@ -82,6 +85,11 @@ def test_the_opponents_move_slides_while_the_premove_stands_played(
     assert white_pixels(end, square(room, "e4")) > 150
     assert white_pixels(end, square(room, "e3")) == 0
     assert black_on(end, room, "d4")
+    assert room.marks().last_move == ("d5", "d4")
+    ui.message(
+        {"type": "moved", "room": "PS1", "ply": 1, "move": "d5d4", "by": "second", "turn": "first"}
+    )
+    assert room.pending_move is None and room.marks().last_move == ("d5", "d4"), "confirmed"
 
 
 def test_a_premove_taking_the_piece_that_moved_ends_its_slide(ui: UI, save_png: SavePng) -> None:
