@@ -137,3 +137,29 @@ def test_a_draughts_capture_marks_its_landing_square_as_it_slides_through(
     save_png(end.subsurface(room.view.rect), "slide-draughts-path-end-board.png")
     assert room.marks().last_move == ("32", "21", "12")
     assert end.get_at(on_21) == middle.get_at(on_21), "and stays marked at rest"
+
+
+def test_stepping_a_replay_onto_a_check_glows_the_king_when_the_queen_lands(
+    ui: UI, save_png: SavePng
+) -> None:
+    """In a replay of 1. e4 d5 2. exd5 Qxd5 3. Nc3 Qe5+, Left then Right slides the queen back
+    to e5: halfway White's e1 king does not glow yet, landed it does (PNG
+    slide-replay-check-middle)."""
+    from client.scenes.replay import ReplayScene
+
+    moves = ["e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5e5"]
+    scene = ReplayScene(ui.app, "chess", None, None, moves)
+    ui.app.push(scene)
+    ui.key(pygame.K_LEFT)
+    finish_slide(ui.app, ui.clock, scene.slides)
+    assert scene.view is not None
+    edge = scene.view.square_rect("e1").inflate(-6, -6).midleft  # type: ignore[attr-defined]
+    quiet = shoot(ui.app, ui.tmp_path, "slide-replay-check-before").get_at(edge)
+    ui.key(pygame.K_RIGHT)
+    step_slide(ui.app, ui.clock, scene.slides, 0.5)
+    middle = shoot(ui.app, ui.tmp_path, "slide-replay-check-middle")
+    save_png(middle.subsurface(scene.view.rect), "slide-replay-check-middle-board.png")
+    assert scene.slides.current is not None and middle.get_at(edge) == quiet
+    finish_slide(ui.app, ui.clock, scene.slides)
+    end = shoot(ui.app, ui.tmp_path, "slide-replay-check-end")
+    assert reddish(end.get_at(edge)) > reddish(quiet) + 30, "the king glows once the queen landed"
