@@ -163,3 +163,27 @@ def test_stepping_a_replay_onto_a_check_glows_the_king_when_the_queen_lands(
     finish_slide(ui.app, ui.clock, scene.slides)
     end = shoot(ui.app, ui.tmp_path, "slide-replay-check-end")
     assert reddish(end.get_at(edge)) > reddish(quiet) + 30, "the king glows once the queen landed"
+
+
+def test_a_winning_five_glows_when_its_last_stone_has_faded_in(ui: UI, save_png: SavePng) -> None:
+    """Black's 4,0 makes five: early in its fade the five's golden ring is not drawn around 3,0
+    (beside the result panel, which opens at once), once the stone is whole it is (PNGs
+    slide-five-early/-end)."""
+    moves = ["0,0", "0,3", "1,0", "1,3", "2,0", "2,3", "3,0", "3,2"]
+    snapshot = demo_room("hexgomoku", plies=0, you="second", room="FV1")
+    snapshot.update(moves=moves, turn="first")
+    snapshot["clocks"]["running"] = "first"
+    room: RoomScene = ui.open_room(snapshot)
+    assert room.view is not None
+    ui.message({"type": "moved", "room": "FV1", "ply": 8, "move": "4,0", "by": "first"})
+    ui.message({"type": "over", "room": "FV1", "result": "first", "reason": "five"})
+    assert room.model.highlight == ("0,0", "1,0", "2,0", "3,0", "4,0")
+    x, y = room.view.pixel_of("3,0")
+    ring = (x, y - room.view.stone_radius() - 1)  # type: ignore[attr-defined]
+    step_slide(ui.app, ui.clock, room.slides, 0.2)
+    early = shoot(ui.app, ui.tmp_path, "slide-five-early")
+    save_png(early.subsurface(room.view.rect), "slide-five-early-board.png")
+    finish_slide(ui.app, ui.clock, room.slides)
+    end = shoot(ui.app, ui.tmp_path, "slide-five-end")
+    save_png(end.subsurface(room.view.rect), "slide-five-end-board.png")
+    assert early.get_at(ring) != end.get_at(ring), "the ring waits for the stone"
