@@ -238,7 +238,10 @@ class RoomModel:
             seat_info["connected"] = connected
             self.seats[seat] = seat_info
             name = _str(seat_info.get("name"), seat)
-            return f"{name} {'is back' if connected else 'left the room'}."
+            if connected:
+                return f"{name} is back."
+            # A game in progress cannot be left: the connection dropped.
+            return f"{name} {'left the room' if self.status == 'over' else 'is away'}."
         return None
 
     def _on_offer(self, m: dict[str, Any], now: float) -> str | None:

@@ -176,3 +176,18 @@ def test_a_chat_line_keeps_its_speakers_id_or_takes_the_seats() -> None:
     m.apply(line, 0.0)
     m.apply({**line, "role": "spectator", "from": "Eve"}, 0.0)
     assert [c.player for c in m.chat] == ["p-own", seat_id, ""]
+
+
+def test_a_player_who_drops_during_the_game_is_away_not_gone() -> None:
+    """A player cannot leave a game in progress (the server refuses ``leave``), so a
+    ``presence`` with ``connected: false`` then means the connection dropped: the notice says
+    "away", as the player's card does, not that the player left the room; after the end the
+    player may really have left."""
+    model = model_after(demo_room("chess", plies=2))
+    gone = {"type": "presence", "room": "K7QD", "seat": "second", "connected": False,
+            "spectators": 0}
+    assert model.apply(gone, 1.0) == "Bob is away."
+    assert model.apply({**gone, "connected": True}, 1.0) == "Bob is back."
+    model.apply({"type": "over", "room": "K7QD", "game_id": "g-demo-1", "result": "first",
+                 "reason": "resignation", "position": "?"}, 2.0)
+    assert model.apply(gone, 3.0) == "Bob left the room."
