@@ -285,6 +285,11 @@ class RoomScene(Scene):
         self.message_until = self.now + seconds
         self.message_lines = max(1, min(lines, MESSAGE_LINES))
 
+    def warning_shown(self) -> bool:
+        """Whether a warning or an error is on screen still (a routine notice waits)."""
+        return (bool(self.message) and self.now < self.message_until
+                and self.message_color in (theme.WARN, theme.BAD))
+
     def request(self, message: dict[str, Any], seat: str | None = None) -> None:
         """Send a message about this room, remembering its id for errors."""
         message = {**message, "room": self.model.room}
@@ -1267,8 +1272,8 @@ class RoomScene(Scene):
             self.model.needs_resync = False
             self.app.send({"type": "join", "room": self.model.room,
                            "role": "player" if self.model.you else "spectator"})
-        if line and kind != "offer":  # an offer has its own banner
-            self.say(line, theme.TEXT)
+        if line and kind != "offer" and not (kind == "presence" and self.warning_shown()):
+            self.say(line, theme.TEXT)  # an offer has its own banner, a seat card its presence
         if kind == "over" or (kind == "room" and was == "playing" and self.model.status == "over"):
             self.forget_asked()
             self.show_result()  # a snapshot after a reconnect can bring the end too

@@ -231,3 +231,24 @@ def test_many_lost_actions_are_all_said_in_a_taller_message(ui: UI) -> None:
     rect = scene.message_rect()
     assert rect.height > MESSAGE_RECT.height and rect.bottom < CHAT_RECT.bottom - 30
     picture(ui.app, ui.tmp_path, "many-lost-after-reconnect")
+
+
+def test_a_player_coming_back_does_not_hide_that_our_move_was_lost(ui: UI) -> None:
+    """After a server restart our move did not reach the server; the opponent reconnects a
+    moment later. "Alice is back." must not replace the warning to play the move again (seen
+    with a real server killed and started again: the warning lasted one frame)."""
+    snapshot = demo_room("chess", plies=2, you="first")
+    scene = ui.open_room(snapshot)
+    scene.send_move("g1f3")
+    ui.app.dispatch_net(NetEvent("closed", code=1006, text="connection dropped"))
+    ui.message(ui.app.welcome)
+    ui.message({**snapshot, "re": 999})
+    assert scene.message.startswith("Your move g1f3 was not sent: play it again")
+    ui.message({"type": "presence", "room": snapshot["room"], "seat": "second",
+                "connected": True, "spectators": 0})
+    assert scene.message.startswith("Your move g1f3 was not sent: play it again")
+    assert (scene.model.seats["second"] or {}).get("connected") is True
+    ui.clock.now += 21.0  # the warning has had its time
+    ui.message({"type": "presence", "room": snapshot["room"], "seat": "second",
+                "connected": False, "spectators": 0})
+    assert scene.message == "Bob is away."
