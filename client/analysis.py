@@ -242,6 +242,12 @@ class AnalysisRun:
         where = "" if self.process else " on a thread"
         return f"Analysing… {len(self.evals)}/{self.total}{where}"
 
+    def stopped_at(self) -> str:
+        """``Stopped at 23/61`` when the search stopped before the end, else empty."""
+        if self.running or self.complete:
+            return ""
+        return f"Stopped at {len(self.evals)}/{self.total}"
+
 
 class AnalysisCache:
     """The analyses of this session's replays, the ``limit`` most recently used kept, so that

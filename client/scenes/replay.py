@@ -580,14 +580,15 @@ class ReplayScene(Scene):
         analysis_panel.draw_graph(surface, graph, list(run.evals), judged, len(self.moves),
                                   self.index, run.scale, self.game)
         names = self.display_names()
-        progress = run.progress()
+        progress, stopped = run.progress(), run.stopped_at()
         verdict = self.shown_verdict(judged)
         if verdict:
             color = analysis_panel.VERDICT_COLORS[judged[self.index - 1].verdict or ""]
             draw.text(surface, verdict, (graph.left + 4, graph.bottom + 6), 15, color,
                       max_width=graph.width - 8)
-        if progress:
-            for row, line in enumerate([progress, "A stops it"], start=1):
+        if progress or stopped:  # no summary from part of the game
+            hint = [progress, "A stops it"] if progress else [stopped, "A goes on"]
+            for row, line in enumerate(hint, start=1):
                 draw.text(surface, line, (graph.left + 4, graph.bottom + 6 + row * 20), 15,
                           theme.MUTED, max_width=graph.width - 8)
             return

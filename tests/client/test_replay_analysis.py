@@ -253,3 +253,22 @@ def test_the_shown_moves_verdict_says_what_was_best(ui: UI,
     assert line.startswith("g4?? Blunder: ") and line.endswith(" was best"), line
     scene.index = 4  # after the mate: the best move, nothing to say
     assert not any(" was best" in x for x in replay_lines(scene, monkeypatch))
+
+
+def test_a_stopped_analysis_says_so_and_claims_no_accuracy(
+        ui: UI, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stopped after a few positions, the replay said "Alice: 100% accuracy, 0 blunders" from
+    the moves judged so far, as if the game had been analysed. It says where the analysis
+    stopped and that A goes on; once complete, the summary shows."""
+    scene = analysed(ui, "chess", FOOLS_MATE, nodes=300)
+    run = scene.analysis
+    assert run is not None
+    run.wait(10)
+    whole = list(run.evals)
+    run.evals[:] = whole[:2]  # as a search stopped after two positions leaves it
+    assert not run.running and not run.complete
+    lines = replay_lines(scene, monkeypatch)
+    assert "Stopped at 2/5" in lines and "A goes on" in lines, lines
+    assert not any("accuracy" in line or "blunder" in line for line in lines), lines
+    run.evals[:] = whole
+    assert any(line.endswith("% accuracy") for line in replay_lines(scene, monkeypatch))
