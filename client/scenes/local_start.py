@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from client.room_model import game_label
 from client.scenes.base import Scene
 from client.ui import draw, theme
 
@@ -66,7 +67,8 @@ class LocalStartScene(Scene):
         """A short waiting line (or the error)."""
         w, h = theme.LOGICAL_SIZE
         if not self.error:
-            draw.text(surface, f"Starting a local {self.game} game…", (w // 2, h // 2), 20,
+            game = game_label(self.game, self.variant, self.app.games)
+            draw.text(surface, f"Starting a local {game} game…", (w // 2, h // 2), 20,
                       theme.MUTED, "center", w - 80)
             return
         # the whole reason, wrapped, and how to get out of here

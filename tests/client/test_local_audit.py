@@ -160,3 +160,22 @@ def test_room_move_list_of_a_start_with_the_second_side_to_move(ui: Any) -> None
     assert values[at + 1: at + 3] == ["…", "19-23"]
     assert values[at + 3] == "2." and values[at + 4] == "28x19"
     ui.shoot("room-black-first")
+
+
+def test_the_starting_line_names_the_game_in_words(tmp_path: Path,
+                                                   monkeypatch: Any) -> None:
+    """``boardhall local --game shuqi`` said "Starting a local shuqi game…", the protocol's
+    id, a word the window shows nowhere else; it names the game as the lobby does."""
+    from client.scenes import local_start
+
+    app = App(Config(path=tmp_path / "local.json"), headless=True)
+    seen: list[str] = []
+    real = local_start.draw.text
+
+    def record(surface: Any, value: str, *args: Any, **kwargs: Any) -> Any:
+        seen.append(value)
+        return real(surface, value, *args, **kwargs)
+
+    monkeypatch.setattr(local_start.draw, "text", record)
+    local_start.LocalStartScene(app, "shuqi", None, None).draw(pygame.Surface((1280, 800)))
+    assert seen == ["Starting a local Number chess game…"]
