@@ -44,6 +44,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from client.address import BadAddress, to_url
 from client.clocks import FISCHER, PER_MOVE, clock_presets, parse_clock
+from client.variants import learn_variant
 from engines import EngineError, get
 from engines.search import BotPlayer, Decision, think_seconds
 from engines.search.levels import SAFETY_SECONDS, level_info
@@ -524,15 +525,7 @@ class BotClient:
 
     def _learn_variant(self, message: dict[str, Any]) -> None:
         """Register a custom variant this bot has not seen, from the room's ``variant_info``."""
-        info = message.get("variant_info")
-        variant = message.get("variant")
-        if not isinstance(info, dict) or not variant:
-            return
-        if variant in {v.id for v in self.engine.variants()}:
-            return
-        load = getattr(self.engine, "load_data", None)
-        if callable(load):
-            load(info)
+        learn_variant(self.engine, message.get("variant"), message.get("variant_info"))
 
     async def _on_moved(self, message: dict[str, Any]) -> None:
         view = self.view

@@ -12,6 +12,7 @@ from typing import Any
 
 import engines
 from client.moves import PathMemo
+from client.variants import learn_variant
 from protocol import PROVISIONAL_RD
 
 SEATS = ("first", "second")
@@ -295,6 +296,7 @@ class RoomModel:
             self.engine_error = f"This client has no rules for {self.game!r}."
             return
         try:
+            learn_variant(engine, self.variant, self.variant_info)
             state = engine.start(self.variant, position=self.start, options=self.options)
             self.history.append(state)
             for move in self.moves:

@@ -27,6 +27,7 @@ from client.scenes.base import Scene
 from client.slides import Slides
 from client.ui import draw, theme
 from client.ui.widgets import Button, plain_key, pressed
+from client.variants import learn_variant
 from engines.base import SIDES
 from engines.search.analysis import MoveJudgement, PositionEval, accuracy, summary
 
@@ -253,6 +254,7 @@ class ReplayScene(Scene):
         self.error = ""
         try:
             engine = engines.get(game)
+            learn_variant(engine, variant, variant_info)
             state = engine.start(variant, position=start or None, options=dict(options or {}))
             self.states.append(state)
             for index, move in enumerate(self.moves):

@@ -191,3 +191,22 @@ def test_a_player_who_drops_during_the_game_is_away_not_gone() -> None:
     model.apply({"type": "over", "room": "K7QD", "game_id": "g-demo-1", "result": "first",
                  "reason": "resignation", "position": "?"}, 2.0)
     assert model.apply(gone, 3.0) == "Bob left the room."
+
+
+def test_a_custom_variant_only_the_server_knows_is_learned_from_variant_info() -> None:
+    """A server started with ``--variants DIR`` (a JBQ map) runs in another process: this
+    client's engine has never heard of the variant, and the room said "Cannot follow this
+    game: position names unknown variant 'standard-7x7'" with an empty board. The snapshot's
+    ``variant_info`` is there so any client can follow it: the model registers it."""
+    import engines
+
+    snapshot = demo_room("custom", plies=2, variant="xiangqi")
+    info = {**snapshot["variant_info"], "id": "xiangqi-from-afar", "name": "Far Xiangqi"}
+    custom = engines.get("custom")
+    assert "xiangqi-from-afar" not in {v.id for v in custom.variants()}
+    start = (snapshot["start"] or "").replace("xiangqi;", "xiangqi-from-afar;", 1) or None
+    model = model_after({**snapshot, "variant": "xiangqi-from-afar", "variant_info": info,
+                         "start": start, "position": start})
+    assert model.engine_error == ""
+    assert model.state is not None and model.moves == snapshot["moves"]
+    assert model.legal_moves()
