@@ -33,10 +33,20 @@ def database_problem(path: str, error: sqlite3.Error) -> str:
     """Why ``--db`` cannot be used: SQLite's reason, and what is wrong with the path when that
     can be told."""
     parent = Path(path).resolve().parent
+    code = getattr(error, "sqlite_errorcode", None)
     if Path(path).is_dir():
         hint = " (it is a directory)"
     elif not parent.is_dir():
-        hint = f" (its directory {parent} does not exist)"
+        hint = f" (its directory {parent} does not exist: create it, or give another --db)"
+    elif code == sqlite3.SQLITE_CANTOPEN:
+        hint = (f" (may this user write in {parent}? the database keeps its -wal and -shm "
+                "files beside it)")  # fmt: skip
+    elif code == sqlite3.SQLITE_READONLY:
+        hint = f" (may this user write to it and in {parent}?)"
+    elif code == sqlite3.SQLITE_NOTADB:
+        hint = " (not a SQLite file: is --db the right file?)"
+    elif code == sqlite3.SQLITE_CORRUPT:
+        hint = " (the file is damaged: start the server on your last backup, --db BACKUP)"
     else:
         hint = ""
     return f"cannot use the database {path}: {error}{hint}"

@@ -23,6 +23,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
+from server.dbcheck import check_database, stamp_version
 from server.glicko2 import Rating
 from server.logsync import LogSyncer, Syncer, start_syncer
 from server.outputs import (
@@ -226,6 +227,7 @@ class Storage:
         self.synced_elsewhere = synced_elsewhere
         self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self.db.row_factory = sqlite3.Row
+        check_database(self.db)  # before anything below changes the file
         if self.path != ":memory:":
             self.db.execute("PRAGMA journal_mode=WAL")
             if not checkpoints:
@@ -233,6 +235,7 @@ class Storage:
         self._mode = "OFF" if synced_elsewhere else "FULL" if durable else "NORMAL"
         self.db.execute(f"PRAGMA synchronous={self._mode}")
         self.db.executescript(SCHEMA)
+        stamp_version(self.db)
         added = self._add_columns()
         self.db.executescript(LATER_INDEXES)
         self._check_variants(("games", "variant") in added)

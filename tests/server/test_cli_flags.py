@@ -4,6 +4,8 @@ the checks on the others."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from server.cli import build_parser, config_from, loop_name, loop_runner, main
+from server.dbcheck import SCHEMA_VERSION
+from server.storage import SCHEMA, Storage
 
 
 def test_auto_is_the_default_and_uses_uvloop_when_installed() -> None:
@@ -73,10 +77,18 @@ async def _name() -> str:
         ("--ipv6-prefix", "31", "a prefix length from 32 to 128, not 31"),
         ("--ipv6-prefix", "129", "a prefix length from 32 to 128, not 129"),
         ("--ipv6-prefix", "/64", "a prefix length from 32 to 128, not '/64'"),
-        ("--trusted-proxies", "localhost", "IP addresses or networks, comma-separated: "
-         "'localhost' is not an IP address or network"),
-        ("--trusted-proxies", "10.0.0.1/8", "IP addresses or networks, comma-separated: "
-         "'10.0.0.1/8' has host bits set: did you mean 10.0.0.0/8?"),
+        (
+            "--trusted-proxies",
+            "localhost",
+            "IP addresses or networks, comma-separated: "
+            "'localhost' is not an IP address or network",
+        ),
+        (
+            "--trusted-proxies",
+            "10.0.0.1/8",
+            "IP addresses or networks, comma-separated: "
+            "'10.0.0.1/8' has host bits set: did you mean 10.0.0.0/8?",
+        ),
     ],
 )
 def test_a_value_out_of_range_is_refused_naming_the_flag(
@@ -112,11 +124,19 @@ def test_a_database_that_cannot_be_used_is_named_with_why(tmp_path: Path) -> Non
     """No traceback: the file, SQLite's reason and, where it helps, what is wrong with the path."""
     garbage = tmp_path / "notes.db"
     garbage.write_bytes(b"my shopping list\n" * 100)
+    torn = tmp_path / "torn.db"
+    storage = Storage(torn)
+    storage.db.execute("CREATE TABLE filler (x TEXT)")
+    storage.db.executemany("INSERT INTO filler VALUES (?)", [("x" * 500,)] * 200)
+    storage.close()
+    torn.write_bytes(torn.read_bytes()[: 40 * 1024])  # a copy cut short
     cases = {
         str(tmp_path / "missing" / "hall.db"): "unable to open database file (its directory "
-        f"{tmp_path / 'missing'} does not exist)",
+        f"{tmp_path / 'missing'} does not exist: create it, or give another --db)",
         str(tmp_path): "unable to open database file (it is a directory)",
-        str(garbage): "file is not a database",
+        str(garbage): "file is not a database (not a SQLite file: is --db the right file?)",
+        str(torn): "database disk image is malformed (the file is damaged: start the server on "
+        "your last backup, --db BACKUP)",
     }
     for db, why in cases.items():
         done = _server("--port", "0", "--db", db)
@@ -124,6 +144,50 @@ def test_a_database_that_cannot_be_used_is_named_with_why(tmp_path: Path) -> Non
         assert f"boardhall-server: cannot use the database {db}: {why}" in done.stderr
         assert "Traceback" not in done.stderr
     assert garbage.read_bytes() == b"my shopping list\n" * 100  # left as it was
+
+
+def test_a_database_of_another_program_or_a_newer_server_is_refused_untouched(
+    tmp_path: Path,
+) -> None:
+    """A SQLite file of another program, or one stamped by a newer server's schema, stops the
+    start with what it is and what to do, and is left byte for byte as it was (not turned into
+    a write-ahead-log database, no Boardhall tables added)."""
+    other = tmp_path / "photos.db"
+    with contextlib.closing(sqlite3.connect(other)) as db:
+        db.execute("CREATE TABLE albums (name TEXT)")
+        db.commit()
+    foreign_games = tmp_path / "scores.db"
+    with contextlib.closing(sqlite3.connect(foreign_games)) as db:
+        db.execute("CREATE TABLE games (game_id TEXT, score INTEGER)")
+        db.commit()
+    newer = tmp_path / "newer.db"
+    with contextlib.closing(sqlite3.connect(newer)) as db:
+        db.executescript(SCHEMA)
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+        db.commit()
+    cases = {
+        other: "it is not a Boardhall database (its tables are albums): is --db the right file?",
+        foreign_games: "it is not a Boardhall database (its games table has no game, id, meta, "
+        "room, status): is --db the right file?",
+        newer: f"it was written by a newer Boardhall server (database schema {SCHEMA_VERSION + 1}"
+        f", this server knows up to {SCHEMA_VERSION}): run that server's version, or start this "
+        "one on a backup made before the upgrade",
+    }
+    for db_path, why in cases.items():
+        before = db_path.read_bytes()
+        done = _server("--port", "0", "--db", str(db_path))
+        assert done.returncode == 1, done.stderr
+        assert done.stderr == f"boardhall-server: cannot use the database {db_path}: {why}\n"
+        assert db_path.read_bytes() == before
+        assert not Path(f"{db_path}-wal").exists()
+
+
+def test_a_new_database_is_stamped_with_the_schema_version(tmp_path: Path) -> None:
+    """So that a later server whose schema this one cannot write refuses it (and the other way)."""
+    db_path = tmp_path / "hall.db"
+    Storage(db_path).close()
+    with contextlib.closing(sqlite3.connect(db_path)) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION >= 1
 
 
 def test_a_host_that_names_no_address_is_named(tmp_path: Path) -> None:
@@ -187,7 +251,12 @@ def test_the_ipv6_prefix_reaches_the_config_and_the_help() -> None:
     assert config_from(build_parser().parse_args(["--ipv6-prefix", "56"])).ipv6_prefix == 56
     text = " ".join(build_parser().format_help().split())
     told = text[text.rindex("--ipv6-prefix BITS") : text.rindex("--trusted-proxies ADDRESSES")]
-    for words in ("--connections-per-address", "--chat-address-lines", "/64", "128 counts",
-                  "link-local"):
+    for words in (
+        "--connections-per-address",
+        "--chat-address-lines",
+        "/64",
+        "128 counts",
+        "link-local",
+    ):
         assert words in told, told
     assert told.endswith("(default: 64) "), told
