@@ -52,6 +52,27 @@ def database_problem(path: str, error: sqlite3.Error) -> str:
     return f"cannot use the database {path}: {error}{hint}"
 
 
+def tls_problem(cert: Path, key: Path, error: OSError) -> str:
+    """Why ``--tls-cert`` and ``--tls-key`` cannot serve ``wss://``, naming the file at fault
+    where that can be told (OpenSSL says only "PEM lib" for most of it)."""
+    if isinstance(error, ssl.SSLError) and error.reason == "KEY_VALUES_MISMATCH":
+        return f"--tls-key {key} is not the key of --tls-cert {cert}"
+    if isinstance(error, ssl.SSLError):
+        cert_text = cert.read_text(errors="replace")
+        key_text = key.read_text(errors="replace")
+        if "-----BEGIN CERTIFICATE-----" not in cert_text:
+            return f"--tls-cert {cert} holds no PEM certificate"
+        if (
+            "-----BEGIN ENCRYPTED PRIVATE KEY-----" in key_text
+            or "Proc-Type: 4,ENCRYPTED" in key_text
+        ):
+            return (f"--tls-key {key} is encrypted and the server cannot ask for its passphrase: "
+                    f"decrypt it (openssl pkey -in {key} -out KEY.pem)")  # fmt: skip
+        if "PRIVATE KEY-----" not in key_text:
+            return f"--tls-key {key} holds no PEM private key"
+    return f"cannot load --tls-cert {cert} with --tls-key {key}: {error.strerror or error}"
+
+
 def listen_host(text: str) -> str:
     """``--host`` as typed, without surrounding spaces or the brackets of an IPv6 address as
     written in URLs (``[::1]``)."""
@@ -282,12 +303,10 @@ async def run(args: argparse.Namespace) -> None:
     if args.tls_cert:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         try:
-            context.load_cert_chain(args.tls_cert, args.tls_key)
+            # a passphrase callback, so OpenSSL never prompts (a service has no terminal)
+            context.load_cert_chain(args.tls_cert, args.tls_key, password=lambda: b"")
         except OSError as exc:  # ssl.SSLError is one too
-            raise ValueError(
-                f"cannot load --tls-cert {args.tls_cert} with --tls-key {args.tls_key}: "
-                f"{exc.strerror or exc}"
-            ) from exc
+            raise ValueError(tls_problem(args.tls_cert, args.tls_key, exc)) from exc
     server = BoardhallServer(
         args.host,
         args.port,

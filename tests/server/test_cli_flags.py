@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import trustme
 
 from server.cli import build_parser, config_from, loop_name, loop_runner, main
 from server.dbcheck import SCHEMA_VERSION
@@ -204,6 +205,39 @@ def test_a_certificate_that_cannot_be_loaded_is_named(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert f"cannot load --tls-cert {cert} with --tls-key {key}: No such file" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_certificate_and_key_that_do_not_fit_are_named_with_what_to_do(
+    tmp_path: Path,
+) -> None:
+    """A key of another certificate, the files swapped, a key kept encrypted (the server never
+    asks for a passphrase, which would hang a service with no terminal): one line naming the
+    file and what is wrong with it."""
+    ca = trustme.CA()
+    ours, theirs = ca.issue_cert("play.example.org"), ca.issue_cert("other.example.org")
+    cert, key, other_key = tmp_path / "cert.pem", tmp_path / "key.pem", tmp_path / "other.pem"
+    ours.cert_chain_pems[0].write_to_path(str(cert))
+    ours.private_key_pem.write_to_path(str(key))
+    theirs.private_key_pem.write_to_path(str(other_key))
+    locked = tmp_path / "locked.pem"
+    encrypt = ["openssl", "pkey", "-in", str(key), "-aes256", "-passout", "pass:secret"]
+    made = subprocess.run([*encrypt, "-out", str(locked)], capture_output=True, timeout=60)
+    assert made.returncode == 0, made.stderr
+    cases = {
+        (cert, other_key): f"--tls-key {other_key} is not the key of --tls-cert {cert}",
+        (key, cert): f"--tls-cert {key} holds no PEM certificate",
+        (cert, cert): f"--tls-key {cert} holds no PEM private key",
+        (cert, locked): f"--tls-key {locked} is encrypted and the server cannot ask for its "
+        f"passphrase: decrypt it (openssl pkey -in {locked} -out KEY.pem)",
+    }
+    for (cert_path, key_path), why in cases.items():
+        done = subprocess.run(
+            [sys.executable, "-m", "server", "--port", "0", "--db", str(tmp_path / "hall.db"),
+             "--tls-cert", str(cert_path), "--tls-key", str(key_path)],
+            capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+        assert done.returncode == 1
+        assert done.stderr == f"boardhall-server: {why}\n"
 
 
 def test_trusted_proxies_reach_the_config_and_the_help() -> None:
