@@ -452,6 +452,12 @@ class BoardhallServer:
         chat = await self.storage.run(
             partial(self.storage.storage.unfinished_chat, [meta["id"] for meta, _ in finished])
         )
+        if rows or finished:  # replaying every move takes a while: say so first
+            log.info(
+                "restoring games",
+                extra={"fields": {"games": len(rows), "finished_rooms": len(finished)}},
+            )
+        began = time.monotonic()
         failed = 0
         for meta, moves in finished + rows:
             try:
@@ -477,6 +483,7 @@ class BoardhallServer:
                         "games": self.restored,
                         "finished_rooms": self.reopened,
                         "failed": failed,
+                        "seconds": round(time.monotonic() - began, 2),
                     }
                 },
             )

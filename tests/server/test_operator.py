@@ -49,7 +49,9 @@ async def test_start_and_stop_lines_say_what_an_operator_needs(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """"listening" names the version, the address bound, the database's full path, the sync
-    mode, the loop and the games restored; "stopped" how long the stop took and the games kept."""
+    mode, the loop and the games restored; "stopped" how long the stop took and the games kept.
+    A start with games to restore says how many before replaying them (silence otherwise, a
+    minute with tens of thousands of games) and how long the replay took."""
     caplog.set_level(logging.INFO, logger="boardhall")
     db = tmp_path / "club.db"
     async with running_server(port=0, db=db, durable=False) as server:
@@ -71,6 +73,12 @@ async def test_start_and_stop_lines_say_what_an_operator_needs(
     assert line["sync"] == "full" and line["tls"] is False
     assert line["loop"] in ("asyncio", "uvloop")
     assert line["games_restored"] == 1
+    (restoring,) = _lines(caplog, "restoring games")  # before the replay, which takes a while
+    assert restoring["games"] == 1 and restoring["finished_rooms"] == 0
+    (restored,) = _lines(caplog, "restored games")
+    assert restored["games"] == 1 and restored["failed"] == 0 and restored["seconds"] >= 0
+    messages = [r.getMessage() for r in caplog.records]
+    assert messages.index("restoring games") < messages.index("restored games")
 
 
 # ---- /healthz and /metrics while stopping -----------------------------------------------------
