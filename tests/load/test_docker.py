@@ -10,6 +10,7 @@ A broken compose file must be refused (so the checks can fail).
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import re
 import shlex
@@ -191,3 +192,48 @@ def test_dockerfile_runs_as_a_fixed_non_root_user() -> None:
     assert health is not None
     start = re.search(r"--start-period=(\S+)", health.group(0))
     assert start is not None and _seconds(start.group(1)) >= 30
+
+
+DOCKERIGNORE = ROOT / ".dockerignore"
+
+
+def _ignored(path: str, patterns: list[str]) -> bool:
+    """Whether Docker leaves ``path`` (relative to the context) out, as far as these simple
+    patterns go: the last matching line wins, ``!`` takes a path back, ``**/`` matches any
+    directories."""
+    ignored = False
+    for pattern in patterns:
+        keep = pattern.startswith("!")
+        bare = pattern.lstrip("!").strip("/")
+        parts = path.split("/")
+        candidates = ["/".join(parts[: n + 1]) for n in range(len(parts))]
+        names = [bare, bare.removeprefix("**/")]
+        if any(fnmatch.fnmatch(c, n) for c in candidates for n in names) or (
+            bare.startswith("**/") and any(fnmatch.fnmatch(p, names[1]) for p in parts)
+        ):
+            ignored = not keep
+    return ignored
+
+
+def test_the_build_context_leaves_out_what_the_image_does_not_need() -> None:
+    """``docker compose up`` (or ``docker build .``) in a checkout sends the whole directory to
+    the engine: without a .dockerignore that is the virtualenv, .git and a local boardhall.db
+    (a player database with its tokens' hashes) too. Everything the Dockerfile copies stays in."""
+    patterns = [
+        line.strip()
+        for line in DOCKERIGNORE.read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    for left_out in (".venv/bin/python", ".git/HEAD", "boardhall.db", "boardhall.db-wal",
+                     "data/boardhall-backup.db", "server/__pycache__/net.cpython-311.pyc",
+                     ".pytest_cache/README.md", "tests/server/test_net.py"):  # fmt: skip
+        assert _ignored(left_out, patterns), left_out
+    copied = re.findall(r"^COPY\s+(.+?)\s+\S+$", DOCKERFILE.read_text(), re.M)
+    sources = [source for line in copied for source in line.split()]
+    assert "server" in sources and "pyproject.toml" in sources
+    for source in sources:
+        assert not _ignored(source, patterns), source
+        for inside in (ROOT / source).rglob("*.py") if (ROOT / source).is_dir() else []:
+            if "__pycache__" not in inside.parts:
+                relative = inside.relative_to(ROOT).as_posix()
+                assert not _ignored(relative, patterns), relative
