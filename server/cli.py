@@ -20,7 +20,7 @@ from typing import Any
 from protocol import limits
 from server import discovery, gcpolicy, lan
 from server.config import ServerConfig
-from server.flags import bounded, ipv6_prefix, networks, port_number, whole
+from server.flags import bounded, ipv6_prefix, networks, port_number, variant_directory, whole
 from server.logs import setup_logging
 from server.net import HTTP_ROUTES, BoardhallServer, CannotListen
 
@@ -119,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     add("--db", default="./boardhall.db", help="SQLite database file (created if missing)")
     add(
         "--variants",
-        type=Path,
+        type=variant_directory,
         default=None,
         help="directory of custom variant files (.toml, .xlsx) to offer besides the built-in ones",
     )

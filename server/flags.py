@@ -1,5 +1,5 @@
 """argparse types that refuse a bad command-line value by name: numbers in a range, a TCP port,
-comma-separated names from a fixed set, IP networks, an IPv6 prefix length. Used by
+comma-separated names from a fixed set, IP networks, an IPv6 prefix length, a directory. Used by
 ``boardhall-server`` and the ``bench/`` scripts."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TypeVar
 
 from server.limitkey import MAX_IPV6_PREFIX, MIN_IPV6_PREFIX
@@ -82,3 +83,14 @@ def networks(text: str) -> tuple[Network, ...]:
         raise argparse.ArgumentTypeError(
             f"must be IP addresses or networks, comma-separated: {exc}"
         ) from None
+
+
+def variant_directory(text: str) -> Path:
+    """An existing directory (of custom variant files)."""
+    path = Path(text)
+    if not path.is_dir():
+        why = "a file" if path.exists() else "missing"
+        raise argparse.ArgumentTypeError(
+            f"must be a directory of variant files, not {text} ({why})"
+        )
+    return path

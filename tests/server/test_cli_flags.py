@@ -78,6 +78,8 @@ async def _name() -> str:
         ("--ipv6-prefix", "31", "a prefix length from 32 to 128, not 31"),
         ("--ipv6-prefix", "129", "a prefix length from 32 to 128, not 129"),
         ("--ipv6-prefix", "/64", "a prefix length from 32 to 128, not '/64'"),
+        ("--variants", "/no/such/dir", "a directory of variant files, not /no/such/dir (missing)"),
+        ("--variants", "/dev/null", "a directory of variant files, not /dev/null (a file)"),
         (
             "--trusted-proxies",
             "localhost",
