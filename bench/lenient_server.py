@@ -12,7 +12,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.fuzzlib import LENIENT
-from server.cli import until_stopped
+from server.cli import stop_signals
 from server.net import BoardhallServer
 
 
@@ -21,7 +21,7 @@ async def run() -> None:
     server = BoardhallServer("127.0.0.1", 0, ":memory:", LENIENT)
     await server.start()
     print(f"lenient server listening on {server.url}", flush=True)
-    await until_stopped()
+    await stop_signals()
     await server.stop()
 
 

@@ -281,11 +281,12 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
     )
 
 
-async def until_stopped() -> str:
-    """Return the name of the signal, SIGINT or SIGTERM, once one comes (where the loop
-    supports signal handlers)."""
-    stop: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+def stop_signals() -> asyncio.Future[str]:
+    """A future of the name of the first SIGINT or SIGTERM from now on (where the loop supports
+    signal handlers). Taken before the start, so a stop asked for while games are restored is
+    a clean stop once the server has started, not a kill."""
     loop = asyncio.get_running_loop()
+    stop: asyncio.Future[str] = loop.create_future()
 
     def got(name: str) -> None:
         if not stop.done():
@@ -294,7 +295,7 @@ async def until_stopped() -> str:
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, got, sig.name)
-    return await stop
+    return stop
 
 
 async def run(args: argparse.Namespace) -> None:
@@ -318,6 +319,7 @@ async def run(args: argparse.Namespace) -> None:
         args.sync == "full",
         discovery=discovery.settings_from(args),
     )
+    stopped = stop_signals()
     try:
         await server.start()
     except sqlite3.Error as exc:
@@ -341,7 +343,7 @@ async def run(args: argparse.Namespace) -> None:
         server.discovery_settings, server.discovery, args.host, lan.in_container()
     )
     print(found_by, flush=True)
-    name = await until_stopped()
+    name = await stopped
     log.info("stopping", extra={"fields": {"signal": name}})
     collector.cancel()
     await server.stop()

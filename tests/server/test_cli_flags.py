@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import sqlite3
 import subprocess
 import sys
@@ -296,3 +297,35 @@ def test_the_ipv6_prefix_reaches_the_config_and_the_help() -> None:
     ):
         assert words in told, told
     assert told.endswith("(default: 64) "), told
+
+
+SIGNALLED_WHILE_STARTING = """\
+import os, signal, sys
+from server import net
+start = net.BoardhallServer.start
+async def signalled_start(self):
+    os.kill(os.getpid(), signal.{name})  # as if the operator stopped it while games are restored
+    await start(self)
+net.BoardhallServer.start = signalled_start
+from server.cli import main
+sys.exit(main())
+"""
+
+
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGINT"])
+def test_a_stop_asked_for_while_starting_is_a_clean_stop_once_started(
+    tmp_path: Path, name: str
+) -> None:
+    """A start with many games to restore takes seconds; ``docker stop`` or Ctrl+C then came
+    before the server's own handlers: SIGTERM killed it at once (exit -15, no log line) and
+    Ctrl+C left it silently with 0. Either now stops it as it would once listening: the
+    "stopping" and "stopped" lines, exit 0."""
+    done = subprocess.run(
+        [sys.executable, "-c", SIGNALLED_WHILE_STARTING.format(name=name), "--port", "0",
+         "--host", "127.0.0.1", "--no-discovery", "--db", str(tmp_path / "hall.db")],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    messages = [json.loads(line)["msg"] for line in done.stderr.splitlines()]
+    assert messages[-2:] == ["stopping", "stopped"], messages
+    assert json.loads(done.stderr.splitlines()[-2])["signal"] == name
