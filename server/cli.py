@@ -33,7 +33,7 @@ def database_problem(path: str, error: sqlite3.Error) -> str:
     """Why ``--db`` cannot be used: SQLite's reason, and what is wrong with the path when that
     can be told."""
     parent = Path(path).resolve().parent
-    code = getattr(error, "sqlite_errorcode", None)
+    code = getattr(error, "sqlite_errorcode", -1) & 0xFF  # the primary code of an extended one
     if Path(path).is_dir():
         hint = " (it is a directory)"
     elif not parent.is_dir():

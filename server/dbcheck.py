@@ -50,6 +50,16 @@ def check_database(db: sqlite3.Connection) -> None:
 
 
 def stamp_version(db: sqlite3.Connection) -> None:
-    """Mark ``db`` as of :data:`SCHEMA_VERSION` (no write when it already is)."""
+    """Mark ``db`` (a connection without implicit transactions) as of :data:`SCHEMA_VERSION`;
+    when it already is, write the same number in a transaction rolled back, which changes
+    nothing but raises ``sqlite3.OperationalError`` (SQLITE_READONLY) for a file this process
+    may not write: SQLite opens such a file read-only without a word, and the server would
+    find out only at the first move."""
     if db.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        return
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    finally:
+        db.execute("ROLLBACK")

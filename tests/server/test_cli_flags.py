@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -184,6 +186,40 @@ def test_a_database_of_another_program_or_a_newer_server_is_refused_untouched(
         assert done.stderr == f"boardhall-server: cannot use the database {db_path}: {why}\n"
         assert db_path.read_bytes() == before
         assert not Path(f"{db_path}-wal").exists()
+
+
+@pytest.mark.skipif(
+    shutil.which("setpriv") is None or os.geteuid() != 0,
+    reason="needs setpriv (util-linux) and root, to run a server without the power to write",
+)
+def test_a_database_this_user_may_not_write_stops_the_start(tmp_path: Path) -> None:
+    """A database file the server may read but not write, or a directory it may not write in
+    (the -wal and -shm files live there): SQLite opened the file read-only without a word and
+    the server started, holding every move and answering /healthz 503 until it was stopped
+    (its held moves lost). Now the start stops with one line naming the file and what to
+    check. The server runs without any capability (so root's mode bits count)."""
+    read_only = tmp_path / "read-only.db"
+    Storage(read_only).close()
+    read_only.chmod(0o444)
+    locked_dir = tmp_path / "locked"
+    locked_dir.mkdir()
+    in_locked = locked_dir / "hall.db"
+    Storage(in_locked).close()
+    locked_dir.chmod(0o555)
+    cases = {
+        read_only: f"attempt to write a readonly database (may this user write to it and in "
+        f"{tmp_path}?)",
+        in_locked: f"attempt to write a readonly database (may this user write to it and in "
+        f"{locked_dir}?)",
+    }
+    for db_path, why in cases.items():
+        done = subprocess.run(
+            ["setpriv", "--bounding-set=-all", "--inh-caps=-all", sys.executable, "-m",
+             "server", "--port", "0", "--db", str(db_path)],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert done.returncode == 1, done.stderr
+        assert done.stderr == f"boardhall-server: cannot use the database {db_path}: {why}\n"
 
 
 def test_a_new_database_is_stamped_with_the_schema_version(tmp_path: Path) -> None:
