@@ -211,6 +211,8 @@ def test_a_database_this_user_may_not_write_stops_the_start(tmp_path: Path) -> N
         f"{tmp_path}?)",
         in_locked: f"attempt to write a readonly database (may this user write to it and in "
         f"{locked_dir}?)",
+        locked_dir / "new.db": f"unable to open database file (may this user write in "
+        f"{locked_dir}? the database keeps its -wal and -shm files beside it)",
     }
     for db_path, why in cases.items():
         done = subprocess.run(
