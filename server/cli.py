@@ -19,7 +19,8 @@ from typing import Any
 
 from protocol import limits
 from server import discovery, gcpolicy, lan
-from server.config import ServerConfig
+from server.config import ServerConfig, server_version
+from server.dbcheck import SCHEMA_VERSION
 from server.flags import bounded, ipv6_prefix, networks, port_number, variant_directory, whole
 from server.logs import setup_logging
 from server.net import HTTP_ROUTES, BoardhallServer, CannotListen
@@ -107,6 +108,12 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     add = parser.add_argument
+    add(
+        "--version",
+        action="version",
+        version=f"%(prog)s {server_version()} (database schema {SCHEMA_VERSION})",
+        help="print the server's version and the database schema it writes, and exit",
+    )
     add(
         "--host",
         type=listen_host,

@@ -17,6 +17,7 @@ import pytest
 import trustme
 
 from server.cli import build_parser, config_from, loop_name, loop_runner, main
+from server.config import server_version
 from server.dbcheck import SCHEMA_VERSION
 from server.storage import SCHEMA, Storage
 
@@ -367,3 +368,18 @@ def test_a_stop_asked_for_while_starting_is_a_clean_stop_once_started(
     messages = [json.loads(line)["msg"] for line in done.stderr.splitlines()]
     assert messages[-2:] == ["stopping", "stopped"], messages
     assert json.loads(done.stderr.splitlines()[-2])["signal"] == name
+
+
+def test_version_names_the_server_and_its_database_schema(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """What an operator checks after an upgrade (and what a refused newer database is compared
+    with), without starting anything."""
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0
+    version = server_version()
+    assert version != "unknown"
+    assert capsys.readouterr().out == (
+        f"boardhall-server {version} (database schema {SCHEMA_VERSION})\n"
+    )
