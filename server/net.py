@@ -55,7 +55,7 @@ from server.listing import listed_game
 from server.liveness import Alive
 from server.logs import Summary
 from server.metrics import REFUSED, Metrics
-from server.outputs import ConnId, LaunchBot, Outputs, SaveOnline, StorageOp
+from server.outputs import ConnId, LaunchBot, Outputs, SaveOnline, SaveStopped, StorageOp
 from server.proxies import TrustedProxies
 from server.pushconn import PushConnection, counting_handshakes
 from server.records import export, formats
@@ -202,8 +202,7 @@ _REFUSED_WHY = {
     "(--connections-per-address)",
     "tls_on_plain_port": "refused a TLS handshake on this plain ws:// port (a wss:// client? "
     "serve wss:// with --tls-cert and --tls-key, or connect with ws://)",
-    "bad_request": "refused a connection that sent no complete HTTP request (garbage, or too "
-    "slow)",
+    "bad_request": "refused a connection that sent no complete HTTP request (garbage, or too slow)",
     "closed_1007": "closed a connection that sent text that is not UTF-8 (1007)",
     "closed_1008": "closed a connection for a flood or too many connections (1008)",
     "closed_1009": "closed a connection that sent a message too big (1009)",
@@ -444,6 +443,19 @@ class BoardhallServer:
         now = loop.time()
         stamp = await self.storage.run(self.storage.storage.alive)
         alive = Alive(*stamp) if stamp is not None else None
+        stopped_run = await self.storage.run(self.storage.storage.stopped)
+        if alive is not None and alive.run != stopped_run:
+            last = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(alive.wall))
+            log.warning(
+                "the last run did not stop cleanly",
+                extra={
+                    "fields": {
+                        "last_alive": last,
+                        "why": "killed, crashed or a power cut (or stopped by a version before "
+                        "this check): its games go on with the time used up to last_alive",
+                    }
+                },
+            )
         rows = await self.storage.run(self.storage.storage.unfinished)
         # finished rooms still open (their rematch and chat): only games ended within the
         # keep time, found in an index (Storage.finished_since)
@@ -578,6 +590,8 @@ class BoardhallServer:
         # all at once (each leaves the list once it has exited)
         await asyncio.gather(*(_end_bot(process) for process in list(self._bots)))
         self._write_online()  # the players connected until now were online until now
+        if self._loop is not None:  # started: the last write, after every other
+            self.storage.write([SaveStopped(self.hall.run.id)], lambda _result, _error: None)
         self._storage_open = False
         unsent = self.storage.held
         await self.storage.close()

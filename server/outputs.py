@@ -82,6 +82,14 @@ class SaveAlive:
 
 
 @dataclass(frozen=True)
+class SaveStopped:
+    """Store that the run ``run`` stopped cleanly (its last write): a start that finds the
+    last stamp (:class:`SaveAlive`) of another run knows that run was killed or crashed."""
+
+    run: str
+
+
+@dataclass(frozen=True)
 class SaveOnline:
     """Store that the stored identity ``player`` was online at ``at`` (ISO 8601 UTC, as
     :meth:`server.hall.Hall.wall` writes it): a connection of theirs began or ended. A stamp,
@@ -109,6 +117,7 @@ StorageOp = (
     | TruncateMoves
     | SaveChat
     | SaveAlive
+    | SaveStopped
     | SaveOnline
     | SaveRatings
 )

@@ -34,6 +34,7 @@ from server.outputs import (
     SaveMove,
     SaveOnline,
     SaveRatings,
+    SaveStopped,
     StorageOp,
     TruncateMoves,
 )
@@ -93,6 +94,10 @@ CREATE TABLE IF NOT EXISTS alive (
     run TEXT NOT NULL,
     wall REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS stopped (
+    id INTEGER PRIMARY KEY CHECK (id = 0),
+    run TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS last_online (
     player TEXT PRIMARY KEY,
     at TEXT NOT NULL
@@ -122,14 +127,13 @@ CREATE TABLE IF NOT EXISTS rating_changes (
 ) WITHOUT ROWID;
 """
 """Every table is created if missing when a database opens, so a database made before a table
-was added (``chat``, ``alive``, ``ratings``, ``rating_changes``, ``last_online``) opens as it
-is and gets the new table empty (``variants_known`` too: every game's variant is then checked
-once, see :data:`VARIANTS_CHECK`); so is every index (``games_ended`` and ``ratings_top``,
-built from the rows already there when an older database first opens). A column added to a
-table since
-(:data:`ADDED_COLUMNS`) is added when an older database opens, filled in the rows already there
-from what they hold, or empty (NULL); the indexes on such columns (:data:`LATER_INDEXES`) are
-made after it."""
+was added (``chat``, ``alive``, ``stopped``, ``ratings``, ``rating_changes``, ``last_online``)
+opens as it is and gets the new table empty (``variants_known`` too: every game's variant is
+then checked once, see :data:`VARIANTS_CHECK`); so is every index (``games_ended`` and
+``ratings_top``, built from the rows already there when an older database first opens). A
+column added to a table since (:data:`ADDED_COLUMNS`) is added when an older database opens,
+filled in the rows already there from what they hold, or empty (NULL); the indexes on such
+columns (:data:`LATER_INDEXES`) are made after it."""
 
 RECORDED_VARIANT = f"COALESCE(NULLIF(json_extract(meta, '$.variant'), ''), '{STANDARD}')"
 """The variant a game's stored record names, as SQL (as :func:`stored_variant` reads it)."""
@@ -378,6 +382,8 @@ class Storage:
                     self._save_ratings(op)
                 elif isinstance(op, SaveAlive):
                     db.execute("INSERT OR REPLACE INTO alive VALUES (0, ?, ?)", (op.run, op.wall))
+                elif isinstance(op, SaveStopped):
+                    db.execute("INSERT OR REPLACE INTO stopped VALUES (0, ?)", (op.run,))
                 elif isinstance(op, SaveOnline):
                     db.execute(
                         "INSERT OR REPLACE INTO last_online VALUES (?, ?)", (op.player, op.at)
@@ -461,6 +467,11 @@ class Storage:
         """``(run, wall)`` of the last stamp that the server was alive, if any."""
         row = self.db.execute("SELECT run, wall FROM alive WHERE id = 0").fetchone()
         return (str(row[0]), float(row[1])) if row else None
+
+    def stopped(self) -> str | None:
+        """The run that last stopped cleanly, if any."""
+        row = self.db.execute("SELECT run FROM stopped WHERE id = 0").fetchone()
+        return str(row[0]) if row else None
 
     def unfinished(self) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
         """Every waiting or playing game with its moves, oldest first."""

@@ -20,15 +20,13 @@ import pytest
 from server.config import ServerConfig, server_version
 from server.logs import JsonFormatter, Summary
 from server.net import BoardhallServer, running_server
-from server.testing import WireClient
+from server.testing import ServerProcess, WireClient
 from tests.server.http_tools import http_get
 from tests.server.storage_tools import until
 
 
 def _lines(caplog: pytest.LogCaptureFixture, msg: str) -> list[dict[str, Any]]:
-    return [
-        json.loads(JsonFormatter().format(r)) for r in caplog.records if r.getMessage() == msg
-    ]
+    return [json.loads(JsonFormatter().format(r)) for r in caplog.records if r.getMessage() == msg]
 
 
 async def _game(ann: WireClient, bob: WireClient, moves: list[str]) -> tuple[str, str]:
@@ -48,7 +46,7 @@ async def _game(ann: WireClient, bob: WireClient, moves: list[str]) -> tuple[str
 async def test_start_and_stop_lines_say_what_an_operator_needs(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """"listening" names the version, the address bound, the database's full path, the sync
+    """ "listening" names the version, the address bound, the database's full path, the sync
     mode, the loop and the games restored; "stopped" how long the stop took and the games kept.
     A start with games to restore says how many before replaying them (silence otherwise, a
     minute with tens of thousands of games) and how long the replay took."""
@@ -79,6 +77,36 @@ async def test_start_and_stop_lines_say_what_an_operator_needs(
     assert restored["games"] == 1 and restored["failed"] == 0 and restored["seconds"] >= 0
     messages = [r.getMessage() for r in caplog.records]
     assert messages.index("restoring games") < messages.index("restored games")
+
+
+# ---- a start after a crash says so ----------------------------------------------------------
+
+
+async def test_a_start_after_a_crash_says_the_last_run_did_not_stop_cleanly(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A server killed (SIGKILL, a crash, a power cut) comes back like one stopped cleanly, but
+    its players' running turns are charged only up to the last stamp: the operator is told by
+    a warning at the next start, with when the last run was last known alive. After a clean
+    stop there is no such line."""
+    db = tmp_path / "club.db"
+    proc = await ServerProcess.start(str(db))
+    ann = await WireClient.connect(proc.url, "ann")
+    bob = await WireClient.connect(proc.url, "bob")
+    await _game(ann, bob, ["e4"])
+    await proc.kill()
+    caplog.set_level(logging.INFO, logger="boardhall")
+    async with running_server(port=0, db=db, durable=False):
+        pass
+    (crashed,) = _lines(caplog, "the last run did not stop cleanly")
+    assert crashed["level"] == "warning"
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", crashed["last_alive"])
+    caplog.clear()
+    async with running_server(port=0, db=db, durable=False):
+        pass
+    assert _lines(caplog, "the last run did not stop cleanly") == []
+    (line,) = _lines(caplog, "listening")
+    assert line["games_restored"] == 1
 
 
 # ---- /healthz and /metrics while stopping -----------------------------------------------------
@@ -246,9 +274,7 @@ async def test_hostile_connections_are_counted_and_told_at_a_bounded_rate(
     assert samples['boardhall_refused_total{reason="no_request"}'] >= 20
     assert samples['boardhall_refused_total{reason="closed_1008"}'] == 3
     told = [
-        json.loads(JsonFormatter().format(r))
-        for r in caplog.records
-        if r.name == "boardhall.net"
+        json.loads(JsonFormatter().format(r)) for r in caplog.records if r.name == "boardhall.net"
     ]
     kinds = [line.get("kind") for line in told if "kind" in line]
     assert sorted(kinds) == ["bad_request", "closed_1008", "handshake_limit", "tls_on_plain_port"]
@@ -327,8 +353,7 @@ async def test_a_backup_taken_while_games_are_played_restores_every_game(tmp_pat
         await players[0].request(type="resign", room=over_code)
         # moves on the way to the database while the copy is taken
         sends = [
-            players[2 * n].send(type="move", room=games[n][0], ply=2, move="Nf3")
-            for n in (1, 2)
+            players[2 * n].send(type="move", room=games[n][0], ply=2, move="Nf3") for n in (1, 2)
         ]
         await asyncio.gather(*sends)
         await asyncio.to_thread(_backup_with_python, db, copies[0])
