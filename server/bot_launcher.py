@@ -59,6 +59,10 @@ async def launch_bot(
         env=bot_environment(token),
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.DEVNULL,
+        # out of the server's process group: Ctrl+C in the server's terminal interrupts every
+        # process of the group, and a bot interrupted mid-game lingered with its connection
+        # open (the stop waited 10 s for it); the server's stop ends its bots itself
+        start_new_session=True,
     )
     lower_priority(process.pid)
     return process

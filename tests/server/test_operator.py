@@ -7,16 +7,20 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import re
 import shutil
+import signal
 import sqlite3
 import ssl
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from server.bot_launcher import code_first
 from server.config import ServerConfig, server_version
 from server.logs import JsonFormatter, Summary
 from server.net import BoardhallServer, running_server
@@ -107,6 +111,41 @@ async def test_a_start_after_a_crash_says_the_last_run_did_not_stop_cleanly(
     assert _lines(caplog, "the last run did not stop cleanly") == []
     (line,) = _lines(caplog, "listening")
     assert line["games_restored"] == 1
+
+
+async def test_ctrl_c_in_the_terminal_stops_the_server_and_its_bots_at_once(
+    tmp_path: Path,
+) -> None:
+    """Ctrl+C sends SIGINT to every process of the terminal's group. The bots were in the
+    server's group: each was interrupted mid-game, its process lingered while its connection
+    stayed open, and the server's stop waited 10 s for that connection's close. A bot now runs
+    in a session of its own; the server ends it (SIGTERM) as part of its stop."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0", "--no-discovery",
+        "--db", str(tmp_path / "club.db"),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        env=code_first(os.environ), start_new_session=True,  # a terminal's group of its own
+    )  # fmt: skip
+    assert process.stdout is not None and process.stderr is not None
+    try:
+        line = (await process.stdout.readline()).decode()
+        url = line.split("listening on ", 1)[1].split()[0]
+        ann = await WireClient.connect(url, "ann")
+        room = await ann.request(type="create", game="chess", color="first", opponent="bot:1")
+        await ann.request(type="move", room=room["room"], ply=0, move="e4")
+        await ann.expect("moved", ply=1)  # the bot is connected and playing
+        os.killpg(process.pid, signal.SIGINT)
+        _, err = await asyncio.wait_for(process.communicate(), 60)
+    finally:
+        if process.returncode is None:  # failed on the way: its bots end with its connections
+            process.kill()
+            await process.wait()
+    assert process.returncode == 0
+    lines = [json.loads(text) for text in err.decode().splitlines() if text.startswith("{")]
+    assert "boardhall bot: interrupted" not in err.decode()
+    (stopped,) = [line for line in lines if line["msg"] == "stopped"]
+    assert stopped["seconds"] < 5  # it was 10 (the close handshake's timeout)
+    await ann.close()
 
 
 # ---- /healthz and /metrics while stopping -----------------------------------------------------
