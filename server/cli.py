@@ -21,7 +21,15 @@ from protocol import limits
 from server import discovery, gcpolicy, lan
 from server.config import ServerConfig, server_version
 from server.dbcheck import SCHEMA_VERSION
-from server.flags import bounded, ipv6_prefix, networks, port_number, variant_directory, whole
+from server.flags import (
+    bounded,
+    ipv6_prefix,
+    networks,
+    ping_interval,
+    port_number,
+    variant_directory,
+    whole,
+)
 from server.logs import setup_logging
 from server.net import HTTP_ROUTES, BoardhallServer, CannotListen
 
@@ -253,7 +261,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add(
         "--ping-interval",
-        type=bounded(float, "0 (no pings) or more seconds", 0.0),
+        type=ping_interval,
         default=10.0,
         help="seconds between server pings (they measure lag; a connection silent for twice "
         "this, at least 20 s, is closed); 0 sends none",

@@ -51,6 +51,16 @@ def whole(low: int) -> Callable[[str], int]:
 port_number = bounded(int, "a TCP port from 0 to 65535", 0, 65535)
 """A TCP port (0 picks a free one): the system would silently take 99999 as 34463."""
 
+
+def ping_interval(text: str) -> float:
+    """0 (no pings) or at least 1 second: a millisecond's interval, a slip for 1000 ms,
+    pinged every connection a thousand times a second and held a whole core."""
+    value = bounded(float, "0 (no pings) or 1 or more seconds", 0.0)(text)
+    if 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must be 0 (no pings) or 1 or more seconds, not {text}")
+    return value
+
+
 ipv6_prefix = bounded(
     int,
     f"a prefix length from {MIN_IPV6_PREFIX} to {MAX_IPV6_PREFIX}",

@@ -63,7 +63,8 @@ async def _name() -> str:
         ("--port", "99999", "a TCP port from 0 to 65535, not 99999"),  # not taken as 34463
         ("--port", "-1", "a TCP port from 0 to 65535, not -1"),
         ("--port", "http", "a TCP port from 0 to 65535, not 'http'"),
-        ("--ping-interval", "-5", "0 (no pings) or more seconds, not -5"),
+        ("--ping-interval", "-5", "0 (no pings) or 1 or more seconds, not -5"),
+        ("--ping-interval", "0.001", "0 (no pings) or 1 or more seconds, not 0.001"),
         ("--abort-after", "0", "a number of seconds above 0, not 0"),
         ("--abort-after", "nan", "a number of seconds above 0, not nan"),
         ("--absence-grace", "-1", "0 or more seconds, not -1"),
@@ -110,8 +111,9 @@ def test_a_value_out_of_range_is_refused_naming_the_flag(
 
 @pytest.mark.parametrize(
     ("flag", "value"),
-    [("--port", "0"), ("--port", "65535"), ("--ping-interval", "0"), ("--spectators-per-room", "0"),
-     ("--bot-games", "0"), ("--lag-credit-max", "0"), ("--abort-after", "0.5"),
+    [("--port", "0"), ("--port", "65535"), ("--ping-interval", "0"), ("--ping-interval", "1"),
+     ("--spectators-per-room", "0"), ("--bot-games", "0"), ("--lag-credit-max", "0"),
+     ("--abort-after", "0.5"),
      ("--chat-lines", "1"), ("--chat-window", "0.5"), ("--chat-repeat", "0"),
      ("--chat-address-lines", "0"), ("--ipv6-prefix", "32"), ("--ipv6-prefix", "128")],
 )  # fmt: skip
