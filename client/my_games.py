@@ -163,6 +163,15 @@ def second_moves_first(game: str, start: Any) -> bool:
     return False
 
 
+def server_time(stamp: Any) -> datetime | None:
+    """A server time (``2026-11-27T08:20:00Z``, UTC) as an aware datetime; None when it does
+    not read."""
+    try:
+        return datetime.strptime(str(stamp), "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    except ValueError:
+        return None
+
+
 def when_text(stamp: Any, now: float | None = None, zone: tzinfo | None = None) -> str:
     """A server time (``2026-11-27T08:20:00Z``) as a short local time: ``08:20`` today,
     ``27 Nov 08:20`` this year, ``27 Nov 2025`` before; "" when it does not read.
@@ -174,9 +183,8 @@ def when_text(stamp: Any, now: float | None = None, zone: tzinfo | None = None) 
     >>> when_text("2025-12-31T23:00:00Z", now=1795771200.0, zone=UTC)
     '31 Dec 2025'
     """
-    try:
-        moment = datetime.strptime(str(stamp), "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
-    except ValueError:
+    moment = server_time(stamp)
+    if moment is None:
         return ""
     local = moment.astimezone(zone)
     today = datetime.fromtimestamp(time.time() if now is None else now, UTC)

@@ -14,14 +14,14 @@ import ssl
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, tzinfo
+from datetime import tzinfo
 from functools import partial
 from typing import Any
 from urllib.parse import quote
 
 from client.address import http_url
 from client.http_get import Fetch, FetchFailed, get_text
-from client.my_games import GameRow, game_row, plies_of, when_text
+from client.my_games import GameRow, game_row, plies_of, server_time, when_text
 from client.room_model import game_label, rating_label, variant_name, whole
 from client.top_players import pool_label
 
@@ -152,11 +152,8 @@ def presence_text(online: Any, last_online: Any, now: float | None = None) -> st
     """
     if online is True:
         return ONLINE_NOW
-    if not isinstance(last_online, str):
-        return ""
-    try:
-        moment = datetime.strptime(last_online, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
-    except ValueError:
+    moment = server_time(last_online) if isinstance(last_online, str) else None
+    if moment is None:
         return ""
     ago = (time.time() if now is None else now) - moment.timestamp()
     for seconds, one, many in AGO_UNITS:

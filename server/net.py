@@ -906,9 +906,8 @@ class BoardhallServer:
             restarted = self.hall.restart_turns_of(self.storage.held_games(), self.loop.time())
             if restarted:  # not inside the commit that is calling back
                 self.loop.call_soon(self._write_quietly, list[StorageOp](restarted))
-            if self._online and not self._online_soon:
-                self._online_soon = True
-                self.loop.call_soon(self._write_online)
+            if self._online:
+                self._write_online_soon()
         self._arm()
 
     def _write_quietly(self, ops: list[StorageOp]) -> None:
@@ -924,6 +923,10 @@ class BoardhallServer:
         held writes (:meth:`_write_online` once it takes writes again)."""
         for stamp in stamps:
             self._online[stamp.player] = stamp
+        self._write_online_soon()
+
+    def _write_online_soon(self) -> None:
+        """:meth:`_write_online` at the end of this turn of the loop, once however often asked."""
         if not self._online_soon:
             self._online_soon = True
             self.loop.call_soon(self._write_online)
