@@ -35,15 +35,23 @@ def ease_out(t: float) -> float:
 Pieces = dict[str, tuple[str | None, str]]
 
 
+def pieces_of_both(view: BoardView, before: Any, after: Any) -> tuple[Pieces, Pieces] | None:
+    """The pieces of ``before`` and of ``after``; ``None`` when the renderer cannot list them."""
+    try:
+        return view.pieces_of(before), view.pieces_of(after)
+    except Exception:
+        return None
+
+
 def pieces_around(
     view: BoardView, before: Any, after: Any, path: tuple[str, ...]
 ) -> tuple[Pieces, Pieces, str] | None:
     """The pieces of ``before`` and ``after`` and the seat of the piece that went along
     ``path``; ``None`` when the renderer cannot tell (no pieces listed, a neutral piece)."""
-    try:
-        was, now = view.pieces_of(before), view.pieces_of(after)
-    except Exception:
+    pieces = pieces_of_both(view, before, after)
+    if pieces is None:
         return None
+    was, now = pieces
     mover = now.get(path[-1])
     if mover is None or mover[0] is None:
         return None
@@ -109,12 +117,10 @@ def companion_paths(
 def changed_points(view: BoardView | None, before: Any, after: Any) -> set[str] | None:
     """The points whose piece differs between ``before`` and ``after`` (emptied, filled, or
     another piece); ``None`` when the renderer cannot list them."""
-    if view is None:
+    pieces = None if view is None else pieces_of_both(view, before, after)
+    if pieces is None:
         return None
-    try:
-        was, now = view.pieces_of(before), view.pieces_of(after)
-    except Exception:
-        return None
+    was, now = pieces
     return {p for p in was.keys() | now.keys() if was.get(p) != now.get(p)}
 
 
