@@ -11,13 +11,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
-import itertools
 import socket
 import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from pathlib import Path
+
+import ifaddr
 
 from protocol.discovery import DISCOVERY_PORT, BadDatagram, decode_answer, probe
 
@@ -62,29 +62,37 @@ class Found:
         return f"wss://{self.where}" if self.scheme == "wss" else self.where
 
 
-def parse_broadcasts(lines: Iterable[str]) -> list[str]:
-    """The broadcast addresses ``/proc/net/fib_trie`` lists (``/32 link BROADCAST``), without
-    loopback's, each once."""
+def broadcast_addresses(adapters: Iterable[ifaddr.Adapter]) -> list[str]:
+    """The broadcast address of each IPv4 network ``adapters`` have an address on, without
+    loopback's and without those of /31 and /32 networks (which have none), each once."""
     found: list[str] = []
-    for previous, line in itertools.pairwise(lines):
-        if "/32 link BROADCAST" not in line:
-            continue
-        candidate = previous.strip().removeprefix("|-- ").removeprefix("+-- ").strip()
-        with contextlib.suppress(ValueError):
-            address = ipaddress.IPv4Address(candidate)
-            if not address.is_loopback and str(address) not in found:
-                found.append(str(address))
+    for adapter in adapters:
+        for ip in adapter.ips:
+            if not isinstance(ip.ip, str):
+                continue
+            try:
+                network = ipaddress.IPv4Network(f"{ip.ip}/{ip.network_prefix}", strict=False)
+            except ValueError:
+                continue
+            broadcast = str(network.broadcast_address)
+            if network.prefixlen < 31 and not network.is_loopback and broadcast not in found:
+                found.append(broadcast)
     return found
 
 
-def link_local_interfaces(lines: Iterable[str]) -> list[str]:
-    """The interfaces ``/proc/net/if_inet6`` lists with a link-local address (scope ``20``):
-    those with IPv6 up, where a probe to the all-nodes group can go; each once."""
-    found: list[str] = []
-    for line in lines:
-        fields = line.split()
-        if len(fields) == 6 and fields[3] == "20" and fields[5] not in found:
-            found.append(fields[5])
+def link_local_interfaces(adapters: Iterable[ifaddr.Adapter]) -> list[int]:
+    """The index of each interface among ``adapters`` with a link-local IPv6 address: those
+    with IPv6 up, where a probe to the all-nodes group can go; each once. An index, not a
+    name: every system takes one in a socket address (Windows' adapter names are not
+    interface names)."""
+    found: list[int] = []
+    for adapter in adapters:
+        for ip in adapter.ips:
+            if isinstance(ip.ip, str) or not ipaddress.IPv6Address(ip.ip[0]).is_link_local:
+                continue
+            index = adapter.index or ip.ip[2]
+            if index and index not in found:
+                found.append(index)
     return found
 
 
@@ -99,24 +107,29 @@ with no network at all, whereas a probe to ``127.0.0.1`` reaches only one of the
 
 
 def default_targets(
-    port: int = DISCOVERY_PORT,
-    fib_trie: Path = Path("/proc/net/fib_trie"),
-    if_inet6: Path = Path("/proc/net/if_inet6"),
+    port: int = DISCOVERY_PORT, adapters: Iterable[ifaddr.Adapter] | None = None
 ) -> list[Target]:
-    """Where probes go: the limited broadcast address, each interface's broadcast address
-    (where the system lists them: Linux), this machine (its loopback broadcast address, then
-    ``127.0.0.1``, for a system whose loopback has no broadcast address), and
-    :data:`ALL_NODES` on each interface with IPv6 (Linux too)."""
-    interfaces = parse_broadcasts(_lines(fib_trie))
-    links = [f"{ALL_NODES}%{name}" for name in link_local_interfaces(_lines(if_inet6))]
-    everywhere = ["255.255.255.255", *interfaces, LOOPBACK_BROADCAST, "127.0.0.1", *links]
+    """Where probes go: the limited broadcast address, each network's broadcast address, this
+    machine (its loopback broadcast address, then ``127.0.0.1``, for a system whose loopback
+    has no broadcast address), and :data:`ALL_NODES` on each interface with IPv6, as
+    ``ff02::1%INDEX``. ``adapters``: this machine's network interfaces when not given."""
+    listed = list(machine_adapters() if adapters is None else adapters)
+    links = [f"{ALL_NODES}%{index}" for index in link_local_interfaces(listed)]
+    everywhere = [
+        "255.255.255.255",
+        *broadcast_addresses(listed),
+        LOOPBACK_BROADCAST,
+        "127.0.0.1",
+        *links,
+    ]
     return [(address, port) for address in everywhere]
 
 
-def _lines(path: Path) -> list[str]:
-    """The lines of ``path``; none when it cannot be read (not Linux)."""
+def machine_adapters() -> list[ifaddr.Adapter]:
+    """This machine's network interfaces and their addresses (``ifaddr``: Linux, the BSDs,
+    macOS and Windows); none when the system will not list them."""
     try:
-        return path.read_text().splitlines()
+        return list(ifaddr.get_adapters())
     except OSError:
         return []
 
@@ -294,15 +307,17 @@ def _rank(host: str) -> int:
 
 def _sockaddr(target: Target) -> tuple[str, int] | tuple[str, int, int, int] | None:
     """``target`` as ``sendto`` takes it: an IPv6 one as ``(address, port, 0, interface
-    index)`` (Python would read ``%interface`` in the address, then set the index to the
-    tuple's, 0: the probe would leave by the default route only); ``None`` for an interface
-    that is gone since it was listed."""
+    index)``, from its ``%INDEX`` or ``%NAME`` (Python would read ``%interface`` in the
+    address, then set the index to the tuple's, 0: the probe would leave by the default route
+    only); ``None`` for a named interface that is gone since it was listed."""
     host, port = target
     if ":" not in host:
         return host, port
     address, _, interface = host.partition("%")
     if not interface:
         return address, port, 0, 0
+    if interface.isdigit():
+        return address, port, 0, int(interface)
     try:
         return address, port, 0, socket.if_nametoindex(interface)
     except OSError:

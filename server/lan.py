@@ -3,20 +3,20 @@
 A server bound to every address (``0.0.0.0``, ``::``) prints ``ws://127.0.0.1:PORT``, which is
 useless to the friend across the room: they need this machine's network address. No call of the
 standard library lists a machine's addresses on every system, so :func:`lan_addresses` asks
-the few places that answer without sending anything (the source address the system would use for
-a route outside, the host name's addresses, and on Linux the kernel's own tables) and keeps those
-another machine could use.
+the places that answer without sending anything (the source address the system would use for a
+route outside, the host name's addresses, and the interfaces' own, through ``ifaddr``) and keeps
+those another machine could use.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ipaddress
-import itertools
 import os
 import socket
 from collections.abc import Iterable, Mapping
-from pathlib import Path
+
+import ifaddr
 
 MAX_SHOWN = 4
 """At most this many addresses are named (a host with many bridges would fill the terminal)."""
@@ -71,7 +71,7 @@ def reachable(addresses: Iterable[str], ipv6: bool = True) -> list[str]:
 def lan_addresses(ipv6: bool = True) -> list[str]:
     """This machine's addresses that others could reach, the default route's first, IPv4
     before IPv6, at most :data:`MAX_SHOWN`; empty when none can be told (no network)."""
-    found = _route_sources() + _host_name_addresses() + _linux_ipv4() + _linux_ipv6()
+    found = _route_sources() + _host_name_addresses() + interface_addresses()
     kept = reachable(found, ipv6)
     kept.sort(key=lambda a: ipaddress.ip_address(a).version)  # stable: route's first per family
     return kept[:MAX_SHOWN]
@@ -140,42 +140,12 @@ def _host_name_addresses() -> list[str]:
     return [str(info[4][0]) for info in infos]
 
 
-def _linux_ipv4(path: Path = Path("/proc/net/fib_trie")) -> list[str]:
-    """Local IPv4 addresses from the kernel's routing trie (``/32 host LOCAL`` entries)."""
-    try:
-        lines = path.read_text().splitlines()
-    except OSError:
-        return []
-    return parse_fib_trie(lines)
-
-
-def parse_fib_trie(lines: list[str]) -> list[str]:
-    """The addresses that ``/proc/net/fib_trie`` marks ``/32 host LOCAL``."""
-    found: list[str] = []
-    for previous, line in itertools.pairwise(lines):
-        if "/32 host LOCAL" in line:
-            candidate = previous.strip().removeprefix("|-- ").removeprefix("+-- ").strip()
-            with contextlib.suppress(ValueError):
-                found.append(str(ipaddress.IPv4Address(candidate)))
-    return found
-
-
-def _linux_ipv6(path: Path = Path("/proc/net/if_inet6")) -> list[str]:
-    try:
-        lines = path.read_text().splitlines()
-    except OSError:
-        return []
-    return parse_if_inet6(lines)
-
-
-def parse_if_inet6(lines: list[str]) -> list[str]:
-    """Global-scope addresses of ``/proc/net/if_inet6`` (32 hex digits, then index, prefix
-    length, scope, flags, interface)."""
-    found: list[str] = []
-    for line in lines:
-        fields = line.split()
-        if len(fields) < 6 or len(fields[0]) != 32 or fields[3] != "00":
-            continue
-        with contextlib.suppress(ValueError):
-            found.append(str(ipaddress.IPv6Address(int(fields[0], 16))))
-    return found
+def interface_addresses(adapters: Iterable[ifaddr.Adapter] | None = None) -> list[str]:
+    """Every address of ``adapters`` (this machine's network interfaces when not given, as
+    ``ifaddr`` lists them on Linux, the BSDs, macOS and Windows), IPv6 ones without scope."""
+    if adapters is None:
+        try:
+            adapters = ifaddr.get_adapters()
+        except OSError:
+            return []
+    return [ip.ip if isinstance(ip.ip, str) else ip.ip[0] for a in adapters for ip in a.ips]

@@ -4,7 +4,9 @@ and picking it (keyboard or mouse) fills the address that Enter connects to."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
+import itertools
 import shutil
 import time
 from collections.abc import Callable, Iterator
@@ -21,10 +23,12 @@ from client.discovery import (
     FORGET_AFTER_S,
     NONE_FOUND_AFTER_S,
     Finder,
+    _sockaddr,
+    broadcast_addresses,
     default_targets,
     link_local_interfaces,
+    machine_adapters,
 )
-from client.discovery import parse_broadcasts as client_broadcasts
 from client.local import EmbeddedServer
 from client.scenes.connect import ConnectScene
 from client.scenes.lobby import LobbyScene
@@ -35,27 +39,7 @@ from server.net import running_server
 from server.testing import WireClient
 from tests.client.conftest import FakeClock
 from tests.client.helpers import click, key, pump
-from tests.server.helpers import link_local
-
-FIB_TRIE = """\
-Local:
-  +-- 0.0.0.0/0 3 0 5
-     +-- 127.0.0.0/8 2 0 2
-           |-- 127.0.0.1
-              /32 host LOCAL
-        |-- 127.255.255.255
-           /32 link BROADCAST
-     +-- 192.168.1.0/24 2 0 2
-           |-- 192.168.1.20
-              /32 host LOCAL
-        |-- 192.168.1.255
-           /32 link BROADCAST
-     +-- 10.8.0.0/16 2 0 2
-        |-- 10.8.255.255
-           /32 link BROADCAST
-        |-- 192.168.1.255
-           /32 link BROADCAST
-""".splitlines()
+from tests.server.helpers import ADAPTERS, link_local
 
 
 @pytest.fixture
@@ -81,42 +65,45 @@ def answer(name: str, ident: str = "0123456789abcdef", port: int = 8765, **field
     return encode_answer(Answer.model_validate(values))
 
 
-def test_probes_go_to_every_broadcast_address_and_this_machine(tmp_path: Path) -> None:
-    """The limited broadcast, each interface's broadcast (not loopback's, which is always
-    there), then this machine: its loopback broadcast (every server on it hears that one) and
-    127.0.0.1 (where a system has no loopback broadcast)."""
-    assert client_broadcasts(FIB_TRIE) == ["192.168.1.255", "10.8.255.255"]
-    fib = tmp_path / "fib_trie"
-    fib.write_text("\n".join(FIB_TRIE))
-    missing = tmp_path / "missing"
-    assert default_targets(8765, fib, missing) == [
+def test_probes_go_to_every_broadcast_address_and_this_machine() -> None:
+    """The limited broadcast, each network's broadcast (not loopback's, which is always there,
+    nor a /32's), then this machine: its loopback broadcast (every server on it hears that
+    one) and 127.0.0.1 (where a system has no loopback broadcast)."""
+    assert broadcast_addresses(ADAPTERS) == ["192.168.1.255", "10.8.255.255"]
+    assert default_targets(8765, ADAPTERS)[:5] == [
         ("255.255.255.255", 8765), ("192.168.1.255", 8765), ("10.8.255.255", 8765),
         ("127.255.255.255", 8765), ("127.0.0.1", 8765)]
-    assert default_targets(9000, missing, missing) == [("255.255.255.255", 9000),
-                                                       ("127.255.255.255", 9000),
-                                                       ("127.0.0.1", 9000)]
+    assert default_targets(9000, []) == [("255.255.255.255", 9000),
+                                         ("127.255.255.255", 9000),
+                                         ("127.0.0.1", 9000)]
 
 
-IF_INET6 = """\
-00000000000000000000000000000001 01 80 10 80       lo
-fd000000000000000000000000000002 04 40 00 82     eth0
-fe8000000000000000fc00fffe000001 04 40 20 80     eth0
-fe800000000000000000000000000007 07 40 20 80  wlp2s0
-fe800000000000000000000000000008 07 40 20 80  wlp2s0
-""".splitlines()
-
-
-def test_ipv6_probes_go_to_all_nodes_on_each_interface_with_ipv6(tmp_path: Path) -> None:
+def test_ipv6_probes_go_to_all_nodes_on_each_interface_with_ipv6() -> None:
     """After the IPv4 targets, ff02::1 (IPv6's all nodes: it has no broadcast) on each
-    interface with a link-local address, once each, as ``ff02::1%IFACE``."""
-    assert link_local_interfaces(IF_INET6) == ["eth0", "wlp2s0"]
-    if_inet6 = tmp_path / "if_inet6"
-    if_inet6.write_text("\n".join(IF_INET6))
-    assert default_targets(8765, tmp_path / "missing", if_inet6)[-2:] == [
-        ("ff02::1%eth0", 8765), ("ff02::1%wlp2s0", 8765)]
+    interface with a link-local address, once each, as ``ff02::1%INDEX`` (a Windows
+    adapter's by its addresses' scope), sent with that interface index."""
+    assert link_local_interfaces(ADAPTERS) == [4, 7]
+    assert default_targets(8765, ADAPTERS)[-2:] == [("ff02::1%4", 8765), ("ff02::1%7", 8765)]
+    assert _sockaddr(("ff02::1%7", 8765)) == ("ff02::1", 8765, 0, 7)
+    assert _sockaddr(("192.168.1.255", 8765)) == ("192.168.1.255", 8765)
 
 
-def test_the_finder_lists_every_server_on_this_machine(tmp_path: Path) -> None:
+def test_this_machines_interfaces_are_probed() -> None:
+    """Without adapters given, the targets are this machine's own: each IPv4 network's
+    broadcast the kernel lists (Linux's ``/proc/net/fib_trie``, read here only to check)."""
+    kernel = []
+    with contextlib.suppress(OSError):
+        lines = Path("/proc/net/fib_trie").read_text().splitlines()
+        for previous, line in itertools.pairwise(lines):
+            if "/32 link BROADCAST" in line:
+                kernel.append(previous.strip().removeprefix("|-- ").removeprefix("+-- "))
+    expected = {address for address in kernel if not address.startswith("127.")}
+    targets = {address for address, _ in default_targets(8765)}
+    assert expected <= targets
+    assert machine_adapters(), "no interface listed (loopback at least is always there)"
+
+
+def test_the_finder_lists_every_server_on_this_machine() -> None:
     """Two real servers on this machine (two TCP ports) share the discovery port: a finder
     probing the default targets on loopback (all that reaches this machine with no network:
     the broadcasts then go nowhere) lists both. Before, probes reached this machine at
@@ -128,7 +115,7 @@ def test_the_finder_lists_every_server_on_this_machine(tmp_path: Path) -> None:
         second = EmbeddedServer(discovery=Settings("Second hall", port=port)).start()
         try:
             assert second.server is not None and second.server.discovery is not None
-            local = [target for target in default_targets(port, tmp_path / "no fib_trie")
+            local = [target for target in default_targets(port, [])
                      if ipaddress.ip_address(target[0]).is_loopback]
             finder = Finder(targets=lambda: local)
             finder.start()

@@ -4,10 +4,11 @@ helper module, never from one another)."""
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import socket
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 
+import ifaddr
 import pytest
 
 from server.testing import WireClient
@@ -41,17 +42,41 @@ def can_bind(family: socket.AddressFamily, host: str) -> bool:
 
 
 def link_local() -> str | None:
-    """``fe80::...%IFACE`` of this machine (Linux), or None."""
-    try:
-        lines = Path("/proc/net/if_inet6").read_text().splitlines()
-    except OSError:
-        return None
-    for line in lines:
-        fields = line.split()
-        if len(fields) == 6 and fields[0].startswith("fe80") and fields[5] != "lo":
-            groups = ":".join(fields[0][i : i + 4] for i in range(0, 32, 4))
-            text = f"{socket.inet_ntop(socket.AF_INET6, bytes.fromhex(groups.replace(':', '')))}"
-            candidate = f"{text}%{fields[5]}"
+    """``fe80::...%IFACE`` of this machine that a socket can be bound to, or None."""
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            if isinstance(ip.ip, str) or not ipaddress.IPv6Address(ip.ip[0]).is_link_local:
+                continue
+            candidate = f"{ip.ip[0]}%{adapter.name}"
             if can_bind(socket.AF_INET6, candidate):
                 return candidate
     return None
+
+
+ADAPTERS = [
+    ifaddr.Adapter("lo", "lo", [
+        ifaddr.IP("127.0.0.1", 8, "lo"),
+        ifaddr.IP(("::1", 0, 0), 128, "lo"),
+    ], 1),
+    ifaddr.Adapter("eth0", "eth0", [
+        ifaddr.IP("192.168.1.20", 24, "eth0"),
+        ifaddr.IP(("fd00::2", 0, 0), 64, "eth0"),
+        ifaddr.IP(("fe80::fc:ff:fe00:1", 0, 4), 64, "eth0"),
+    ], 4),
+    ifaddr.Adapter("tun0", "tun0", [
+        ifaddr.IP("10.8.0.6", 16, "tun0"),
+        ifaddr.IP("10.8.3.3", 16, "tun0"),
+    ], 5),
+    ifaddr.Adapter("ppp0", "ppp0", [
+        ifaddr.IP("100.64.0.9", 32, "ppp0"),
+        ifaddr.IP("192.168.1.21", 24, "ppp0"),
+    ], 6),
+    ifaddr.Adapter("{4D36E972-E325-11CE}", "Wi-Fi", [
+        ifaddr.IP(("fe80::7", 0, 7), 64, "Wi-Fi"),
+        ifaddr.IP(("fe80::8", 0, 7), 64, "Wi-Fi"),
+        ifaddr.IP(("2001:db8::42", 0, 0), 64, "Wi-Fi"),
+    ]),
+]  # fmt: skip
+"""Network interfaces as ``ifaddr`` lists them: loopback, a LAN with IPv4 and IPv6, a /16
+tunnel with two addresses, a point-to-point /32 beside a second address on the LAN, and a
+Windows adapter (its name a GUID, no index but its link-local addresses' scope)."""

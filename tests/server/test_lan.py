@@ -3,47 +3,40 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ipaddress
 from pathlib import Path
 
 import pytest
 
 from server import lan
 from server.testing import ServerProcess
-
-FIB_TRIE = """\
-Main:
-  +-- 0.0.0.0/0 3 0 5
-     |-- 0.0.0.0
-        /0 universe UNICAST
-     +-- 127.0.0.0/8 2 0 2
-        +-- 127.0.0.0/31 1 0 0
-           |-- 127.0.0.0
-              /8 host LOCAL
-           |-- 127.0.0.1
-              /32 host LOCAL
-        |-- 127.255.255.255
-           /32 link BROADCAST
-     +-- 192.168.1.0/24 2 0 2
-           |-- 192.168.1.0
-              /24 link UNICAST
-           |-- 192.168.1.20
-              /32 host LOCAL
-        |-- 192.168.1.255
-           /32 link BROADCAST
-""".splitlines()
-
-IF_INET6 = """\
-00000000000000000000000000000001 01 80 10 80       lo
-fd000000000000000000000000000002 04 40 00 82     eth0
-fe8000000000000000fc00fffe000001 04 40 20 80     eth0
-20010db8000000000000000000000042 05 40 00 00    wlan0
-garbage
-""".splitlines()
+from tests.server.helpers import ADAPTERS
 
 
-def test_the_kernels_tables_give_the_local_addresses() -> None:
-    assert lan.parse_fib_trie(FIB_TRIE) == ["127.0.0.1", "192.168.1.20"]
-    assert lan.parse_if_inet6(IF_INET6) == ["fd00::2", "2001:db8::42"]
+def test_the_interfaces_give_the_local_addresses() -> None:
+    """Each interface's addresses as ``ifaddr`` lists them (IPv6 without its scope), of which
+    those another machine could use are kept."""
+    found = lan.interface_addresses(ADAPTERS)
+    assert found == ["127.0.0.1", "::1", "192.168.1.20", "fd00::2", "fe80::fc:ff:fe00:1",
+                     "10.8.0.6", "10.8.3.3", "100.64.0.9", "192.168.1.21", "fe80::7", "fe80::8",
+                     "2001:db8::42"]  # fmt: skip
+    assert lan.reachable(found) == ["192.168.1.20", "fd00::2", "10.8.0.6", "10.8.3.3",
+                                    "100.64.0.9", "192.168.1.21", "2001:db8::42"]  # fmt: skip
+
+
+def test_this_machines_own_addresses_are_found() -> None:
+    """On this machine: every global address the kernel lists (Linux's tables, read here only
+    to check) is among the interfaces' addresses."""
+    kernel: list[str] = []
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/net/if_inet6").read_text().splitlines():
+            fields = line.split()
+            if len(fields) == 6 and fields[3] == "00":
+                kernel.append(str(ipaddress.IPv6Address(int(fields[0], 16))))
+    found = lan.interface_addresses()
+    assert "127.0.0.1" in found
+    assert set(kernel) <= set(found)
 
 
 def test_only_addresses_another_machine_can_use_are_kept() -> None:
