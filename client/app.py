@@ -536,11 +536,13 @@ class App:
         self.dirty = True
 
     def visible_scenes(self) -> list[Scene]:
-        """The top opaque scene and the transparent ones above it, bottom first."""
+        """The top opaque scene and the transparent ones above it, bottom first, without the
+        dialogs still waiting to show (see :meth:`Scene.waiting_to_show`)."""
         start = len(self.stack) - 1
         while start > 0 and self.stack[start].transparent:
             start -= 1
-        return self.stack[max(start, 0):]
+        scenes = self.stack[max(start, 0):]
+        return [s for i, s in enumerate(scenes) if i == 0 or not s.waiting_to_show()]
 
     def render(self) -> None:
         """Draw the visible scenes and present them.

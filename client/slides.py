@@ -196,6 +196,14 @@ class Slides:
             ),
         )
 
+    def carry(self, was: Any, now: Any) -> None:
+        """The position the running slide leads to, ``was``, was built again as ``now``, the same
+        position (a snapshot that repeats it: the one after the game's end): the slide goes on
+        over ``now``."""
+        slide = self.current
+        if slide is not None and slide.after is was and now is not None:
+            self.current = replace(slide, after=now)
+
     def step(
         self,
         view: BoardView | None,

@@ -39,6 +39,11 @@ class Scene:
     def draw(self, surface: pygame.Surface) -> None:
         """Paint the scene on the logical surface; must not change any state."""
 
+    def waiting_to_show(self) -> bool:
+        """Whether this scene (a dialog) is on the stack, taking input, but not drawn yet: it
+        waits for what is under it to finish (the result panel for the last move to land)."""
+        return False
+
     def notice_rect(self) -> pygame.Rect:
         """Where the app's connection notice goes over this scene (bottom centre by default)."""
         rect = pygame.Rect(0, 0, 760, 40)

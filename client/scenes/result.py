@@ -51,6 +51,12 @@ class ResultPanel(Dialog):
             if action and (action != "rematch" or self.can_rematch()):
                 self.act(action)
 
+    def waiting_to_show(self) -> bool:
+        """While the move that ended the game still slides to its square, the panel takes keys
+        but is not drawn: the user sees the move land first (a slide lasts a fraction of a
+        second)."""
+        return self.room.move_landing()
+
     def can_rematch(self) -> bool:
         """As the room's own Rematch button (a seated player, a room the server still has)."""
         return self.room.can("rematch")

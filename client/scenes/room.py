@@ -1240,6 +1240,7 @@ class RoomScene(Scene):
             self.give_way()
             return
         was, position = self.model.status, self.model.state
+        game_was = self.game_key() if kind == "room" else None
         before = self.sound.before(self.model, message, self.view)
         muted = kind in ("chat", "offer") and self.is_muted(message)
         line = self.model.apply(message, self.now)
@@ -1248,6 +1249,8 @@ class RoomScene(Scene):
             return
         if kind == "room":
             self.follow_hot_seats()
+            if game_was == self.game_key():  # the same position again: its slide goes on
+                self.slides.carry(position, self.model.state)
         if kind == "moved":
             self.pending_move = None
         elif kind == "room":  # an undo, a swap, a reconnection: the position is not the one
@@ -1409,6 +1412,15 @@ class RoomScene(Scene):
             self.show_result()
         else:
             self.say("The room has closed; its record does not show an end.", theme.BAD)
+
+    def game_key(self) -> tuple[str, str | None, tuple[str, ...]]:
+        """The game and its position as moves: a snapshot that leaves it the same repeats it."""
+        m = self.model
+        return m.game_id, m.start, tuple(m.moves)
+
+    def move_landing(self) -> bool:
+        """Whether the board shows a move still sliding to its square."""
+        return self.slides.motion(self.board_state()) is not None
 
     def close_result_panel(self) -> None:
         """Remove a result panel shown over this room."""
