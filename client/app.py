@@ -21,7 +21,7 @@ import pygame
 from client.analysis import AnalysisCache
 from client.config import Claim, Config
 from client.net import NO_RECONNECT_CODES, Connection, NetEvent, Patience
-from client.scenes.base import Scene
+from client.scenes.base import NOTICE_LINE_STEP, Scene
 from client.sounds import Sounds
 from client.ui import draw, theme
 
@@ -574,25 +574,36 @@ class App:
             with draw.collect_text(scale) as texts:
                 if scenes:
                     scenes[-1].draw(self.surface)
-                if self.notice:
-                    self._draw_notice(self.surface)
             if self._scaled is None or self._scaled.get_size() != size:
                 self._scaled = pygame.Surface(size)
             pygame.transform.smoothscale(self.surface, size, self._scaled)
             self.window.blit(self._scaled, (ox, oy))
             draw.draw_collected(self.window, texts, scale, (ox, oy))
+            if self.notice:  # over the scene's text too (a panel's title under it)
+                with draw.collect_text(scale) as texts:
+                    self._draw_notice(self.window, scale, (ox, oy))
+                draw.draw_collected(self.window, texts, scale, (ox, oy))
         if self.present and self.window is not None:
             pygame.display.flip()
 
-    def _draw_notice(self, surface: pygame.Surface) -> None:
+    def notice_box(self) -> tuple[pygame.Rect, list[str]]:
+        """Where the notice is drawn over the visible scenes, and its lines as the window shows
+        them (a small window's text takes relatively more room)."""
         scenes = self.visible_scenes()
-        rect = scenes[0].notice_rect() if scenes else Scene(self).notice_rect()
+        scene = scenes[0] if scenes else Scene(self)
+        width = scene.notice_rect().width - 24
+        lines = _notice_lines(self.notice, width, self.viewport()[0], scene.notice_lines)
+        return scene.notice_box(len(lines)), lines
+
+    def _draw_notice(self, surface: pygame.Surface, scale: float = 1.0,
+                     offset: tuple[int, int] = (0, 0)) -> None:
+        """The notice's panel on ``surface`` (the window: at ``scale``, from ``offset``) and its
+        lines at logical positions (collected, in a scaled window)."""
+        rect, lines = self.notice_box()
         fill, border = NOTICE_COLORS[self.notice_severity]
-        lines = _notice_lines(self.notice, rect.width - 24, self.viewport()[0])
-        if len(lines) > 1:  # grows upwards, clear of what lies under it
-            rect = rect.inflate(0, NOTICE_LINE_STEP * (len(lines) - 1))
-            rect.bottom -= NOTICE_LINE_STEP * (len(lines) - 1) // 2
-        draw.panel(surface, rect, fill, border)
+        shown = pygame.Rect(offset[0] + round(rect.x * scale), offset[1] + round(rect.y * scale),
+                            round(rect.width * scale), round(rect.height * scale))
+        draw.panel(surface, shown, fill, border)
         top = rect.centery - NOTICE_LINE_STEP * (len(lines) - 1) // 2
         for row, line in enumerate(lines):
             draw.text(surface, line, (rect.centerx, top + row * NOTICE_LINE_STEP), 15,
@@ -623,20 +634,18 @@ class App:
         pygame.display.quit()
 
 
-NOTICE_LINE_STEP = 20
-"""Logical pixels between the lines of a notice too long for one."""
-
-
-def _notice_lines(text: str, width: int, scale: float) -> list[str]:
-    """``text`` in at most two lines of ``width`` logical pixels as the window shows them (a
-    small window's text takes relatively more room); the second is cut if it must be."""
-    if draw.text_extent(text, 15, scale) <= width:
-        return [text]
+def _notice_lines(text: str, width: int, scale: float, most: int = 2) -> list[str]:
+    """``text`` in at most ``most`` lines of ``width`` logical pixels as the window shows them
+    (a small window's text takes relatively more room); the last is cut if it must be."""
+    lines: list[str] = []
     words = text.split(" ")
-    first = words[0]
-    for count in range(1, len(words)):
-        trial = " ".join(words[: count + 1])
-        if draw.text_extent(trial, 15, scale) > width:
-            return [" ".join(words[:count]), " ".join(words[count:])]
-        first = trial
-    return [first]
+    while words:
+        count = 1
+        if len(lines) == most - 1:
+            count = len(words)
+        while count < len(words) and draw.text_extent(" ".join(words[: count + 1]), 15,
+                                                      scale) <= width:
+            count += 1
+        lines.append(" ".join(words[:count]))
+        words = words[count:]
+    return lines

@@ -14,6 +14,11 @@ if TYPE_CHECKING:
     from client.app import App
     from client.net import NetEvent
 
+NOTICE_LINE_STEP = 20
+"""Logical pixels between the lines of a notice too long for one."""
+SIDE_HEADER = pygame.Rect(800, 8, 464, 40)
+"""The top of the side panel beside a board (the room's and the replay's titles)."""
+
 
 class Scene:
     """Base class: every hook does nothing."""
@@ -44,11 +49,23 @@ class Scene:
         waits for what is under it to finish (the result panel for the last move to land)."""
         return False
 
+    notice_lines = 2
+    """The most lines the app's notice takes over this scene (the last one is cut to fit)."""
+
     def notice_rect(self) -> pygame.Rect:
-        """Where the app's connection notice goes over this scene (bottom centre by default)."""
+        """Where the app's connection notice goes over this scene (bottom centre by default),
+        when it takes one line."""
         rect = pygame.Rect(0, 0, 760, 40)
         rect.midbottom = (640, 788)
         return rect
+
+    def notice_box(self, lines: int) -> pygame.Rect:
+        """Where a notice of ``lines`` lines goes: :meth:`notice_rect` grown upwards, clear of
+        what lies under it."""
+        rect = self.notice_rect()
+        grown = rect.inflate(0, NOTICE_LINE_STEP * (lines - 1))
+        grown.bottom = rect.bottom
+        return grown
 
     def caption(self) -> str:
         """The window title while this scene is on top."""
@@ -59,3 +76,21 @@ class Scene:
 
     def exit(self) -> None:
         """Called when the scene is removed from the stack."""
+
+
+class BesideBoard(Scene):
+    """A scene with a board on the left and a panel beside it (the room, the replay): the notice
+    (a lost connection being retried) goes over the panel's header, where it hides no square of
+    any game's board, and grows downwards, up to three lines in a small window."""
+
+    notice_lines = 3
+
+    def notice_rect(self) -> pygame.Rect:
+        """Over the side panel's header."""
+        return SIDE_HEADER.copy()
+
+    def notice_box(self, lines: int) -> pygame.Rect:
+        """:meth:`notice_rect` grown downwards, over the panel (never the board)."""
+        rect = self.notice_rect()
+        rect.height += NOTICE_LINE_STEP * (lines - 1)
+        return rect

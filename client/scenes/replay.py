@@ -23,7 +23,7 @@ from client.http_get import Fetch, FetchFailed, get_text
 from client.moves import PathMemo, display_moves, move_rows
 from client.room_model import SEATS, RoomModel
 from client.scenes import analysis_panel, room_panel
-from client.scenes.base import Scene
+from client.scenes.base import BesideBoard
 from client.slides import Slides
 from client.ui import draw, theme
 from client.ui.widgets import Button, plain_key, pressed
@@ -222,7 +222,7 @@ class RecordFetch(Fetch[dict[str, Any], RecordError]):
         super().__init__(read, "boardhall-fetch", RecordError)
 
 
-class ReplayScene(Scene):
+class ReplayScene(BesideBoard):
     """Step through a game: Left/Right one move, Home/End to the ends, Esc to go back."""
 
     def __init__(

@@ -44,7 +44,7 @@ from client.room_model import (
     reply_to,
 )
 from client.scenes import room_panel
-from client.scenes.base import Scene
+from client.scenes.base import BesideBoard
 from client.scenes.dialogs import ChoiceDialog, ExpressionDialog
 from client.scenes.room_panel import (
     MESSAGE_RECT,
@@ -187,7 +187,7 @@ def joined(words: list[str]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
-class RoomScene(Scene):
+class RoomScene(BesideBoard):
     """One room: playing or watching."""
 
     def __init__(self, app: App, code: str) -> None:
@@ -1602,11 +1602,6 @@ class RoomScene(Scene):
                   rect.width - 270)
         for button in self.offer_buttons:
             button.draw(surface)
-
-    def notice_rect(self) -> pygame.Rect:
-        """The connection notice goes over the bottom of the board, clear of the buttons."""
-        return pygame.Rect(BOARD_RECT.left + 24, BOARD_RECT.bottom - 60, BOARD_RECT.width - 48,
-                           40)
 
     @staticmethod
     def offer_rect() -> pygame.Rect:

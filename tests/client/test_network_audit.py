@@ -475,12 +475,11 @@ def test_create_room_double_clicked_on_a_slow_server_opens_one_room(
 
 
 def notice_in_a_small_window(app: App, size: tuple[int, int] = (640, 480)) -> str:
-    """The connection notice as a window of ``size`` shows it (cut to what fits)."""
+    """The connection notice as a window of ``size`` shows it (its lines, cut to what fits)."""
     scale = min(size[0] / theme.LOGICAL_SIZE[0], size[1] / theme.LOGICAL_SIZE[1])
     with draw.collect_text(scale) as texts:
         app._draw_notice(app.surface)
-    value, _, _ = draw.placed(texts[-1], scale, (0, 0))
-    return value
+    return " ".join(draw.placed(text, scale, (0, 0))[0] for text in texts)
 
 
 def test_the_connection_notice_says_its_news_first_in_a_small_window(ui: Any) -> None:

@@ -99,13 +99,18 @@ def test_information_in_the_lobby_is_calm_too(ui: Any) -> None:
 
 def test_a_notice_too_long_for_a_small_window_takes_two_lines(ui: Any) -> None:
     """At 640x480 the second window's notice read "... this one pl…": what it says was cut. It
-    now takes two lines there, each whole, and one line in a big window."""
+    now takes more lines there (over the room's side panel: up to three), each whole, and
+    fewer in a big window; the lobby's wide notice takes one line at 1280x800, two at 640x480."""
     from client.app import _notice_lines
 
     ui.open_room(demo_room("chess", plies=4))
-    width = ui.app.visible_scenes()[0].notice_rect().width - 24
-    assert _notice_lines(SECOND_WINDOW, width, 1.0) == [SECOND_WINDOW]
-    lines = _notice_lines(SECOND_WINDOW, width, 0.5)
+    scene = ui.app.visible_scenes()[0]
+    width = scene.notice_rect().width - 24
+    big = _notice_lines(SECOND_WINDOW, width, 1.0, scene.notice_lines)
+    small = _notice_lines(SECOND_WINDOW, width, 0.5, scene.notice_lines)
+    assert len(big) < len(small) <= 3 and " ".join(small) == " ".join(big) == SECOND_WINDOW
+    assert _notice_lines(SECOND_WINDOW, 736, 1.0) == [SECOND_WINDOW]
+    lines = _notice_lines(SECOND_WINDOW, 736, 0.5)
     assert len(lines) == 2 and " ".join(lines) == SECOND_WINDOW, lines
     ui.app.tell(SECOND_WINDOW, Severity.INFO)
     save(ui.app, SHOTS / "notice-info-two-lines-640x480.png", (640, 480))

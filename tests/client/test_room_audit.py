@@ -203,8 +203,9 @@ def test_chat_hint_fits_who_is_typing(ui: Any) -> None:
 
 
 def test_connection_notice_keeps_clear_of_buttons_and_messages(ui: Any) -> None:
-    """While reconnecting, the notice sits over the board's foot: no button is covered; room
-    messages go beside the board, over no piece and clear of the notice."""
+    """While reconnecting, the notice sits over the side panel's header, over no square of the
+    board: no button is covered; room messages go beside the board, over no piece and clear of
+    the notice."""
     from client.net import NetEvent
     from client.scenes.room import MESSAGE_RECT
 
@@ -213,13 +214,13 @@ def test_connection_notice_keeps_clear_of_buttons_and_messages(ui: Any) -> None:
     ui.message({"type": "presence", "room": "K7QD", "seat": "second", "connected": False,
                 "spectators": 2})
     assert room.message and ui.app.notice
-    notice = room.notice_rect()
-    assert BOARD.contains(notice)
+    notice, _ = ui.app.notice_box()
+    assert not BOARD.colliderect(notice)
     assert not [b.action for b in room.buttons() if b.rect.colliderect(notice)]
     assert not MESSAGE_RECT.colliderect(BOARD) and not MESSAGE_RECT.colliderect(notice)
     assert not [b.action for b in room.buttons() if b.rect.colliderect(MESSAGE_RECT)]
     frame = ui.shoot("room-chess-reconnecting")
-    assert frame.get_at(notice.center)[:3] != frame.get_at((notice.centerx, notice.top - 30))[:3]
+    assert frame.get_at(notice.center)[:3] != frame.get_at((notice.centerx, notice.bottom + 30))[:3]
     assert frame.get_at((MESSAGE_RECT.left, MESSAGE_RECT.centery))[:3] == room.message_color
 
 
