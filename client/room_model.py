@@ -85,7 +85,9 @@ class RoomModel:
     options: dict[str, Any] = field(default_factory=dict)
     status: str = "waiting"
     seats: dict[str, dict[str, Any] | None] = field(default_factory=dict)
-    spectators: int = 0
+    spectators: int | None = 0
+    """How many watch; ``None`` while not known (since the connection dropped, until the server
+    counts them again)."""
     you: str | None = None
     start: str | None = None
     moves: list[str] = field(default_factory=list)
@@ -212,6 +214,11 @@ class RoomModel:
             if outcome is not None:
                 self.highlight = tuple(outcome.highlight)
         return None
+
+    def connection_lost(self) -> None:
+        """The connection dropped: what the server counts is unknown until it says it again (its
+        next snapshot of the room, or a presence)."""
+        self.spectators = None
 
     def apply_record(self, record: dict[str, Any], now: float) -> bool:
         """Catch up from the game's record, fetched when its room had closed (the game ended while

@@ -1352,6 +1352,7 @@ class RoomScene(BesideBoard):
         its way as cut off. After a reconnect, ask for the room again: our seat comes back with
         our token, and a spectator watches again."""
         if event.kind == "closed":
+            self.model.connection_lost()
             self.freeze_clocks()
             self.cancel_premove()  # nothing can be played before the snapshot after the drop
             self.pending_cut = self.pending_move is not None

@@ -58,9 +58,7 @@ def draw_panel(room: RoomScene, surface: pygame.Surface) -> None:
     top = "second" if bottom == "first" else "first"
     draw_player(room, surface, top, pygame.Rect(x, 74, PANEL_W, 72))
     draw_player(room, surface, bottom, pygame.Rect(x, 154, PANEL_W, 72))
-    watching = "room closed" if m.closed else f"{m.spectators} watching"  # nobody is left
-    if room.app.rtt_ms is not None and not room.app.local_server and room.online:
-        watching += f" · ping {room.app.rtt_ms} ms"
+    watching = watching_text(room)
     draw.text(surface, watching, (x + PANEL_W, 244), 14, theme.MUTED, "midright")
     scale = room.app.viewport()[0]
     status_w = PANEL_W - draw.text_extent(watching, 14, scale) - 16
@@ -73,6 +71,17 @@ def draw_panel(room: RoomScene, surface: pygame.Surface) -> None:
     room.chat_field.draw(surface)
     for b in room.buttons():
         b.draw(surface)
+
+
+def watching_text(room: RoomScene) -> str:
+    """``3 watching · ping 24 ms``, ``room closed`` once everyone has left; while the count is
+    not known (the connection is down, or back without the server's count yet) no count."""
+    m = room.model
+    parts = ["room closed" if m.closed else "" if m.spectators is None
+             else f"{m.spectators} watching"]
+    if room.app.rtt_ms is not None and not room.app.local_server and room.online:
+        parts.append(f"ping {room.app.rtt_ms} ms")
+    return " · ".join(p for p in parts if p)
 
 
 def status_parts(room: RoomScene, width: int, scale: float) -> list[tuple[str, theme.Color]]:
