@@ -48,7 +48,6 @@ from client.scenes.base import BesideBoard
 from client.scenes.dialogs import ChoiceDialog, ExpressionDialog
 from client.scenes.room_panel import (
     MESSAGE_RECT,
-    MOVE_COLUMNS,
     MOVE_ROWS,
     MOVES_RECT,
     PANEL_W,
@@ -717,7 +716,7 @@ class RoomScene(BesideBoard):
     def scroll_moves(self, lines: int) -> None:
         """Scroll the move list back (positive) or forward by ``lines`` (wheel, PgUp/PgDn)."""
         total = len(self.move_rows())
-        most = max(0, total - MOVE_ROWS * MOVE_COLUMNS)
+        most = max(0, total - MOVE_ROWS * room_panel.move_columns(self.model.game))
         self.move_scroll = max(0, min(most, self.move_scroll + lines))
 
     def reveal_browsed(self) -> None:
@@ -728,7 +727,7 @@ class RoomScene(BesideBoard):
         shown = self.browse.index(self.model) - 1
         line = next((j for j, (_, cells) in enumerate(rows)
                      if any(ply == shown for ply, _ in cells)), 0)
-        visible = MOVE_ROWS * MOVE_COLUMNS
+        visible = MOVE_ROWS * room_panel.move_columns(self.model.game)
         scroll = max(len(rows) - line - visible, min(len(rows) - line - 1, self.move_scroll))
         self.move_scroll = max(0, min(max(0, len(rows) - visible), scroll))
 

@@ -25,12 +25,21 @@ MESSAGE_RECT = pygame.Rect(800, 422, 464, 48)
 """Messages go beside the board (over the top of the chat), never over the pieces."""
 MOVE_ROWS, MOVE_COLUMNS = 6, 2
 """The move list shows this many lines of two moves per column."""
+WIDE_MOVES = frozenset({"shuqi"})
+"""Games whose moves can be long (number chess's spans with their expressions,
+``7,0-7,14=1+2+3+4+5-6``): their move list has one column of lines, twice as wide, so such a
+move is read whole even in a small window."""
 PANEL_X = 800
 PANEL_W = 464
 STATUS_SIZE = 17
 PREMOVE_TEXT = (196, 160, 240)
 """The status line's words about a premove: the violet of the premove's marks, made readable
 on the dark panel."""
+
+
+def move_columns(game: str) -> int:
+    """How many columns of lines the room's move list has for ``game``."""
+    return 1 if game in WIDE_MOVES else MOVE_COLUMNS
 
 
 def coordinates_word(game: str | None) -> str:
@@ -222,7 +231,7 @@ def move_spots(room: RoomScene, rect: pygame.Rect) -> list[tuple[str, tuple[int,
     """Where the move list draws its lines (scrolled as the room says): each line's number,
     where the number goes, and its moves' cells."""
     lines = room.move_rows()
-    per_col, cols = MOVE_ROWS, MOVE_COLUMNS
+    per_col, cols = MOVE_ROWS, move_columns(room.model.game)
     end = len(lines) - room.move_scroll
     shown = lines[max(0, end - per_col * cols):end]
     col_w = rect.width // cols

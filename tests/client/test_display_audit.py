@@ -290,7 +290,7 @@ def test_move_list_entries_keep_apart(ui: Any, size: tuple[int, int]) -> None:
     ui.open_room(demo_room("shuqi", plies=260))
     _, recorded = window_shot(ui.app, size, f"audit-moves-long-{size[0]}x{size[1]}")
     entries = [rect for item, rect in recorded if MOVES_RECT.collidepoint(item.pos)]
-    assert len(entries) > 20
+    assert len(entries) > 10  # six lines of two moves (one column: number chess's are long)
     for one in entries:
         for other in entries:
             if one is not other and abs(one.centery - other.centery) < 4 and one.left < other.left:
