@@ -985,8 +985,8 @@ class LobbyScene(Scene):
             name_rect = draw.text(surface, str(g.get("name") or g.get("game")),
                                   (rect.left + 14, rect.top + 9), 18, theme.TEXT,
                                   max_width=rect.width - 28)
-            cjk = theme.CJK_GAME_NAMES.get(str(g.get("game")))
-            if cjk and fonts.has_cjk() and (
+            cjk = theme.game_subtitle(str(g.get("game")))  # a custom game's variants: none
+            if cjk and fonts.can_show(cjk) and (
                     name_rect.right + 16 + fonts.text_width(cjk, 20) < rect.right - 12):
                 draw.text(surface, cjk, (rect.right - 12, rect.top + 9), 20,
                           theme.TEXT if chosen else theme.MUTED, "topright")

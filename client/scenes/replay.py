@@ -21,11 +21,11 @@ from client.boards import make_view
 from client.boards.base import BoardView, Marks
 from client.http_get import Fetch, FetchFailed, get_text
 from client.moves import PathMemo, display_moves, move_rows
-from client.room_model import SEATS, RoomModel
+from client.room_model import SEATS, SHORT_GAME_NAMES, RoomModel
 from client.scenes import analysis_panel, room_panel
 from client.scenes.base import BesideBoard
 from client.slides import Slides
-from client.ui import draw, theme
+from client.ui import draw, fonts, theme
 from client.ui.widgets import Button, plain_key, pressed
 from client.variants import learn_variant
 from engines.base import SIDES
@@ -246,6 +246,7 @@ class ReplayScene(BesideBoard):
         self.coordinates_word = room_panel.coordinates_word(game)
         """The coordinates toggle's name, as the room calls it ("Numbers" in draughts)."""
         self.moves = list(moves)
+        self.variant_info = dict(variant_info or {})
         self.names = dict(names or {})
         self.result, self.reason = result, reason
         self.index = len(self.moves)
@@ -505,6 +506,7 @@ class ReplayScene(BesideBoard):
                 analysis_panel.draw_best(surface, self.view, self.game, found.best)
         self.draw_analysis(surface)
         draw.text(surface, "Replay", (800, 18), 24)
+        draw.text(surface, self.game_label(), (1264, 24), 15, theme.MUTED, "topright", 300)
         first = self.names.get("first") or "First player"
         second = self.names.get("second") or "Second player"
         draw.text(surface, f"{first}  vs  {second}", (800, 56), 17, theme.TEXT, max_width=464)
@@ -547,6 +549,13 @@ class ReplayScene(BesideBoard):
                 draw.text(surface, text, (box.left + 60 + k * 200, y), 15, color, max_width=190)
         for b in self.buttons:
             b.draw(surface)
+
+    def game_label(self) -> str:
+        """What game this is, beside the title: ``Chess · 国际象棋``; a custom game's by its
+        variant's own name (``Custom · Xiangqi (JBQ rules)``)."""
+        subtitle = theme.game_subtitle(self.game, self.variant_info)
+        shown = subtitle if subtitle and fonts.can_show(subtitle) else ""
+        return " · ".join(t for t in (SHORT_GAME_NAMES.get(self.game, self.game), shown) if t)
 
     def display_names(self) -> dict[str, str]:
         """The players' names as the replay shows them."""

@@ -53,11 +53,13 @@ def draw_panel(room: RoomScene, surface: pygame.Surface) -> None:
     m = room.model
     x = PANEL_X
     title, variant = room.titles()
+    subtitle = theme.game_subtitle(m.game, m.variant_info)
+    if variant == subtitle:
+        variant = ""  # a custom variant's name: said under the title
     draw.text(surface, f"{title}{' · ' + variant if variant else ''}", (x, 18), 24,
               max_width=300)
-    cjk = theme.CJK_GAME_NAMES.get(m.game)
-    if cjk and fonts.has_cjk():
-        draw.text(surface, cjk, (x, 58), 20, theme.MUTED, "midleft", 200)
+    if subtitle and fonts.can_show(subtitle):
+        draw.text(surface, subtitle, (x, 58), 20, theme.MUTED, "midleft", 200)
     draw.text(surface, f"Room {m.room}{' · private' if m.private else ''}",
               (x + PANEL_W, 24), 15, theme.MUTED, "topright")
     rules = options_text(m.options, room.option_defaults())

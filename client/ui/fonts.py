@@ -166,6 +166,11 @@ def cjk_stroke(px: int) -> int:
     return max(1, round(px / 45))
 
 
+def can_show(text: str) -> bool:
+    """Whether ``text`` can be drawn: it needs no CJK font, or one is installed."""
+    return not needs_cjk(text) or has_cjk()
+
+
 def label(latin: str, cjk: str | None = None) -> str:
     """``"Latin (中文)"`` when a CJK font exists, else just the Latin text."""
     if cjk and has_cjk():

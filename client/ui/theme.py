@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 Color = tuple[int, int, int]
 
 LOGICAL_SIZE: tuple[int, int] = (1280, 800)
@@ -51,9 +54,23 @@ def seat_color(game: str, seat: str) -> Color:
 
 CJK_GAME_NAMES: dict[str, str] = {
     "chess": "国际象棋", "draughts": "国际跳棋", "shuqi": "国际数棋", "hexgomoku": "三角网络五子棋",
-    "custom": "精班棋",
 }
-"""Chinese names shown beside the English ones when a CJK font is installed."""
+"""Chinese names shown beside the English ones when a CJK font is installed. Custom games have
+none: each variant has its own name (see :func:`game_subtitle`)."""
+
+
+def game_subtitle(game: str, variant_info: Mapping[str, Any] | None = None) -> str:
+    """The line under (or beside) a game's name: its Chinese name; for a custom game the name
+    its variant gives itself in ``variant_info`` (``Xiangqi (JBQ rules)``, ``standard(7x7)``),
+    or nothing when it is not known (never one fixed name for every variant).
+
+    >>> game_subtitle("chess"), game_subtitle("custom"), game_subtitle("custom", {"name": "A"})
+    ('国际象棋', '', 'A')
+    """
+    if game == "custom":
+        name = (variant_info or {}).get("name")
+        return name.strip() if isinstance(name, str) else ""
+    return CJK_GAME_NAMES.get(game, "")
 
 RADIUS = 6
 PAD = 12
