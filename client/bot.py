@@ -42,12 +42,13 @@ from typing import Any, Protocol
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
+from client import flags
 from client.address import BadAddress, to_url
 from client.clocks import FISCHER, PER_MOVE, clock_presets, parse_clock
 from client.variants import learn_variant
 from engines import EngineError, get
 from engines.search import BotPlayer, Decision, think_seconds
-from engines.search.levels import SAFETY_SECONDS, level_info
+from engines.search.levels import SAFETY_SECONDS
 
 log = logging.getLogger("boardhall.bot")
 
@@ -825,7 +826,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("address", help="HOST, HOST:PORT or a ws:// / wss:// URL")
     parser.add_argument("--game", required=True, help="game id (chess, draughts, shuqi, ...)")
     parser.add_argument("--variant", help="variant id (default: the game's default)")
-    parser.add_argument("--level", type=int, default=4, help="bot level 1-8 (default 4)")
+    parser.add_argument(
+        "--level", type=flags.bot_level, default=4, help="bot level 1-8 (default 4)"
+    )
     parser.add_argument("--room", help="play in this room instead of seeking an opponent")
     firsts = [f"{game} {seconds}s/move" for game, seconds in PER_MOVE.items()]
     parser.add_argument(
@@ -835,11 +838,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         f"game's first quick-game preset ({', '.join(firsts)}, others {FISCHER[0][0]}), so a "
         "human's first quick-game button meets the bot",
     )
-    parser.add_argument("--games", type=int, default=0, help="games to play (default: no limit)")
+    parser.add_argument(
+        "--games",
+        type=flags.games,
+        default=0,
+        help=f"games to play, up to {flags.GAMES_MAX} (default 0: no limit)",
+    )
     parser.add_argument("--name", help="player name (default 'Bot L<level>')")
     parser.add_argument("--uci", help="chess only: path of a UCI engine to play with")
-    parser.add_argument("--seed", type=int, help="seed of the random choices of levels 1-2")
-    parser.add_argument("--port", type=int, help="port when the address names none (8765)")
+    parser.add_argument(
+        "--seed",
+        type=flags.seed,
+        help=f"seed of the random choices of levels 1-2 (0 to {flags.SEED_MAX})",
+    )
+    parser.add_argument("--port", type=flags.port, help="port when the address names none (8765)")
     parser.add_argument("-v", "--verbose", action="store_true", help="log every game")
 
 
@@ -856,10 +868,7 @@ def run_from_args(args: argparse.Namespace) -> int:
     )
     try:
         url = to_url(args.address, args.port)
-        level_info(args.level)
         get(args.game)
-        if args.games < 0:
-            raise ValueError(f"--games must be 0 or more, not {args.games}")
         options = BotOptions(
             url=url,
             game=args.game,

@@ -14,6 +14,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from client import flags
+
 # pygame's own banner on every start is noise in a user's terminal and in a bot's log
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
@@ -32,29 +34,15 @@ def register(name: str, help_text: str, add_arguments: AddArgs, run: Run) -> Non
     SUBCOMMANDS[name] = (help_text, add_arguments, run)
 
 
-def _size(text: str) -> tuple[int, int]:
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"size must look like 1280x800, not {text!r}") from None
-    from client.ui.theme import MIN_WINDOW
-
-    if w < MIN_WINDOW[0] or h < MIN_WINDOW[1]:
-        raise argparse.ArgumentTypeError(
-            f"size {text} is too small: at least {MIN_WINDOW[0]}x{MIN_WINDOW[1]}")
-    if not (w <= 7680 and h <= 4320):
-        raise argparse.ArgumentTypeError(f"size {text} is out of range")
-    return w, h
-
-
 # ---- connect ------------------------------------------------------------------------------------
 
 def _connect_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("address", nargs="?", default=None,
                    help="HOST, HOST:PORT or a ws:// / wss:// URL (default: the last server)")
     p.add_argument("--name", help="your player name (default: the last one)")
-    p.add_argument("--port", type=int, help="port when the address names none (default 8765)")
-    p.add_argument("--size", type=_size, default=(1280, 800), help="window size, e.g. 900x600")
+    p.add_argument("--port", type=flags.port,
+                   help="port when the address names none, 1 to 65535 (default 8765)")
+    p.add_argument("--size", type=flags.size, default=(1280, 800), help="window size, e.g. 900x600")
     p.add_argument("--cafile", type=Path,
                    help="certificate authority to trust for wss:// (a self-signed server)")
 
@@ -95,42 +83,19 @@ def _connect(args: argparse.Namespace) -> int:
 
 # ---- local --------------------------------------------------------------------------------------
 
-def _plies(text: str) -> int:
-    """``--plies``: how many legal moves to play first, 0 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be a whole number, 0 or more, not {text!r}")
-    return value
-
-
-def _bot_level(text: str) -> str:
-    """``--bot``: a level the server's bots play (refused here, not later in the window)."""
-    from engines.search.levels import level_info
-
-    try:
-        level_info(int(text))
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"bot level must be a whole number from 1 to 8, not {text!r}"
-        ) from None
-    return text
-
-
 def _local_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", default="hexgomoku", help="game id (default hexgomoku)")
     p.add_argument("--variant", help="variant id")
-    p.add_argument("--bot", type=_bot_level,
+    p.add_argument("--bot", type=flags.bot_level,
                    help="play the computer at this level (1-8) instead of hot-seat")
-    p.add_argument("--size", type=_size, default=(1280, 800), help="window size, e.g. 900x600")
+    p.add_argument("--size", type=flags.size, default=(1280, 800), help="window size, e.g. 900x600")
 
 
 def _local(args: argparse.Namespace) -> int:
     from client.local import run_local
 
-    return run_local(args.game, args.variant, args.bot, args.size)
+    level = None if args.bot is None else str(args.bot)
+    return run_local(args.game, args.variant, level, args.size)
 
 
 # ---- screenshot ---------------------------------------------------------------------------------
@@ -142,8 +107,9 @@ def _screenshot_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scene", choices=("room", "lobby", "connect"), default="room",
                    help="what to render: a room with the board (default), the lobby or the "
                    "connect screen")
-    p.add_argument("--plies", type=_plies, default=6, help="legal moves to play first (default 6)")
-    p.add_argument("--size", type=_size, default=(1280, 800), help="image size, e.g. 900x600")
+    p.add_argument("--plies", type=flags.plies, default=6,
+                   help=f"legal moves to play first, 0 to {flags.PLIES_MAX} (default 6)")
+    p.add_argument("--size", type=flags.size, default=(1280, 800), help="image size, e.g. 900x600")
     p.add_argument("--out", required=True, type=Path, help="PNG file to write")
 
 
@@ -179,7 +145,7 @@ def _replay_args(p: argparse.ArgumentParser) -> None:
                    "PDN) or an http(s):// URL of GET /games/ID (any format it serves)")
     p.add_argument("--game", help="game id when the record does not say (chess: PGN, "
                    "draughts: PDN)")
-    p.add_argument("--size", type=_size, default=(1280, 800), help="window size, e.g. 900x600")
+    p.add_argument("--size", type=flags.size, default=(1280, 800), help="window size, e.g. 900x600")
 
 
 def _unusable_source(source: str) -> str:

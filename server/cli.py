@@ -22,11 +22,14 @@ from server import discovery, gcpolicy, lan
 from server.config import ServerConfig, server_version
 from server.dbcheck import SCHEMA_VERSION
 from server.flags import (
+    DAY_S,
+    WEEK_S,
     bounded,
     ipv6_prefix,
     networks,
     ping_interval,
     port_number,
+    seconds,
     variant_directory,
     whole,
 )
@@ -36,6 +39,18 @@ from server.net import HTTP_ROUTES, BoardhallServer, CannotListen
 log = logging.getLogger("boardhall.cli")
 
 DEFAULTS = ServerConfig()
+
+COUNT_MAX = 1_000_000
+"""The most any count flag takes (connections, rooms, spectators, messages and chat lines):
+a million is more than one server process can hold or handle, so a limit raised that far is
+already off (the load benchmarks open --connections-per-address this far); a larger number
+is a slip of the keyboard."""
+
+BOT_GAMES_MAX = 1000
+"""The most ``--bot-games``: each game against the computer runs a bot process of its own."""
+
+LAG_CREDIT_MAX_MS = 60_000
+"""The most ``--lag-credit-max``: a minute; a side's lag quota holds only a second anyway."""
 
 
 def database_problem(path: str, error: sqlite3.Error) -> str:
@@ -156,31 +171,31 @@ def build_parser() -> argparse.ArgumentParser:
     discovery.add_flags(parser)
     add(
         "--abort-after",
-        type=bounded(float, "a number of seconds above 0", 0.0, above=True),
+        type=seconds(0, DAY_S, above=True),  # a day: the protocol's longest clock too
         default=DEFAULTS.abort_after_s,
         help="seconds for each side's first move in a timed room before the game is aborted",
     )
     add(
         "--absence-grace",
-        type=bounded(float, "0 or more seconds", 0.0),
+        type=seconds(0, WEEK_S),  # a week: an untimed game may go at a letter's pace
         default=DEFAULTS.absence_grace_s,
         help="seconds a player may be away in an untimed game before the opponent may claim it",
     )
     add(
         "--rooms-per-identity",
-        type=whole(1),
+        type=whole(1, COUNT_MAX),
         default=DEFAULTS.rooms_per_identity,
         help="unfinished rooms one identity may sit in",
     )
     add(
         "--spectators-per-room",
-        type=whole(0),
+        type=whole(0, COUNT_MAX),
         default=DEFAULTS.spectators_per_room,
         help="spectators one room accepts",
     )
     add(
         "--connections-per-address",
-        type=whole(1),
+        type=whole(1, COUNT_MAX),
         default=DEFAULTS.connections_per_address,
         help="open connections one IP address may have (and as many again still in their "
         "opening handshake); an IPv6 client counts with its whole network of --ipv6-prefix bits",
@@ -212,33 +227,33 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add(
         "--rate",
-        type=whole(1),
+        type=whole(1, COUNT_MAX),
         default=DEFAULTS.messages_per_second,
         help="messages per second per connection before rate_limited errors",
     )
     add(
         "--chat-lines",
-        type=whole(1),
+        type=whole(1, COUNT_MAX),
         default=DEFAULTS.chat_lines,
         help="chat lines one player may say within --chat-window seconds (in all rooms "
         "together) before rate_limited errors",
     )
     add(
         "--chat-window",
-        type=bounded(float, "a number of seconds above 0", 0.0, above=True),
+        type=seconds(0, DAY_S, above=True),  # a day: the lines said are kept that long
         default=DEFAULTS.chat_window_s,
         help="the chat rate's window in seconds",
     )
     add(
         "--chat-repeat",
-        type=bounded(float, "0 (off) or more seconds", 0.0),
+        type=seconds(0, DAY_S, zero=" (off)"),
         default=DEFAULTS.chat_repeat_s,
         help="seconds within which a player's same chat line again (whatever its case and "
         "spacing) is refused with rate_limited; 0 allows repeats",
     )
     add(
         "--chat-address-lines",
-        type=whole(0),
+        type=whole(0, COUNT_MAX),
         default=None,
         # "%(default).0s" prints nothing and keeps the formatter from adding "(default: None)"
         help="chat lines one client address (as --connections-per-address counts it) may say "
@@ -249,13 +264,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add(
         "--lag-credit-max",
-        type=bounded(int, "a whole number of milliseconds, 0 or more", 0),
+        type=bounded(
+            int,
+            f"a whole number of milliseconds from 0 to {LAG_CREDIT_MAX_MS} (a minute)",
+            0,
+            LAG_CREDIT_MAX_MS,
+        ),
         default=DEFAULTS.lag_credit_max_ms,
         help="most lag compensation (ms) credited to a single move",
     )
     add(
         "--bot-games",
-        type=whole(0),
+        type=whole(0, BOT_GAMES_MAX),
         default=DEFAULTS.bot_games,
         help="unfinished games against the computer at once (each bot is a separate process)",
     )

@@ -15,6 +15,14 @@ from server.proxies import Network, parse_networks
 
 Number = TypeVar("Number", int, float)
 
+MINUTE_S = 60
+HOUR_S = 3600
+DAY_S = 24 * HOUR_S
+WEEK_S = 7 * DAY_S
+
+SHOWN_CHARS = 40
+"""A refused value is echoed up to this many characters (a pasted page is not)."""
+
 
 def bounded(
     kind: Callable[[str], Number],
@@ -24,40 +32,77 @@ def bounded(
     above: bool = False,
 ) -> Callable[[str], Number]:
     """A finite ``kind`` from ``low`` (with ``above``, more than ``low``) to ``high``; anything
-    else is refused as not ``what``."""
+    else is refused as not ``what`` (which should name the range). A negative zero (``-0``) is
+    refused where ``low`` is 0 or more: the minus is a slip, not a value."""
 
     def parse(text: str) -> Number:
         try:
             value = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"must be {what}, not {text!r}") from None
+            raise argparse.ArgumentTypeError(f"must be {what}, not {shown(text)!r}") from None
+        signed_zero = value == 0 and text.strip().startswith("-") and low >= 0
         if (
             not math.isfinite(value)
+            or signed_zero
             or value < low
             or (above and value == low)
             or (high is not None and value > high)
         ):
-            raise argparse.ArgumentTypeError(f"must be {what}, not {text}")
+            raise argparse.ArgumentTypeError(f"must be {what}, not {shown(text)}")
         return value
 
     return parse
 
 
-def whole(low: int) -> Callable[[str], int]:
-    """A whole number of at least ``low``."""
-    return bounded(int, f"a whole number, {low} or more", low)
+def shown(text: str) -> str:
+    """``text`` as a refusal echoes it: cut to :data:`SHOWN_CHARS` characters."""
+    return text if len(text) <= SHOWN_CHARS else f"{text[: SHOWN_CHARS - 3]}..."
+
+
+def whole(low: int, high: int | None = None) -> Callable[[str], int]:
+    """A whole number of at least ``low`` (and at most ``high``)."""
+    what = (
+        f"a whole number, {low} or more" if high is None else f"a whole number from {low} to {high}"
+    )
+    return bounded(int, what, low, high)
+
+
+def seconds(low: float, high: int, above: bool = False, zero: str = "") -> Callable[[str], float]:
+    """A number of seconds from ``low`` (with ``above``, more than ``low``) to ``high``, which
+    the refusal names in words too (``86400 (a day)``); ``zero`` says what 0 means."""
+    upto = f"{high} seconds ({in_words(high)})"
+    what = f"more than {low:g} and at most {upto}" if above else f"{low:g}{zero} to {upto}"
+    return bounded(float, what, float(low), float(high), above)
+
+
+def in_words(span_s: int) -> str:
+    """``span_s`` seconds in words: a week, a day, an hour, a minute, or so many of one."""
+    units = ((WEEK_S, "a week"), (DAY_S, "a day"), (HOUR_S, "an hour"), (MINUTE_S, "a minute"))
+    for unit, one in units:
+        if span_s % unit == 0:
+            count = span_s // unit
+            return one if count == 1 else f"{count} {one.split()[1]}s"
+    return f"{span_s} s"
 
 
 port_number = bounded(int, "a TCP port from 0 to 65535", 0, 65535)
 """A TCP port (0 picks a free one): the system would silently take 99999 as 34463."""
 
+PING_INTERVAL_MAX_S = HOUR_S
+"""The longest ``--ping-interval``: the pings find dead connections (closed after twice the
+interval) and measure the lag credited to moves; an hour apart they do neither usefully."""
+
+PING_INTERVAL = (
+    f"0 (no pings) or 1 to {PING_INTERVAL_MAX_S} seconds ({in_words(PING_INTERVAL_MAX_S)})"
+)
+
 
 def ping_interval(text: str) -> float:
-    """0 (no pings) or at least 1 second: a millisecond's interval, a slip for 1000 ms,
+    """0 (no pings) or 1 second to an hour: a millisecond's interval, a slip for 1000 ms,
     pinged every connection a thousand times a second and held a whole core."""
-    value = bounded(float, "0 (no pings) or 1 or more seconds", 0.0)(text)
+    value = bounded(float, PING_INTERVAL, 0.0, float(PING_INTERVAL_MAX_S))(text)
     if 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"must be 0 (no pings) or 1 or more seconds, not {text}")
+        raise argparse.ArgumentTypeError(f"must be {PING_INTERVAL}, not {shown(text)}")
     return value
 
 

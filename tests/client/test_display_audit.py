@@ -225,12 +225,12 @@ def test_window_size_has_a_floor(tmp_path: Path) -> None:
     import warnings
 
     from client.app import App
-    from client.cli import _size
     from client.config import Config
+    from client.flags import size
 
-    with pytest.raises(argparse.ArgumentTypeError, match="at least 640x480"):
-        _size("480x360")
-    assert _size("640x480") == (640, 480)
+    with pytest.raises(argparse.ArgumentTypeError, match="from 640x480 to 7680x4320"):
+        size("480x360")
+    assert size("640x480") == (640, 480)
     app = App(Config(path=tmp_path / "c.json"), window_size=(400, 300))
     try:
         assert app.window is not None and app.window.get_size() == (640, 480)
