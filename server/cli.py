@@ -13,7 +13,7 @@ import socket
 import sqlite3
 import ssl
 import sys
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +23,11 @@ from server.config import ServerConfig, server_version
 from server.dbcheck import SCHEMA_VERSION
 from server.flags import (
     DAY_S,
+    DEFAULT_PORT,
+    PORT_VARIABLE,
     WEEK_S,
     bounded,
+    default_port,
     ipv6_prefix,
     networks,
     ping_interval,
@@ -145,7 +148,15 @@ def build_parser() -> argparse.ArgumentParser:
         "::1 or 127.0.0.1 this machine only; a link-local IPv6 address names its interface "
         "(fe80::1%%eth0)",
     )
-    add("--port", type=port_number, default=8765, help="TCP port (0 picks a free one)")
+    add(
+        "--port",
+        type=port_number,
+        default=None,
+        # "%(default).0s" prints nothing and keeps the formatter from adding "(default: None)"
+        help=f"TCP port (0 picks a free one; default: ${PORT_VARIABLE} when set, else "
+        f"{DEFAULT_PORT})"
+        "%(default).0s",
+    )
     add("--db", default="./boardhall.db", help="SQLite database file (created if missing)")
     add(
         "--variants",
@@ -401,13 +412,36 @@ def loop_runner(choice: str) -> Callable[[Coroutine[Any, Any, None]], None] | No
     return uvloop.run
 
 
+def settle_port(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, environ: Mapping[str, str]
+) -> int | None:
+    """Set ``args.port`` from :data:`PORT_VARIABLE` when ``--port`` was not given (a value
+    that is no port stops here, as a flag would). Returns the variable's port when ``--port``
+    overrides it with another: a healthcheck that asks the variable's finds no server there."""
+    try:
+        from_environment = default_port(environ)
+    except argparse.ArgumentTypeError as exc:
+        parser.error(str(exc))
+    if args.port is None:
+        args.port = from_environment
+    elif environ.get(PORT_VARIABLE, "").strip() and args.port != from_environment:
+        return from_environment
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``boardhall-server``."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    overridden = settle_port(parser, args, os.environ)
     if bool(args.tls_cert) != bool(args.tls_key):
         print("boardhall-server: --tls-cert and --tls-key go together", file=sys.stderr)
         return 2
     setup_logging(args.log_level)
+    if overridden is not None:
+        why = f"a healthcheck asks {PORT_VARIABLE} (the Docker image's does): set it instead"
+        fields = {"port": args.port, PORT_VARIABLE: overridden, "why": why}
+        log.warning(f"--port is not {PORT_VARIABLE}", extra={"fields": fields})
     runner = loop_runner(args.loop)
     if runner is None:
         print("boardhall-server: --loop uvloop needs uvloop (the 'speed' extra)", file=sys.stderr)

@@ -1,12 +1,13 @@
-"""argparse types that refuse a bad command-line value by name: numbers in a range, a TCP port,
-comma-separated names from a fixed set, IP networks, an IPv6 prefix length, a directory. Used by
-``boardhall-server`` and the ``bench/`` scripts."""
+"""argparse types that refuse a bad command-line value by name: numbers in a range, a TCP port
+(and the environment's port, used without ``--port``), comma-separated names from a fixed set,
+IP networks, an IPv6 prefix length, a directory. Used by ``boardhall-server`` and the ``bench/``
+scripts."""
 
 from __future__ import annotations
 
 import argparse
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TypeVar
 
@@ -87,6 +88,26 @@ def in_words(span_s: int) -> str:
 
 port_number = bounded(int, "a TCP port from 0 to 65535", 0, 65535)
 """A TCP port (0 picks a free one): the system would silently take 99999 as 34463."""
+
+PORT_VARIABLE = "BOARDHALL_PORT"
+"""The environment variable of ``boardhall-server``'s port when ``--port`` is not given: the
+Docker image's healthcheck asks the same port (server/healthcheck.py)."""
+
+DEFAULT_PORT = 8765
+"""The port without ``--port`` or :data:`PORT_VARIABLE`."""
+
+
+def default_port(environ: Mapping[str, str]) -> int:
+    """The port without ``--port``: :data:`PORT_VARIABLE`'s in ``environ`` (blank or unset:
+    :data:`DEFAULT_PORT`); a value that is no port is refused naming the variable."""
+    text = environ.get(PORT_VARIABLE, "").strip()
+    if not text:
+        return DEFAULT_PORT
+    try:
+        return port_number(text)
+    except argparse.ArgumentTypeError as exc:
+        raise argparse.ArgumentTypeError(f"{PORT_VARIABLE} {exc}") from None
+
 
 PING_INTERVAL_MAX_S = HOUR_S
 """The longest ``--ping-interval``: the pings find dead connections (closed after twice the

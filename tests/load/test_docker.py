@@ -4,7 +4,8 @@
 ``docker-compose -f FILE config`` without an engine and validates it against the compose spec
 JSON schema it ships (``compose/config/compose_spec.json``); the tests also validate the file
 against that schema directly with ``jsonschema`` in the tool's own Python, assert the structure
-(service, port, volume, healthcheck), and run the healthcheck command against a real server.
+(service, port, volume, healthcheck), and run the healthcheck command against a real server
+started as the image starts it, on another port than 8765 set only by ``BOARDHALL_PORT``.
 A broken compose file must be refused (so the checks can fail).
 """
 
@@ -12,9 +13,10 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import os
 import re
-import shlex
 import shutil
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -53,13 +55,19 @@ def _tool_python() -> str:
     return first[2:].strip().split()[0] if first.startswith("#!") else "python3"
 
 
-def _config(path: Path) -> subprocess.CompletedProcess[str]:
+def _config(path: Path, port: str | None = None) -> subprocess.CompletedProcess[str]:
+    """``docker-compose config`` of ``path``, with ``BOARDHALL_PORT`` set to ``port`` (unset
+    without it) in the environment it interpolates from."""
+    env = {k: v for k, v in os.environ.items() if k != "BOARDHALL_PORT"}
+    if port is not None:
+        env["BOARDHALL_PORT"] = port
     return subprocess.run(
         [str(TOOL), "-f", str(path), "config"],
         capture_output=True,
         text=True,
         timeout=60,
         cwd=path.parent,
+        env=env,
     )
 
 
@@ -90,16 +98,24 @@ def test_compose_file_matches_the_compose_spec_schema() -> None:
     assert checked["errors"] == []
 
 
+PORT = "${BOARDHALL_PORT:-8765}"
+"""The compose file's port: BOARDHALL_PORT from the shell or a .env file, else 8765."""
+
+HEALTHCHECK = ["CMD", "python", "-m", "server.healthcheck"]
+"""The healthcheck of both files: ``GET /healthz`` on BOARDHALL_PORT (server/healthcheck.py)."""
+
+
 @needs_tool
 def test_compose_structure_service_port_volume_healthcheck() -> None:
-    """One server service on 8765, its database on a named volume, a /healthz healthcheck."""
+    """One server service on BOARDHALL_PORT (8765 by default), published as itself and given
+    to the container, its database on a named volume, the /healthz healthcheck; no --port."""
     data = _schema(COMPOSE)["data"]
     services = data["services"]
     assert len(services) >= 1
     name, service = next(iter(services.items()))
     assert "build" in service or "image" in service, name
-    ports = [str(p) for p in service["ports"]]
-    assert any(p.endswith("8765") or p == "8765:8765" for p in ports), ports
+    assert [str(p) for p in service["ports"]] == [f"{PORT}:{PORT}"]
+    assert service["environment"] == {"BOARDHALL_PORT": PORT}
     mounts = [str(v) for v in service["volumes"]]
     named = [m.split(":")[0] for m in mounts if ":" in m]
     assert any(v in (data.get("volumes") or {}) for v in named), (mounts, data.get("volumes"))
@@ -107,8 +123,26 @@ def test_compose_structure_service_port_volume_healthcheck() -> None:
     command = " ".join(service.get("command") or [])
     db = re.search(r"--db\s+(\S+)", command)
     assert db is not None and any(db.group(1).startswith(d) for d in data_dirs), command
-    check = " ".join(service["healthcheck"]["test"])
-    assert "/healthz" in check and "urllib" in check and "8765" in check
+    assert "--port" not in command
+    assert service["healthcheck"]["test"] == HEALTHCHECK
+
+
+@needs_tool
+@pytest.mark.parametrize("port", [None, "9000"])
+def test_one_variable_moves_the_server_its_published_port_and_its_healthcheck(
+    port: str | None,
+) -> None:
+    """``BOARDHALL_PORT=9000 docker compose up``: the rendered file publishes 9000 to 9000 and
+    hands 9000 to the container (where the server and the healthcheck read it), and names no
+    8765 anywhere; without the variable, all of it is 8765."""
+    done = _config(COMPOSE, port)
+    assert done.returncode == 0, done.stderr
+    wanted = port or "8765"
+    rendered = done.stdout
+    assert re.search(rf"published: {wanted}\n\s+target: {wanted}\n", rendered), rendered
+    assert f"BOARDHALL_PORT: '{wanted}'" in rendered, rendered
+    if port:
+        assert "8765" not in rendered, rendered
 
 
 @needs_tool
@@ -124,31 +158,81 @@ def test_a_broken_compose_file_is_refused(tmp_path: Path) -> None:
     assert _schema(typed)["errors"]
 
 
-def test_dockerfile_serves_8765_with_its_db_on_a_volume() -> None:
-    """EXPOSE 8765, VOLUME /data, the db under /data, a HEALTHCHECK on /healthz."""
+def _dockerfile_json(instruction: str) -> list[str]:
+    """The exec-form (JSON) arguments of the Dockerfile's last ``instruction`` line (for
+    HEALTHCHECK: of its CMD, on a continuation line)."""
+    text = DOCKERFILE.read_text().replace("\\\n", " ")
+    lines = re.findall(rf"^{instruction}\b[^\n]*?(\[[^\n]*\])\s*$", text, re.M)
+    assert lines, f"no {instruction} [...] in the Dockerfile"
+    found: list[str] = json.loads(lines[-1])
+    return found
+
+
+def test_dockerfile_serves_on_boardhall_port_with_its_db_on_a_volume() -> None:
+    """BOARDHALL_PORT=8765 set once (EXPOSE reads it; the CMD has no --port), VOLUME /data,
+    the db under /data, the same /healthz healthcheck as the compose file."""
     text = DOCKERFILE.read_text()
-    assert re.search(r"^EXPOSE\s+8765\b", text, re.M)
+    assert re.search(r"^\s+BOARDHALL_PORT=8765\s*$", text, re.M)
+    assert re.search(r"^EXPOSE\s+\$\{BOARDHALL_PORT\}\s*$", text, re.M)
+    assert text.count("8765") == 2  # the ENV and the comment at the top
     assert re.search(r"^VOLUME\s+.*\/data", text, re.M)
     assert "/data/" in text and "--db" in text
-    health = re.search(r"^HEALTHCHECK(?:[^\n]*\\\n)*[^\n]*", text, re.M)
-    assert health is not None and "/healthz" in health.group(0)
-    assert "boardhall-server" in text
+    assert "--port" not in _dockerfile_json("CMD")
+    assert ["CMD", *_dockerfile_json("HEALTHCHECK")] == HEALTHCHECK  # HEALTHCHECK ... CMD [...]
+    assert _dockerfile_json("ENTRYPOINT") == ["boardhall-server"]
 
 
-def test_the_healthcheck_command_passes_against_a_real_server(tmp_path: Path) -> None:
-    """The compose healthcheck's Python one-liner exits 0 on a live server, 1 when it is down."""
-    text = COMPOSE.read_text()
-    found = re.search(r'"-c",\s*"(.*?)"\]', text)
-    assert found is not None, "healthcheck test is not [CMD, python, -c, ...]"
-    one_liner = found.group(1)
-    server = harness.boardhall(tmp_path / "h.db").start()
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+def _healthcheck(port: int | str) -> subprocess.CompletedProcess[str]:
+    """The healthcheck's command as Docker runs it in the container, BOARDHALL_PORT set."""
+    argv = HEALTHCHECK[1:]
+    assert argv[0] == "python"
+    return subprocess.run(
+        [sys.executable, *argv[1:]],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        cwd=ROOT,
+        env={**os.environ, "BOARDHALL_PORT": str(port)},
+    )
+
+
+def test_the_healthcheck_follows_the_port_set_by_boardhall_port_alone(tmp_path: Path) -> None:
+    """The image's CMD (its --db moved to tmp_path, its --host to loopback) started with only
+    BOARDHALL_PORT set, to a port other than 8765: the server listens there and the healthcheck
+    exits 0; asked on another port, or once the server is down, it exits 1 saying why."""
+    port = _free_port()
+    assert port != 8765
+    cmd = _dockerfile_json("CMD")
+    cmd[cmd.index("--db") + 1] = str(tmp_path / "hall.db")
+    cmd[cmd.index("--host") + 1] = "127.0.0.1"
+    server = harness.Subprocess(
+        [sys.executable, "-m", "server", *cmd], "boardhall-server", {"BOARDHALL_PORT": str(port)}
+    ).start()
     try:
-        live = one_liner.replace("8765", str(server.port))
-        assert subprocess.run([sys.executable, "-c", live], timeout=30).returncode == 0
+        assert server.port == port
+        healthy = _healthcheck(port)
+        assert (healthy.returncode, healthy.stderr) == (0, "")
+        elsewhere = _healthcheck(_free_port())
+        assert elsewhere.returncode == 1
+        assert elsewhere.stderr.startswith("unhealthy: http://127.0.0.1:"), elsewhere.stderr
+        assert "Connection refused" in elsewhere.stderr
     finally:
         server.stop()
-    down = subprocess.run([sys.executable, "-c", live], timeout=30, capture_output=True, text=True)
-    assert down.returncode != 0, shlex.quote(live)
+    down = _healthcheck(port)
+    assert down.returncode == 1
+    assert f"unhealthy: http://127.0.0.1:{port}/healthz: " in down.stderr
+    bad = _healthcheck("99999")
+    assert (bad.returncode, bad.stderr) == (
+        1,
+        "unhealthy: BOARDHALL_PORT must be a TCP port from 0 to 65535, not 99999\n",
+    )
 
 
 def _seconds(text: str) -> float:

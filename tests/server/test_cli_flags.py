@@ -389,3 +389,53 @@ def test_version_names_the_server_and_its_database_schema(
     assert capsys.readouterr().out == (
         f"boardhall-server {version} (database schema {SCHEMA_VERSION})\n"
     )
+
+
+def test_boardhall_port_sets_the_port_without_the_flag(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``BOARDHALL_PORT`` (what the Docker healthcheck asks) is the port when ``--port`` is not
+    given; blank or unset, 8765; a value that is no port is refused naming the variable."""
+    from server.cli import settle_port
+
+    parser = build_parser()
+    for environ, given, port in (
+        ({}, [], 8765),
+        ({"BOARDHALL_PORT": " "}, [], 8765),
+        ({"BOARDHALL_PORT": "9000"}, [], 9000),
+        ({"BOARDHALL_PORT": "9000"}, ["--port", "9000"], 9000),
+        ({}, ["--port", "9001"], 9001),
+    ):
+        args = parser.parse_args(given)
+        assert settle_port(parser, args, environ) is None
+        assert args.port == port
+    args = parser.parse_args(["--port", "9001"])
+    assert settle_port(parser, args, {"BOARDHALL_PORT": "9000"}) == 9000  # overridden: told
+    assert args.port == 9001
+    for bad in ("99999", "http", "-0", "inf"):
+        monkeypatch.setenv("BOARDHALL_PORT", bad)
+        with pytest.raises(SystemExit) as exited:
+            main(["--db", ":memory:"])
+        assert exited.value.code == 2
+        wanted = f"BOARDHALL_PORT must be a TCP port from 0 to 65535, not {bad}"
+        if bad in ("http", "inf"):
+            wanted = f"BOARDHALL_PORT must be a TCP port from 0 to 65535, not '{bad}'"
+        assert capsys.readouterr().err.endswith(f"boardhall-server: error: {wanted}\n")
+
+
+def test_a_port_flag_that_overrides_boardhall_port_is_warned_of(tmp_path: Path) -> None:
+    """``--port 9001`` with ``BOARDHALL_PORT=9000`` (the image sets it): the server listens on
+    9001 but a healthcheck asks 9000, so the log says so (the start then stops on the missing
+    certificate, so nothing listens)."""
+    missing = str(tmp_path / "missing.pem")
+    done = subprocess.run(
+        [sys.executable, "-m", "server", "--port", "9001", "--db", str(tmp_path / "h.db"),
+         "--tls-cert", missing, "--tls-key", missing],
+        capture_output=True, text=True, timeout=60,
+        env={**os.environ, "BOARDHALL_PORT": "9000"},
+    )  # fmt: skip
+    assert done.returncode == 1
+    warning = json.loads(done.stderr.splitlines()[0])
+    assert warning["msg"] == "--port is not BOARDHALL_PORT"
+    assert (warning["port"], warning["BOARDHALL_PORT"]) == (9001, 9000)
+    assert "healthcheck" in warning["why"]
