@@ -45,8 +45,8 @@ bot_level = whole(min(LEVELS), max(LEVELS), "a bot level")
 """A level the server's bots play."""
 
 PLIES_MAX = 1000
-"""The most moves a screenshot plays first: longer than any game it shows (a billion would
-play until the game ends, or for hours)."""
+"""The most moves a screenshot plays first: longer than any game it shows (a billion was taken,
+and client.demo.pick_moves then plays on until the game has no legal move left)."""
 
 plies = whole(0, PLIES_MAX)
 """``boardhall screenshot --plies``."""
