@@ -11,6 +11,7 @@ A broken compose file must be refused (so the checks can fail).
 
 from __future__ import annotations
 
+import asyncio
 import fnmatch
 import json
 import os
@@ -23,8 +24,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import trustme
 
 from bench import harness
+from server.testing import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = ROOT / "docker-compose.yml"
@@ -233,6 +236,34 @@ def test_the_healthcheck_follows_the_port_set_by_boardhall_port_alone(tmp_path: 
         1,
         "unhealthy: BOARDHALL_PORT must be a TCP port from 0 to 65535, not 99999\n",
     )
+
+
+async def test_the_healthcheck_speaks_tls_to_a_server_started_with_a_certificate(
+    tmp_path: Path,
+) -> None:
+    """A server started with --tls-cert and --tls-key (a certificate for the public name, not
+    for 127.0.0.1): the healthcheck's plain HTTP is refused, so it asks again over TLS without
+    checking the certificate (it only asks whether this container's server is up) and exits
+    0; once the server is down it exits 1 naming both tries."""
+    ca = trustme.CA()
+    issued = ca.issue_cert("play.example.org")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    issued.cert_chain_pems[0].write_to_path(str(cert))
+    issued.private_key_pem.write_to_path(str(key))
+    server = await ServerProcess.start(
+        str(tmp_path / "hall.db"), "--tls-cert", str(cert), "--tls-key", str(key)
+    )
+    try:
+        assert server.url.startswith("wss://127.0.0.1:")
+        port = int(server.url.rsplit(":", 1)[1].strip("/"))
+        healthy = await asyncio.to_thread(_healthcheck, port)
+        assert (healthy.returncode, healthy.stderr) == (0, "")
+    finally:
+        await server.stop()
+    down = await asyncio.to_thread(_healthcheck, port)
+    assert down.returncode == 1
+    assert f"http://127.0.0.1:{port}/healthz: " in down.stderr
+    assert f"https://127.0.0.1:{port}/healthz: " in down.stderr
 
 
 def _seconds(text: str) -> float:
