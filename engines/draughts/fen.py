@@ -2,8 +2,9 @@
 
 The first field is the side to move (``W`` or ``B``); then one field per side, tagged by its
 letter, in either order, each a comma-separated list of squares, ``K``-prefixed for kings, with
-ranges ``a-b`` allowed; a list may be empty. Optional ``H`` (halfmove) and ``F`` (fullmove number)
-fields, as some programs write them, are read and ignored.
+ranges ``a-b`` allowed; a list may be empty. Spaces beside ``,``, ``-`` and ``K`` are read; a
+space between two digits is refused (``3 1`` is not square 31). Optional ``H`` (halfmove) and
+``F`` (fullmove number) fields, as some programs write them, are read and ignored.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from engines.base import BadPosition
 
 MAX_POSITION_TEXT = 1000
-_ITEM_RE = re.compile(r"^(K?)([0-9]{1,3})(?:-([0-9]{1,3}))?$")
+_ITEM_RE = re.compile(r"^(K?)\s*([0-9]{1,3})(?:\s*-\s*([0-9]{1,3}))?$")
 _COUNTER_RE = re.compile(r"^[HF][0-9]{1,6}$")
 
 
@@ -32,9 +33,9 @@ class Setup:
 def _parse_list(text: str, colour: str, squares: int) -> tuple[set[int], set[int]]:
     men: set[int] = set()
     kings: set[int] = set()
-    if text == "":
+    if not text.strip():
         return men, kings
-    for item in text.split(","):
+    for item in (part.strip() for part in text.split(",")):
         match = _ITEM_RE.match(item)
         if match is None:
             raise BadPosition(
@@ -77,7 +78,7 @@ def parse_position(text: str, squares: int) -> Setup:
     for f in fields[1:]:
         if _COUNTER_RE.match(f):
             continue
-        tag, rest = f[:1], f[1:].replace(" ", "")
+        tag, rest = f[:1], f[1:]
         if tag not in ("W", "B"):
             raise BadPosition(f"field {f[:30]!r} must start with W or B (whose pieces they are)")
         colour = "white" if tag == "W" else "black"

@@ -51,7 +51,10 @@ def test_start_positions() -> None:
     """Black on 1-20 (1-12), White on 31-50 (21-32), White to move."""
     state = ENGINE.start()
     assert (state.variant, state.turn, state.ply, state.last_move) == (
-        "international", "first", 0, None
+        "international",
+        "first",
+        0,
+        None,
     )
     assert ENGINE.position(state) == "W:W31-50:B1-20"
     for variant in ("brazilian", "russian"):
@@ -268,12 +271,20 @@ def test_position_string_reads_both_orders_ranges_kings_and_empty_lists() -> Non
         ("W:Wa1:B1", "not a square"),
         ("W:W:B", "no pieces"),
         ("W:W31:B1" + "," * 2000, "too long"),
+        ("W:W3 1:B1", "'3 1' in the white list is not a square"),
+        ("W:W31-4 0:B1", "'31-4 0' in the white list is not a square"),
     ],
 )
 def test_bad_positions_are_refused_with_a_reason(text: str, reason: str) -> None:
     """Garbage position strings raise BadPosition naming what is wrong."""
     with pytest.raises(BadPosition, match=reason):
         ENGINE.start(None, text)
+
+
+def test_spaces_around_squares_are_read_but_never_glue_digits() -> None:
+    """Spaces beside separators and after K are harmless; '3 1' is no square (not 31)."""
+    state = ENGINE.start(None, " W : W 31 , 32 ,K 33 : B 1 - 3 ")
+    assert ENGINE.position(state) == "W:W31-32,K33:B1-3"
 
 
 def test_eight_by_eight_squares() -> None:
@@ -329,9 +340,9 @@ def wander(state: DraughtsState, plies: int) -> DraughtsState:
     return found
 
 
-def _walk(state: DraughtsState, plies: int, seen: set[tuple[int, int, int, bool]]) -> (
-    DraughtsState | None
-):
+def _walk(
+    state: DraughtsState, plies: int, seen: set[tuple[int, int, int, bool]]
+) -> DraughtsState | None:
     if plies == 0:
         return state
     setup = ENGINE.setup(state)
@@ -511,8 +522,11 @@ def test_long_random_games_round_trip_through_pdn(variant: str) -> None:
         move = rng.choice(ENGINE.legal_moves(state))
         moves.append(move)
         state = ENGINE.play(state, move)
-    text = ENGINE.record(RecordInfo(variant=variant, start=ENGINE.position(ENGINE.start(variant)),
-                                    moves=tuple(moves)))
+    text = ENGINE.record(
+        RecordInfo(
+            variant=variant, start=ENGINE.position(ENGINE.start(variant)), moves=tuple(moves)
+        )
+    )
     assert max(len(line) for line in text.splitlines()) <= 80
     final = ENGINE.from_record(text)
     assert final == state
