@@ -119,6 +119,22 @@ def test_majority_capture_international_and_brazilian_not_russian() -> None:
     assert ENGINE.legal_moves(ENGINE.start("russian", "W:W23:B18,19,11")) == ["23x7", "23x14"]
 
 
+def test_majority_counts_pieces_so_a_king_counts_as_one() -> None:
+    """Three men outweigh two kings; two kings and two men tie, and the player chooses."""
+    more_men = ENGINE.start(None, "W:W33,36:BK28,K17,31,21,11")
+    assert [(m.text, m.captured) for m in ENGINE.moves(more_men)] == [("36x7", (11, 21, 31))]
+    tie = ENGINE.start(None, "W:W33,36:BK28,K17,31,21,12")
+    assert ENGINE.legal_moves(tie) == ["33x11", "36x16"]
+
+
+def test_a_flying_king_lands_only_where_it_can_capture_on() -> None:
+    """After taking 38 the king may stop on 32, 27, 21 or 16; only from 27 can it take 13, so the
+    sequence goes on from there and ends on either square beyond 13."""
+    state = ENGINE.start(None, "W:WK49:B38,24,13")
+    assert ENGINE.legal_moves(state) == ["49x4", "49x9"]
+    assert {m.paths for m in ENGINE.moves(state)} == {((49, 27, 4),), ((49, 27, 9),)}
+
+
 def test_circular_capture_is_one_move_that_ends_where_it_began() -> None:
     """Turkish strike: four pieces taken round a square, the start square crossed again.
 
