@@ -259,3 +259,66 @@ def test_points_are_ascii_digits_only(text: str) -> None:
         GAME.play(GAME.start(), text)
     with pytest.raises(BadPosition, match="not a point"):
         GAME.start(position=f"second;{text};")
+
+
+def lines_of_the_board() -> list[list[tuple[int, int]]]:
+    """The 45 lines of RULES.md section 4, each as its points in order: start from every point
+    whose predecessor along a direction is off the board and walk while on it."""
+    found = []
+    for dq, dr in DIRECTIONS:
+        for q, r in POINTS:
+            if on_board((q - dq, r - dr)):
+                continue
+            line = []
+            while on_board((q, r)):
+                line.append((q, r))
+                q, r = q + dq, r + dr
+            found.append(line)
+    return found
+
+
+def longest_runs(stones: frozenset[tuple[int, int]]) -> list[int]:
+    """The length of every maximal run of ``stones`` along every line."""
+    runs = []
+    for line in lines_of_the_board():
+        length = 0
+        for point in [*line, None]:
+            if point is not None and point in stones:
+                length += 1
+            elif length:
+                runs.append(length)
+                length = 0
+    return runs
+
+
+@pytest.mark.parametrize("exact5", [False, True])
+def test_random_games_end_exactly_when_a_line_scan_finds_five(exact5: bool) -> None:
+    """Games crowded into the middle (so lines of five and six are common): after every move the
+    game is won exactly when a scan of the 45 lines finds a run of the mover's stones of five or
+    more (exactly five with exact5), by the mover, with a line of the mover's stones."""
+    assert len(lines_of_the_board()) == 45
+    rng = random.Random(f"hex-scan-{exact5}")
+    middle = [p for p in POINTS if max(abs(p[0]), abs(p[1]), abs(p[0] + p[1])) <= 3]
+    wins = overlines = 0
+    for _ in range(40):
+        state = GAME.start(options={"exact5": exact5})
+        while GAME.outcome(state) is None:
+            free = [p for p in middle if state.owner(p) is None] or [
+                p for p in POINTS if state.owner(p) is None
+            ]
+            mover = state.turn
+            state = GAME.play(state, format_point(rng.choice(free)))
+            runs = longest_runs(state.stones_of(mover))
+            won = any(n == 5 or (n > 5 and not exact5) for n in runs)
+            overlines += any(n > 5 for n in runs)
+            outcome = GAME.outcome(state)
+            if won:
+                assert outcome is not None and (outcome.winner, outcome.reason) == (mover, "five")
+                assert len(outcome.highlight) >= 5
+                assert {tuple(map(int, p.split(","))) for p in outcome.highlight} <= set(
+                    state.stones_of(mover)
+                )
+                wins += 1
+            else:
+                assert outcome is None or outcome.reason == "board_full"
+    assert wins >= 30 and (overlines > 0 or not exact5)
