@@ -391,6 +391,25 @@ def test_threefold_repetition_draws() -> None:
     assert ENGINE.legal_moves(state) == []
 
 
+def test_repetition_counts_only_with_the_same_side_to_move() -> None:
+    """White's king cycles 46-37-28 (three moves), Black's 3-9 (two): the start placement stands
+    again at plies 5, 12 and 17, twice with each side to move, and is no draw; at ply 24 it
+    stands a third time with White to move, and that is the threefold repetition."""
+    state = ENGINE.start(None, "W:WK46,35,45:BK3,6,16")
+    placement = (state.white, state.black, state.kings)
+    white, black = ("46-37", "37-28", "28-46"), ("3-9", "9-3")
+    seen = []
+    for ply in range(1, 25):
+        assert ENGINE.outcome(state) is None, ply
+        move = white[(ply - 1) // 2 % 3] if ply % 2 else black[(ply // 2 - 1) % 2]
+        state = ENGINE.play(state, move)
+        if (state.white, state.black, state.kings) == placement:
+            seen.append((ply, state.turn))
+    assert seen == [(5, "second"), (12, "first"), (17, "second"), (24, "first")]
+    over = ENGINE.outcome(state)
+    assert over is not None and (over.result, over.reason) == ("draw", "repetition")
+
+
 def test_man_move_clears_the_repetition_history() -> None:
     """Positions before a man move cannot repeat: the history restarts."""
     state = play_all(ENGINE.start(None, "W:WK46,K50,31:BK1,K3,20"), "46-41", "1-7", "31-27")
