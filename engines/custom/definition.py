@@ -309,9 +309,7 @@ def _parse_piece(
     promoted_moves, promoted_text = _rule(
         raw.get("promoted_moves", ";"), f"{where}promoted_moves", problems
     )
-    _check_atoms(
-        promoted_moves.atoms(), modules, f"{where}promoted_moves", problems, n_types
-    )
+    _check_atoms(promoted_moves.atoms(), modules, f"{where}promoted_moves", problems, n_types)
     if promote_when and "promoted_moves" not in raw:
         problems.append(f"{where}promoted_moves: missing (the piece has promote_when)")
     promoted_name = _text(raw, "promoted_name", where, problems, MAX_NAME, "")
@@ -431,7 +429,9 @@ def parse_definition(data: object, default_id: str = "", source: str = "variant"
         problems.append(f"rules: must be a table, not {_kind(rules_raw)}")
     else:
         _unknown_keys(rules_raw, _RULE_KEYS, "rules.", problems)
-        no_move = rules_raw.get("no_legal_move", "draw")
+        # RULES.md 5: no legal move loses with the xiangqi module and draws otherwise, unless
+        # the variant says.
+        no_move = rules_raw.get("no_legal_move", "lose" if "xiangqi" in modules else "draw")
         if no_move not in NO_MOVE_RESULTS:
             problems.append(f"rules.no_legal_move: must be 'lose' or 'draw', not {_show(no_move)}")
             no_move = "draw"

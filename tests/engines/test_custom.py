@@ -394,17 +394,31 @@ def test_loaded_position_without_captain_is_decided(engine: CustomEngine) -> Non
     assert out is not None and out.winner == "first" and out.reason == "captain"
 
 
-@pytest.mark.parametrize(("setting", "winner"), [("lose", "first"), ("draw", None)])
-def test_no_legal_move_setting(engine: CustomEngine, setting: str, winner: str | None) -> None:
-    """A side without legal moves loses or draws, as the variant says."""
+@pytest.mark.parametrize(
+    ("rules", "modules", "winner"),
+    [
+        ({"no_legal_move": "lose"}, (), "first"),
+        ({"no_legal_move": "draw"}, (), None),
+        ({"no_legal_move": "draw"}, ("xiangqi",), None),
+        ({}, (), None),
+        ({}, ("xiangqi",), "first"),
+    ],
+)
+def test_no_legal_move_setting(
+    engine: CustomEngine, rules: dict[str, str], modules: tuple[str, ...], winner: str | None
+) -> None:
+    """A side without legal moves loses or draws, as the variant says; when it does not say,
+    it loses with the xiangqi module and draws otherwise (RULES.md section 5)."""
     stuck = {"name": "S", "side": "blue", "moves": "7;"}
     vid = engine.load_data(
         definition(
             [KING_R, {**KING_B, "moves": ";"}, stuck, ROOK_R],
             ["2 . . . .", ". . . . .", ". . . . .", ". . . . .", "1 3 . . 4"],
-            no_legal_move=setting,
+            modules=modules,
+            **rules,
         )
     )
+    assert engine.definition(vid).rules.no_legal_move == ("lose" if winner else "draw")
     s = engine.start(
         vid,
         position=place(
@@ -634,9 +648,7 @@ def test_fast_paths_agree_with_the_full_move_list(engine: CustomEngine, vid: str
                 for b in range(size):
                     assert engine._is_legal(fresh, (a, b)) == ((a, b) in full), (a, b)
             state = engine.play(state, rng.choice(engine.legal_moves(state)))
-        assert engine.outcome(state) == engine.outcome(
-            dataclasses.replace(state, _memo={})
-        )
+        assert engine.outcome(state) == engine.outcome(dataclasses.replace(state, _memo={}))
 
 
 def test_xiangqi_moves_match_the_plain_self_check_filter_on_long_games(
