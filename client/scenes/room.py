@@ -181,6 +181,18 @@ class Asked:
     """Moves made when it was sent."""
 
 
+WAITING_WITH_CODE = (
+    "Waiting for an opponent: room code {code} (Ctrl+C copies)",
+    "Waiting for an opponent: code {code} (Ctrl+C copies)",
+    "Waiting for an opponent: code {code} (Ctrl+C)",
+    "Waiting for an opponent: code {code}",
+    "Waiting · code {code}",
+    "Code {code}",
+)
+"""The status line of a seated player waiting in their room, longest first: the window shows
+the longest that fits (each keeps the code whole)."""
+
+
 def joined(words: list[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``."""
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
@@ -1650,7 +1662,7 @@ class RoomScene(BesideBoard):
             return "Offline · Esc: back to connect"
         if m.status == "waiting" and not all(m.seats.get(s) for s in ("first", "second")):
             if self.seated:  # whoever comes needs the code (Ctrl+C copies it)
-                return f"Waiting for an opponent: room code {m.room} (Ctrl+C copies)"
+                return WAITING_WITH_CODE[0].format(code=m.room)
             return "Waiting for an opponent…"
         if self.pending_move:
             return "Sending your move…"
@@ -1659,6 +1671,15 @@ class RoomScene(BesideBoard):
         if m.you is None:
             return f"{short_name(m, m.turn)} to move · you are watching"
         return "Your move" if m.is_my_turn() else f"{short_name(m, m.turn)} is thinking…"
+
+    def status_forms(self) -> list[str]:
+        """The status line, then shorter forms of it for a narrow window: a waiting room's
+        forms all keep its code whole, which whoever joins needs."""
+        line = self.status_line()
+        code = self.model.room
+        if line == WAITING_WITH_CODE[0].format(code=code):
+            return [form.format(code=code) for form in WAITING_WITH_CODE]
+        return [line]
 
     def status_color(self) -> theme.Color:
         """Accent for our move (every move in hot-seat play), muted otherwise."""

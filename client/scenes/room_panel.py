@@ -98,7 +98,8 @@ def watching_text(room: RoomScene) -> str:
 def status_parts(room: RoomScene, width: int, scale: float) -> list[tuple[str, theme.Color]]:
     """The status line in coloured parts, the longest form that fits ``width`` at the window's
     ``scale``: whose turn it is; while browsing, which position is shown (after "Your move"
-    when the user has to move); with a premove set, the premove and how to cancel it."""
+    when the user has to move); with a premove set, the premove and how to cancel it; else
+    the room's status line (a waiting room's code kept whole)."""
     m = room.model
     base = (room.status_line(), room.status_color())
     options: list[list[tuple[str, theme.Color]]] = []
@@ -113,7 +114,7 @@ def status_parts(room: RoomScene, width: int, scale: float) -> list[tuple[str, t
         options += [[(f"{base[0]} · ", base[1]), (tails[0], PREMOVE_TEXT)]]
         options += [[(tail, PREMOVE_TEXT)] for tail in tails]
     else:
-        return [base]
+        options += [[(form, base[1])] for form in room.status_forms()]
     return next((parts for parts in options
                  if sum(draw.text_extent(t, STATUS_SIZE, scale) for t, _ in parts) <= width),
                 options[-1])
