@@ -7,6 +7,7 @@ Every field read from a message is checked, so a malformed message is ignored, n
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -376,12 +377,24 @@ class RoomModel:
         """True when we are seated and it is our move in a game that is on."""
         return self.you is not None and self.turn == self.you and self.status != "over"
 
+    def has_moved(self, seat: str | None) -> bool:
+        """Whether ``seat`` has made a move in this game (who moved each ply comes from the
+        positions the moves were played in)."""
+        plies = len(self.moves)
+        if len(self.history) < plies:  # positions not rebuilt: the sides alternate
+            return plies >= 2
+        return any(getattr(state, "turn", None) == seat
+                   for state in itertools.islice(self.history, plies))
+
     def remaining_ms(self, seat: str, now: float) -> int | None:
-        """``seat``'s clock now, counted down locally from the last server value."""
+        """``seat``'s clock now, counted down locally from the last server value (as the server
+        counts it: from the seat's own first move on, the first having an abort deadline
+        instead)."""
         value = whole(self.clocks.get(seat))
         if value is None:
             return None
-        if self.clocks.get("running") == seat and self.status == "playing":
+        if (self.clocks.get("running") == seat and self.status == "playing"
+                and self.has_moved(seat)):
             value -= int((now - self.clocks_at) * 1000)
         return max(0, value)
 

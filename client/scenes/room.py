@@ -346,15 +346,6 @@ class RoomScene(BesideBoard):
             return False
         return m.remaining_ms(running, now) == 0 or m.move_ms(now) == 0
 
-    def has_moved(self, seat: str | None) -> bool:
-        """Whether ``seat`` has made a move in this game (who moved each ply comes from the
-        positions the moves were played in)."""
-        m = self.model
-        before = m.history[:len(m.moves)]
-        if len(before) == len(m.moves):
-            return any(getattr(state, "turn", None) == seat for state in before)
-        return len(m.moves) >= 2
-
     def bottom_seat(self) -> str:
         """The seat drawn at the bottom (ours, unless flipped)."""
         base = self.model.you or "first"
@@ -483,7 +474,7 @@ class RoomScene(BesideBoard):
             if (m.variant_info or {}).get("undo_allowed") is False:
                 return False  # a custom variant without undo: the server refuses every offer
             return m.status == "playing" and (
-                bool(m.moves) if self.app.seat_connections else self.has_moved(m.you))
+                bool(m.moves) if self.app.seat_connections else m.has_moved(m.you))
         if action.name == "timeout":  # the server can only refuse a claim before time is up
             if m.status != "playing":
                 return False

@@ -2,7 +2,10 @@
 
 - the room they opened said "Waiting for an opponent: room code m…" in an 800x600 window (and
   "(Ctrl+C copi…" at 1280x800): the code their friend needs was cut; the line now takes a
-  shorter form that keeps the code whole.
+  shorter form that keeps the code whole;
+- in a Fischer room (3+2) their clock ran down during their first move (2:58, 2:57…) and jumped
+  back to 3:00 once they moved: the server starts each side's clock only after that side's
+  first move (DESIGN.md, Clocks), so the client no longer counts it down before then.
 """
 
 from __future__ import annotations
@@ -13,10 +16,14 @@ import pytest
 
 from client.app import App
 from client.local import EmbeddedServer
+from client.room_model import format_clock
 from client.scenes.lobby import LobbyScene
 from client.scenes.room import RoomScene
+from tests.client.conftest import FakeClock
 from tests.client.helpers import open_app, pump, room_of
 from tests.client.window_tools import render_at
+
+FISCHER = {"initial": 180, "increment": 2}
 
 
 def _room_created_by(app: App, clock: dict[str, int] | None = None) -> RoomScene:
@@ -46,3 +53,33 @@ def test_a_waiting_room_shows_its_whole_code(
             assert status[0].startswith("Waiting for an opponent: ") and "Ctrl+C" in status[0]
     finally:
         alice.disconnect()
+
+
+def test_the_main_clock_waits_for_each_sides_first_move(
+    tmp_path: Path, embedded: EmbeddedServer
+) -> None:
+    """In a 3+2 room the mover's main time stays 3:00 through each side's first move (as the
+    server counts it) and runs from the side's second move on."""
+    clock = FakeClock()
+    alice = open_app(tmp_path, "Alice", embedded.url, clock=clock)
+    bob = open_app(tmp_path, "Bob", embedded.url)
+    apps = [alice, bob]
+    try:
+        room = _room_created_by(alice, FISCHER)
+        pump(bob, lambda: isinstance(bob.top, LobbyScene))
+        bob.send({"type": "join", "room": room.model.room})
+        pump(apps, lambda: room.model.status == "playing" and bool(bob.find(RoomScene)))
+        clock.now += 5
+        assert room.model.remaining_ms("first", clock.now) == 180_000
+        assert room.clock_face()[0] == format_clock(180_000) == "3:00"
+
+        for ply, move in enumerate(["e2e4", "e7e5"]):
+            mover = alice if ply % 2 == 0 else bob
+            mover.send({"type": "move", "room": room.model.room, "ply": ply, "move": move})
+            pump(apps, lambda n=ply + 1: len(room.model.moves) == n)  # type: ignore[misc]
+        clock.now += 5
+        left = room.model.remaining_ms("first", clock.now)
+        assert left is not None and 174_000 <= left <= 175_000  # its second move: running
+    finally:
+        for app in apps:
+            app.disconnect()

@@ -339,7 +339,7 @@ def test_running_clock_redraws_as_it_counts_down(ui: Any) -> None:
     frame is drawn for it), down to tenths under ten seconds; the waiting clock stays put."""
     from client.ui import draw
 
-    snapshot = demo_room("chess", plies=1, room="CLK1")
+    snapshot = demo_room("chess", plies=3, room="CLK1")  # second has moved: its clock runs
     snapshot["clocks"].update(first=300_000, second=12_000, running="second")
     room = open_room(ui, snapshot)
 

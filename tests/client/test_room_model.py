@@ -41,8 +41,11 @@ def test_moved_appends_and_stale_copies_are_ignored() -> None:
 
 
 def test_clocks_count_down_locally_and_stop_at_zero() -> None:
-    """Only the running side's clock moves between server messages."""
-    model = model_after(demo_room("chess", plies=0))
+    """Only the running side's clock moves between server messages, once that side has moved
+    (before its first move the server does not count it: an abort deadline runs instead)."""
+    waiting = model_after(demo_room("chess", plies=0))
+    assert waiting.remaining_ms("first", 102.5) == waiting.remaining_ms("first", 100.0)
+    model = model_after(demo_room("chess", plies=2))
     first, second = model.remaining_ms("first", 100.0), model.remaining_ms("second", 100.0)
     assert first is not None
     assert model.remaining_ms("first", 102.5) == first - 2500

@@ -209,8 +209,9 @@ def test_room_spectator_and_game_over(ui: Any) -> None:
 
 
 def test_room_clock_counts_down_between_messages(ui: Any) -> None:
-    """The running clock is redrawn lower as local time passes."""
-    room = in_room(ui, demo_room("chess", plies=1))
+    """The running clock is redrawn lower as local time passes (from its side's second move:
+    the server does not count a side's first move)."""
+    room = in_room(ui, demo_room("chess", plies=3))
     before = room.model.remaining_ms("second", ui.clock.now)
     assert before is not None
     ui.clock.now += 3.0
