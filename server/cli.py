@@ -113,7 +113,8 @@ def listen_problem(host: str, port: int, error: OSError) -> str:
     """Why the server cannot listen on ``--host`` and ``--port``, in words that name which."""
     where = f"cannot listen on --host {host}"
     if error.errno == errno.EADDRINUSE:
-        return f"{where} --port {port}: the port is in use (by another server?)"
+        return (f"{where} --port {port}: the port is in use (by another server?); pick another "
+                "with --port (--port 0 takes any free one)")  # fmt: skip
     if error.errno == errno.EADDRNOTAVAIL:
         return (f"{where}: it is not an address of this machine (0.0.0.0 is every IPv4 address, "
                 ":: every address)")  # fmt: skip

@@ -439,3 +439,21 @@ def test_a_port_flag_that_overrides_boardhall_port_is_warned_of(tmp_path: Path) 
     assert warning["msg"] == "--port is not BOARDHALL_PORT"
     assert (warning["port"], warning["BOARDHALL_PORT"]) == (9001, 9000)
     assert "healthcheck" in warning["why"]
+
+
+def test_a_port_in_use_says_how_to_take_another(tmp_path: Path) -> None:
+    """A second server on the default port (a first-time user's usual trip) is told which flag
+    picks another port, as the README says, with no traceback."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = _server("--host", "127.0.0.1", "--port", str(port), "--no-discovery",
+                       "--db", str(tmp_path / "p.db"))  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr == (
+        f"boardhall-server: cannot listen on --host 127.0.0.1 --port {port}: the port is in use "
+        f"(by another server?); pick another with --port (--port 0 takes any free one)\n"
+    )
