@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -1670,7 +1671,21 @@ class RoomScene(BesideBoard):
         code = self.model.room
         if line == WAITING_WITH_CODE[0].format(code=code):
             return [form.format(code=code) for form in WAITING_WITH_CODE]
+        left = self.first_move_left_s()
+        if line == "Your move" and left is not None:
+            return [f"{line} · {left} s left for your first move", f"{line} · {left} s", line]
         return [line]
+
+    def first_move_left_s(self) -> int | None:
+        """Whole seconds left for the user's first move before the server aborts the game, while
+        that deadline runs and only the status line can say so (a per-move clock's face shows
+        it; a main time stands still until the first move)."""
+        m = self.model
+        if (m.status != "playing" or not m.is_my_turn() or self.app.seat_connections
+                or m.clock.get("per_move") or m.has_moved(m.you)):
+            return None
+        move = m.move_ms(self.now)
+        return None if move is None else math.ceil(move / 1000)
 
     def status_color(self) -> theme.Color:
         """Accent for our move (every move in hot-seat play), muted otherwise."""

@@ -5,7 +5,9 @@
   shorter form that keeps the code whole;
 - in a Fischer room (3+2) their clock ran down during their first move (2:58, 2:57…) and jumped
   back to 3:00 once they moved: the server starts each side's clock only after that side's
-  first move (DESIGN.md, Clocks), so the client no longer counts it down before then.
+  first move (DESIGN.md, Clocks), so the client no longer counts it down before then; what
+  runs instead, the first move's abort deadline, was nowhere to be seen: the status line says
+  how long is left for it.
 """
 
 from __future__ import annotations
@@ -72,6 +74,10 @@ def test_the_main_clock_waits_for_each_sides_first_move(
         clock.now += 5
         assert room.model.remaining_ms("first", clock.now) == 180_000
         assert room.clock_face()[0] == format_clock(180_000) == "3:00"
+        # what does run is the first move's abort deadline (30 s on this server): said
+        assert room.status_forms()[0] == "Your move · 25 s left for your first move"
+        shown = [value for _, value, _ in render_at(alice, (800, 600), "first-move-800")]
+        assert any(value.startswith("Your move · 25 s") for value in shown), shown
 
         for ply, move in enumerate(["e2e4", "e7e5"]):
             mover = alice if ply % 2 == 0 else bob
@@ -80,6 +86,7 @@ def test_the_main_clock_waits_for_each_sides_first_move(
         clock.now += 5
         left = room.model.remaining_ms("first", clock.now)
         assert left is not None and 174_000 <= left <= 175_000  # its second move: running
+        assert room.status_forms() == ["Your move"]
     finally:
         for app in apps:
             app.disconnect()
