@@ -1810,7 +1810,11 @@ def _result_parts(m: RoomModel, hotseat: bool, name: Callable[[str], str]
             reason in LOSER_SPEAKS and loser == you)
 
 
-def _cap(text: str) -> str:
+def _cap(text: str, names: tuple[str, ...] = ()) -> str:
+    """``text`` with a capital first letter, unless it begins with one of ``names`` (players'
+    names are written as their players typed them: "alice checkmated you")."""
+    if any(name and text.startswith((f"{name} ", f"{name}'s ")) for name in names):
+        return text
     return text[:1].upper() + text[1:]
 
 
@@ -1824,12 +1828,14 @@ def result_lines(m: RoomModel, hotseat: bool = False,
         if m.reason == "aborted":
             return "Game aborted", "before both sides moved"
         return "Game over", REASON_WORDS.get(m.reason or "", m.reason or "")
-    event, outcome, loser_speaks = _result_parts(m, hotseat, name or m.name_of)
+    named = name or m.name_of
+    event, outcome, loser_speaks = _result_parts(m, hotseat, named)
+    names = (named("first"), named("second"))
     if m.result == "draw":
-        return _cap(outcome) if outcome != "draw" else "Draw", _cap(event)
+        return _cap(outcome, names) if outcome != "draw" else "Draw", _cap(event, names)
     if loser_speaks:
-        return _cap(event), _cap(outcome)
-    return _cap(outcome), _cap(event)
+        return _cap(event, names), _cap(outcome, names)
+    return _cap(outcome, names), _cap(event, names)
 
 
 def result_text(m: RoomModel, hotseat: bool = False) -> str:
@@ -1844,14 +1850,15 @@ def result_text(m: RoomModel, hotseat: bool = False) -> str:
             return f"Game over: {REASON_WORDS.get(m.reason, m.reason)}"
         return "Game over"
     event, outcome, _ = _result_parts(m, hotseat, lambda seat: short_name(m, seat))
+    names = (short_name(m, "first"), short_name(m, "second"))
     scores = m.scores or {}
     if m.reason == "stop" and all(isinstance(scores.get(s), int) for s in ("first", "second")):
         mine = m.result if m.result in ("first", "second") else "first"
         theirs = "second" if mine == "first" else "first"
         outcome += f" {scores[mine]} to {scores[theirs]}"
     if m.result == "draw" and m.reason != "stop":
-        return _cap(outcome) if not event else f"Draw: {event}"
-    return f"{_cap(event)}: {outcome}" if event else _cap(outcome)
+        return _cap(outcome, names) if not event else f"Draw: {event}"
+    return f"{_cap(event, names)}: {outcome}" if event else _cap(outcome, names)
 
 
 def moves_played(game: str, plies: int, numbered: int) -> str:

@@ -90,3 +90,25 @@ def test_the_main_clock_waits_for_each_sides_first_move(
     finally:
         for app in apps:
             app.disconnect()
+
+
+def test_a_name_is_written_as_its_player_typed_it() -> None:
+    """Bob, whose friend typed her name "alice", read "Alice checkmated you: alice won": a
+    sentence that begins with a player's name keeps the name as typed; our own words still
+    begin with a capital."""
+    from client.demo import demo_room
+    from client.room_model import RoomModel
+    from client.scenes.room import result_lines, result_text
+
+    snapshot = demo_room("chess", plies=4, you="second")
+    snapshot["seats"]["first"]["name"] = "alice"
+    snapshot["seats"]["second"]["name"] = "bob"
+    model = RoomModel(room=snapshot["room"])
+    model.apply(snapshot, 0.0)
+    model.apply({"type": "over", "room": model.room, "game_id": "g1", "result": "first",
+                 "reason": "checkmate", "position": "?"}, 1.0)  # fmt: skip
+    assert result_text(model) == "alice checkmated you: alice won"
+    assert result_lines(model) == ("alice won", "alice checkmated you")
+    model.you = "first"
+    assert result_text(model) == "You checkmated bob: you win"
+    assert result_lines(model) == ("You win", "You checkmated bob")
