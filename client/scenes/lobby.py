@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -146,17 +147,35 @@ NAME_KEEP = 3
 
 
 
-def room_widths(codes: list[str]) -> list[int]:
-    """The room list's column widths with every one of ``codes`` (and the "Room" title) whole
+VIEWERS = Fit("Viewers", "View.")
+"""The room list's last title, shorter where its column is narrow."""
+SHORTER_GAME_NAMES = {"Number chess": "Num. chess"}
+"""A game's name in the room list where its column is narrow (an 800x600 window)."""
+
+
+def room_widths(rows: list[Sequence[str]]) -> list[int]:
+    """The room list's column widths with every row's room code (and the "Room" title) whole
     in the Room column: a small window draws text relatively larger, and a cut code ("54v…")
-    cannot be told or typed. Players, the column whose names have shorter forms, gives up the
-    room (the widths still add up to the list's)."""
+    cannot be told or typed; and the last column wide enough for its short title. Players, the
+    column whose names have shorter forms, gives up the room (the widths still add up to the
+    list's)."""
     widths = list(ROOM_WIDTHS)
+    codes = [str(row[0]) for row in rows]
     need = max([fonts.text_width(code, 16) for code in codes] + [fonts.text_width("Room", 14)])
     extra = max(0, need + 10 - widths[0])  # _row leaves 10 pixels after each column's text
     widths[0] += extra
     widths[2] -= extra
+    title = max(0, fonts.text_width(VIEWERS.shorter[-1], 14) + 10 - widths[4])
+    widths[4] += title
+    widths[2] -= title
     return widths
+
+
+def clock_cell(clock: Any) -> Fit:
+    """A room row's clock as the lobby writes it (``20 s/move``, ``3+2``, ``untimed``), a
+    per-move one shorter (``20 s``) where its column is narrow."""
+    text = clock_text(clock)
+    return Fit(text, text.removesuffix("/move")) if text.endswith("/move") else Fit(text)
 
 
 def abbreviations(names: list[str], keep: int = NAME_KEEP) -> list[list[str]]:
@@ -240,7 +259,7 @@ class LobbyScene(Scene):
         self.watch_code = Button(pygame.Rect(col2 + 290, 606, 102, 40), "Watch", "watch_code",
                                  "Shift+Enter")
         self.rooms_view = ListView(LIST_RECT.copy(), header=(
-            "Room", "Game", "Players", "Clock", "Viewers"), widths=list(ROOM_WIDTHS),
+            "Room", "Game", "Players", "Clock", VIEWERS), widths=list(ROOM_WIDTHS),
             empty_text="No open rooms yet.")
         self.watch_room = Button(pygame.Rect(836, 688, 200, 42), "Watch", "watch", "W")
         self.join_room = Button(pygame.Rect(1056, 688, 200, 42), "Join seat", "join_room", "J")
@@ -946,8 +965,10 @@ class LobbyScene(Scene):
         """One row of the room list: the game by name (a variant other than the game's first
         by the variant's name), players, clock and how many watch."""
         spectators = r.get("spectators")
-        return [str(r.get("room", "?")), game_label(r.get("game"), r.get("variant"), games or []),
-                players_cell(r), clock_text(r.get("clock")),
+        game = game_label(r.get("game"), r.get("variant"), games or [])
+        shorter = SHORTER_GAME_NAMES.get(game)
+        return [str(r.get("room", "?")), Fit(game, shorter) if shorter else game,
+                players_cell(r), clock_cell(r.get("clock")),
                 str(spectators if isinstance(spectators, int) else 0)]
 
     # ---- drawing ------------------------------------------------------------------------------
@@ -1069,7 +1090,7 @@ class LobbyScene(Scene):
         if self.tab == "top":
             self._draw_top(surface)
             return
-        self.rooms_view.widths = room_widths([str(row[0]) for row in self.rooms_view.rows])
+        self.rooms_view.widths = room_widths(self.rooms_view.rows)
         self.rooms_view.draw(surface)
         self.watch_room.draw(surface)
         self.join_room.draw(surface)

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -112,3 +113,29 @@ def test_a_name_is_written_as_its_player_typed_it() -> None:
     model.you = "first"
     assert result_text(model) == "You checkmated bob: you win"
     assert result_lines(model) == ("You win", "You checkmated bob")
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (800, 600), (640, 480)])
+def test_the_room_lists_titles_and_clocks_are_never_cut(ui: Any, size: tuple[int, int]) -> None:
+    """At 800x600 the lobby's room list read "Vie…" over its last column, "20 s/m…" for a
+    chess seek's clock and "Number c…": each takes a shorter whole form where its column is
+    narrow ("View.", "20 s", "Num. chess"; at 640x480 only the title and the clocks are sure to
+    be whole, the names being cut there as before)."""
+    from client.demo import demo_rooms
+    from client.scenes.lobby import LIST_RECT
+
+    ui.open_lobby()
+    ui.message(demo_rooms())
+    scale = min(size[0] / 1280, size[1] / 800)
+    top = int((size[1] - 800 * scale) / 2) + round(LIST_RECT.top * scale)
+    listed = [
+        value
+        for item, value, rect in render_at(ui.app, size, f"room-list-{size[0]}")
+        if item.pos[0] >= LIST_RECT.left and rect.top >= top - 2 and item.size <= 16
+    ]
+    assert "Viewers" in listed or "View." in listed, listed
+    assert {"20 s/move", "20 s"} & set(listed), listed
+    cut = [value for value in listed if value.endswith("…")]
+    if size == (640, 480):  # text twice its share: names and games may be cut there
+        cut = [value for value in cut if value.startswith(("Vi", "2", "3"))]
+    assert not cut, cut
