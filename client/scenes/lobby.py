@@ -991,8 +991,29 @@ class LobbyScene(Scene):
         self._draw_games(surface)
         self._draw_play(surface)
         self._draw_rooms(surface)
-        if self.status:
+        self._draw_status(surface)
+
+    def _draw_status(self, surface: pygame.Surface) -> None:
+        """The lobby's line along the bottom, left of the app's notice while one is up (in two
+        lines if it must)."""
+        if not self.status:
+            return
+        if not self.app.notice:
             draw.text(surface, self.status, (28, 770), 16, self.status_color, "midleft", 1220)
+            return
+        width = self.notice_rect().left - 28 - 12
+        lines = fonts.wrap(self.status, 16, width)
+        if len(lines) > 2:  # the rest of the second line is cut rather than lost under the notice
+            lines = [lines[0], " ".join(lines[1:])]
+        top = 770 - 10 * (len(lines) - 1)
+        for row, line in enumerate(lines):
+            draw.text(surface, line, (28, top + 20 * row), 16, self.status_color, "midleft",
+                      width)
+
+    def notice_rect(self) -> pygame.Rect:
+        """The app's notice goes right of the bottom strip, so the lobby's line keeps the left
+        (it answers what the user just did)."""
+        return pygame.Rect(652, 752, 604, 36)
 
     def _draw_games(self, surface: pygame.Surface) -> None:
         draw.text(surface, "Games", (28, 78), 20)

@@ -139,3 +139,39 @@ def test_the_room_lists_titles_and_clocks_are_never_cut(ui: Any, size: tuple[int
     if size == (640, 480):  # text twice its share: names and games may be cut there
         cut = [value for value in cut if value.startswith(("Vi", "2", "3"))]
     assert not cut, cut
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (800, 600), (640, 480)])
+def test_the_lobby_line_and_a_notice_share_the_bottom(ui: Any, size: tuple[int, int]) -> None:
+    """With the app's notice up (a new identity, a lost connection), the lobby's own line, the
+    answer to what the user just did ("Pick a player in the list first ..."), ran under the
+    notice's panel, cut by it: now the notice keeps to the right of the bottom strip and the
+    line to its left, in two lines where one does not fit, neither cut."""
+    from client.app import RENEWED, Severity
+    from tests.client.window_tools import window_bounds
+
+    said = "Pick a player in the list first (Up/Down, or a click)."
+    lobby = ui.open_lobby()
+    lobby.say(said, (200, 80, 80))
+    ui.app.tell(RENEWED, Severity.INFO)
+    shown = render_at(ui.app, size, f"lobby-notice-{size[0]}")
+    panel = window_bounds(lobby.notice_rect(), size)
+    status = [(value, rect) for item, value, rect in shown
+              if item.size == 16 and item.pos[1] >= 740 and item.pos[0] < 640]  # fmt: skip
+    assert " ".join(value for value, _ in status) == said, status
+    for value, rect in status:
+        assert not rect.colliderect(panel), (value, rect, panel)
+    if size != (1280, 800):  # at the logical size the notice is drawn, not recorded
+        notice = [rect for _, value, rect in shown if value == RENEWED]
+        assert notice and panel.contains(notice[0]), (notice, panel)
+
+    long = (
+        "Not connected to the server: wait until it is back (see the top right), or "
+        "Disconnect (Ctrl+D)."
+    )  # what the lobby says while the notice says it reconnects
+    lobby.say(long, (200, 80, 80))
+    shown = render_at(ui.app, size, f"lobby-notice-long-{size[0]}")
+    status = [(value, rect) for item, value, rect in shown
+              if item.size == 16 and item.pos[1] >= 740 and item.pos[0] < 640]  # fmt: skip
+    assert " ".join(value for value, _ in status) == long, status  # in one or two lines
+    assert not any(rect.colliderect(panel) for _, rect in status), status
