@@ -175,3 +175,22 @@ def test_the_lobby_line_and_a_notice_share_the_bottom(ui: Any, size: tuple[int, 
               if item.size == 16 and item.pos[1] >= 740 and item.pos[0] < 640]  # fmt: skip
     assert " ".join(value for value, _ in status) == long, status  # in one or two lines
     assert not any(rect.colliderect(panel) for _, rect in status), status
+
+
+@pytest.mark.parametrize("severity", ["info", "warning"])
+def test_news_in_a_room_leaves_the_board_clear(ui: Any, severity: str) -> None:
+    """Two people on one computer: the second window's "Another Boardhall window uses your
+    saved identity ..." (news, for 20 s) lay over the bottom of the board, on that player's
+    own back rank, as they started the game. News and a lost connection alike now go over the
+    side panel's header, clear of the board and of the move list."""
+    from client.app import SECOND_WINDOW, Severity
+    from client.demo import demo_room
+    from client.scenes.room import BOARD_RECT
+    from client.scenes.room_panel import MOVES_RECT
+
+    room = ui.open_room(demo_room("chess", plies=0))
+    ui.app.tell(SECOND_WINDOW, Severity(severity))
+    box, _ = ui.app.notice_box()
+    assert not box.colliderect(BOARD_RECT) and not box.colliderect(MOVES_RECT), box
+    assert room.notice_rect().colliderect(box)
+    render_at(ui.app, (800, 600), f"room-notice-{severity}")
