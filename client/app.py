@@ -241,6 +241,12 @@ class App:
                                      ssl=ssl or self.ssl_context, patience=self.patience)
         self.connection.start()
 
+    @property
+    def plays_locally(self) -> bool:
+        """Whether the app is connected to this program's own embedded server: a game on one
+        computer, with no ratings, spectators or anyone to chat with."""
+        return bool(self.url) and self._local(self.url)
+
     def _local(self, url: str) -> bool:
         """Whether ``url`` is this program's own embedded server."""
         return self.local_server is not None and url == self.local_server.url

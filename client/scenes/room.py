@@ -74,10 +74,13 @@ MOVE_EXAMPLES = {"chess": "/e2e4 or /Nf3", "draughts": "/32-28", "shuqi": "/13,8
 """A typed move of each game, shown in the chat field's hint."""
 
 
-def chat_hint(game: str, seated: bool = True, over: bool = False) -> str:
+def chat_hint(game: str, seated: bool = True, over: bool = False, local: bool = False) -> str:
     """The chat field's placeholder: for a player during the game with a move example in
     ``game``'s notation; for a spectator, who reads it until the end; and how to mute
-    someone's chat."""
+    someone's chat. In a ``local`` game nobody reads a chat: only how to type a move."""
+    if local:
+        example = MOVE_EXAMPLES.get(game) if seated and not over else None
+        return f"Enter: type a move, e.g. {example}" if example else ""
     if not seated:
         return f"Enter: chat  ·  {MUTE_HINT}" if over else (
             f"Enter: chat with the other spectators  ·  {MUTE_HINT}")
@@ -1456,7 +1459,8 @@ class RoomScene(BesideBoard):
             self.refresh_picker()
             self.follow_captures()
             self.chat_field.placeholder = chat_hint(self.model.game, self.seated,
-                                                    self.model.status == "over")
+                                                    self.model.status == "over",
+                                                    self.app.plays_locally)
         self.buttons()
         self.refresh_buttons()
         self.shown_moves()

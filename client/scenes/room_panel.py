@@ -60,7 +60,8 @@ def draw_panel(room: RoomScene, surface: pygame.Surface) -> None:
               max_width=300)
     if subtitle and fonts.can_show(subtitle):
         draw.text(surface, subtitle, (x, 58), 20, theme.MUTED, "midleft", 200)
-    draw.text(surface, f"Room {m.room}{' · private' if m.private else ''}",
+    local = room.app.plays_locally
+    draw.text(surface, f"Room {m.room}{' · private' if m.private and not local else ''}",
               (x + PANEL_W, 24), 15, theme.MUTED, "topright")
     rules = options_text(m.options, room.option_defaults())
     draw.text(surface, f"Clock: {clock_text(m.clock)}{' · ' + rules if rules else ''}",
@@ -88,8 +89,8 @@ def watching_text(room: RoomScene) -> str:
     """``3 watching · ping 24 ms``, ``room closed`` once everyone has left; while the count is
     not known (the connection is down, or back without the server's count yet) no count."""
     m = room.model
-    parts = ["room closed" if m.closed else "" if m.spectators is None
-             else f"{m.spectators} watching"]
+    unknown = m.spectators is None or room.app.plays_locally  # nobody can watch a local game
+    parts = ["room closed" if m.closed else "" if unknown else f"{m.spectators} watching"]
     if room.app.rtt_ms is not None and not room.app.local_server and room.online:
         parts.append(f"ping {room.app.rtt_ms} ms")
     return " · ".join(p for p in parts if p)
@@ -130,7 +131,7 @@ def draw_player(room: RoomScene, surface: pygame.Surface, seat: str, rect: pygam
     info = m.seats.get(seat) or {}
     name = m.name_of(seat)
     width = rect.width - 210
-    rating = card_name(m, seat)[len(name):]
+    rating = "" if room.app.plays_locally else card_name(m, seat)[len(name):]
     if seat == m.you and not room.app.seat_connections:  # hot-seat: both seats are "you"
         # a long name is cut, never the "(you)" that says which card is ours, nor the rating
         name = fonts.fit_keeping(name, rating + " (you)", 19, width)
@@ -142,8 +143,9 @@ def draw_player(room: RoomScene, surface: pygame.Surface, seat: str, rect: pygam
     # while our own connection is down
     known = not m.closed and room.online
     connected = bool(info) and known and info.get("connected", True)
+    local = room.app.plays_locally  # both players are on this computer: always there
     if info:
-        if known:
+        if known and not local:
             details.append("online" if connected else "away")
         if info.get("bot"):
             details.append("bot")
@@ -152,12 +154,14 @@ def draw_player(room: RoomScene, surface: pygame.Surface, seat: str, rect: pygam
     elif m.game == "shuqi" and m.state is not None and m.engine is not None:
         with contextlib.suppress(Exception):
             details.append(f"score {m.engine.scores(m.state)[seat]}")  # type: ignore[attr-defined]
-    dot = theme.GOOD if connected else theme.FAINT
-    pygame.draw.circle(surface, dot, (rect.left + 50, rect.top + 50), 4)
-    detail_text = " · ".join(details) or "—"
-    draw.text(surface, detail_text, (rect.left + 60, rect.top + 50), 14,
+    if not local:
+        dot = theme.GOOD if connected else theme.FAINT
+        pygame.draw.circle(surface, dot, (rect.left + 50, rect.top + 50), 4)
+    detail_text = " · ".join(details) or ("" if local else "—")
+    left = rect.left + (46 if local else 60)  # no presence dot locally
+    draw.text(surface, detail_text, (left, rect.top + 50), 14,
               theme.MUTED, "midleft", rect.width - 220)
-    left = rect.left + 72 + draw.text_extent(detail_text, 14, room.app.viewport()[0])
+    left += 12 + draw.text_extent(detail_text, 14, room.app.viewport()[0])
     draw_captured(surface, room.view, m.game, room.captures, seat,
                   pygame.Rect(left, rect.top + 38, rect.right - 150 - left, 24))
     now = room.now
@@ -390,6 +394,8 @@ def draw_chat(room: RoomScene, surface: pygame.Surface, rect: pygame.Rect) -> No
     picked line highlighted with its Mute button."""
     draw.panel(surface, rect, theme.INPUT_BG)
     rows = chat_rows(room, rect)
+    if not rows and room.app.plays_locally:
+        return  # nobody to hear from: the box only holds the room's messages
     if not rows:
         draw.text(surface, "No messages yet.", (rect.left + 10, rect.top + 8), CHAT_SIZE,
                   theme.FAINT)
