@@ -107,7 +107,7 @@ class ResultPanel(Dialog):
         if detail:
             draw.text(surface, detail, (self.card.centerx, self.card.top + 128), 18, theme.MUTED,
                       "midtop", self.card.width - 40)
-        line = ratings_line(m, width)
+        line = "" if self.app.plays_locally else ratings_line(m, width)  # forgotten on exit
         if line:
             draw.text(surface, line, (self.card.centerx, self.card.top + 154), 16, theme.TEXT,
                       "midtop", width)

@@ -79,3 +79,33 @@ def test_an_online_room_keeps_ratings_spectators_and_chat(ui: Any) -> None:
     assert "Room ON1 · private" in texts, texts
     assert any("1500?" in t for t in texts), texts
     assert any(t.startswith("Enter: chat") for t in texts), texts
+
+
+def test_a_local_result_says_no_rating_change(embedded: EmbeddedServer) -> None:
+    """Even if the local server sends rating changes with the result, the result panel does not
+    show them: they are forgotten when the program ends."""
+    from client.net import NetEvent
+    from client.scenes.result import ResultPanel
+
+    app = _local_room(embedded, "chess", "1")
+    try:
+        room = room_of(app)
+        ratings = {
+            "first": {"before": 1500, "after": 1512, "change": 12},
+            "second": {"before": 1500, "after": 1488, "change": -12},
+        }
+        over = {
+            "type": "over",
+            "room": room.model.room,
+            "game_id": room.model.game_id,
+            "result": "first",
+            "reason": "resign",
+            "ratings": ratings,
+        }
+        app.dispatch_net(NetEvent("message", data=over))
+        pump([app], lambda: bool(app.find(ResultPanel)))
+        texts = _drawn(app, (1280, 800), "local-result-no-ratings")
+        assert "Game over" in texts, texts
+        assert not [t for t in texts if "1512" in t or "+12" in t], texts
+    finally:
+        app.disconnect()
