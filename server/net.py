@@ -59,7 +59,7 @@ from server.outputs import ConnId, LaunchBot, Outputs, SaveOnline, SaveStopped, 
 from server.proxies import TrustedProxies
 from server.pushconn import PushConnection, counting_handshakes
 from server.records import export, formats
-from server.storage import AsyncStorage, StorageClosed, StorageFailing
+from server.storage import AsyncStorage, StorageClosed, StorageFailing, database_files
 
 log = logging.getLogger("boardhall.server")
 
@@ -432,7 +432,31 @@ class BoardhallServer:
 
     async def start(self) -> None:
         """Open storage, bring back unfinished games and finished rooms still open, and listen
-        (:class:`CannotListen` when the host and port cannot be bound)."""
+        (:class:`CannotListen` when the host and port cannot be bound). A start that fails
+        closes what it opened and leaves no database where there was none."""
+        files = database_files(self.db) if str(self.db) != ":memory:" else []
+        created = not any(path.exists() for path in files)
+        try:
+            await self._open_and_listen()
+        except BaseException:
+            await self._abandon_start()
+            if created:
+                for path in files:
+                    path.unlink(missing_ok=True)
+            raise
+
+    async def _abandon_start(self) -> None:
+        """Close what a failed :meth:`start` opened (its own error is the one to report)."""
+        if self.discovery is not None:
+            self.discovery.close()
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+        self._storage_open = False
+        with contextlib.suppress(Exception):
+            await self.storage.close()
+
+    async def _open_and_listen(self) -> None:
         if self.variants is not None:
             loaded = engines.get("custom").load_directory(self.variants)  # type: ignore[attr-defined]
             log.info("variants loaded", extra={"fields": {"variants": loaded}})

@@ -658,6 +658,11 @@ class Checkpointer:
             self._thread = None
 
 
+def database_files(path: str | Path) -> list[Path]:
+    """The files of the SQLite database at ``path`` in WAL mode: itself, its log, its index."""
+    return [Path(f"{path}{suffix}") for suffix in ("", "-wal", "-shm")]
+
+
 class AsyncStorage:
     """The database for the event loop: writes committed on the loop's thread and synced on
     another, reads on a third.

@@ -457,3 +457,35 @@ def test_a_port_in_use_says_how_to_take_another(tmp_path: Path) -> None:
         f"boardhall-server: cannot listen on --host 127.0.0.1 --port {port}: the port is in use "
         f"(by another server?); pick another with --port (--port 0 takes any free one)\n"
     )
+
+
+def _start_on_a_taken_port(db: Path) -> subprocess.CompletedProcess[str]:
+    """``boardhall-server`` on ``db`` and a port another socket holds: it cannot start."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        return _server("--host", "127.0.0.1", "--port", str(port), "--no-discovery",
+                       "--db", str(db))  # fmt: skip
+
+
+def test_a_start_that_fails_leaves_no_new_database_behind(tmp_path: Path) -> None:
+    """Where there was no database, a start that cannot listen leaves none (nor its -wal and
+    -shm): the next start, on a free port, is not on an empty file made by the failed one."""
+    done = _start_on_a_taken_port(tmp_path / "boardhall.db")
+    assert done.returncode == 1 and "the port is in use" in done.stderr, done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_a_start_that_fails_leaves_an_existing_database_as_it_was(tmp_path: Path) -> None:
+    """An existing database is kept, byte for byte, with no -wal or -shm beside it."""
+    db = tmp_path / "boardhall.db"
+    storage = Storage(db)
+    storage.close()
+    before = db.read_bytes()
+    done = _start_on_a_taken_port(db)
+    assert done.returncode == 1 and "the port is in use" in done.stderr, done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["boardhall.db"]
+    assert db.read_bytes() == before
