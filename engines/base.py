@@ -255,6 +255,7 @@ class Engine(abc.ABC):
                 "game": self.game,
                 "variant": info.variant,
                 "start": info.start,
+                "options": {k: v for k, v in info.options.items() if k in self.default_options},
                 "moves": list(info.moves),
                 "first": info.first_name,
                 "second": info.second_name,
@@ -264,8 +265,19 @@ class Engine(abc.ABC):
             ensure_ascii=False,
         )
 
-    def from_record(self, text: str, variant: str | None = None) -> Any:
-        """Return the final state of a record (or position string); raises :class:`BadPosition`."""
+    def from_record(
+        self,
+        text: str,
+        variant: str | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> Any:
+        """Return the final state of a record (or position string); raises :class:`BadPosition`,
+        :class:`BadOption`.
+
+        A JSON record is replayed under its own ``options`` when it has them (the options its
+        game was played with), else under ``options``; a position string is read with
+        ``options``.
+        """
         import json
 
         if not isinstance(text, str):
@@ -273,10 +285,17 @@ class Engine(abc.ABC):
         try:
             data = json.loads(text)
         except ValueError:
-            return self.start(variant, position=text)
+            return self.start(variant, position=text, options=options)
         if not isinstance(data, dict) or not isinstance(data.get("moves", []), list):
             raise BadPosition("a JSON record must be an object with a 'moves' list")
-        state = self.start(data.get("variant") or variant, position=data.get("start") or None)
+        own = data.get("options")
+        if own is not None and not isinstance(own, dict):
+            raise BadPosition("a JSON record's 'options' must be an object of game options")
+        state = self.start(
+            data.get("variant") or variant,
+            position=data.get("start") or None,
+            options=options if own is None else own,
+        )
         for i, move in enumerate(data.get("moves", [])):
             try:
                 state = self.play(state, str(move))

@@ -80,8 +80,8 @@ from server.outputs import (
     SaveOnline,
 )
 from server.ratings import GameFacts, RatingBook, rating_key, shown, unrated_because
-from server.records import json_record
 from server.room import Room
+from server.room_start import checked_options, engine_options, start_state
 from server.sanitize import chat_words, clean_name, clean_text, name_refusal
 
 log = logging.getLogger("boardhall.hall")
@@ -717,27 +717,10 @@ class Hall:
         engine = self._engine(game)
         try:
             variant_id = engine.resolve_variant(variant)
-            options = dict(options or {})
-            max_plies = 0
-            if "max_plies" in options and "max_plies" not in engine.default_options:
-                value = options.pop("max_plies")
-                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                    raise ProtocolError(
-                        ErrorCode.BAD_OPTION,
-                        f"option 'max_plies' must be a whole number >= 0, not {value!r}",
-                    )
-                max_plies = value
-            merged = engine.validate_options(options)
         except EngineError as exc:
             raise ProtocolError(ErrorCode(exc.code), str(exc)) from exc
-        if "max_plies" in merged:
-            max_plies = int(merged["max_plies"])
-        elif max_plies:
-            merged["max_plies"] = max_plies
+        merged, max_plies = checked_options(engine, options)
         return engine, variant_id, merged, max_plies, TimeControl.from_clock(clock)
-
-    def _engine_options(self, engine: Engine, options: dict[str, Any]) -> dict[str, Any]:
-        return {k: v for k, v in options.items() if k in engine.default_options}
 
     def _live_count(
         self, player: str, replacing: tuple[Any, ...] | None = None, seeks: bool = True
@@ -839,49 +822,11 @@ class Hall:
             engine, variant, options, _, _ = self._settings(
                 message.game, message.variant, message.options, message.clock
             )
-            return PreparedStart(message, self._start_state(engine, variant, options, message))
+            return PreparedStart(
+                message, start_state(engine, variant, options, message.position, message.record)
+            )
         except Exception as exc:  # handed back to the event loop, raised there by _create
             return PreparedStart(message, None, exc)
-
-    def _start_state(
-        self, engine: Engine, variant: str, options: dict[str, Any], message: Create
-    ) -> Any:
-        if message.position is not None and message.record is not None:
-            raise ProtocolError(ErrorCode.BAD_POSITION, "give a position or a record, not both")
-        engine_options = self._engine_options(engine, options)
-        try:
-            if message.record is not None:
-                final = self._replay_record(engine, variant, message.record)
-                state = engine.start(variant, engine.position(final), engine_options)
-            else:
-                state = engine.start(variant, message.position, engine_options)
-        except EngineError as exc:
-            raise ProtocolError(ErrorCode(exc.code), str(exc)) from exc
-        except RecursionError as exc:
-            raise ProtocolError(ErrorCode.BAD_POSITION, "the record is nested too deeply") from exc
-        if engine.outcome(state) is not None:
-            raise ProtocolError(ErrorCode.BAD_POSITION, "the game is already over in this position")
-        return state
-
-    @staticmethod
-    def _replay_record(engine: Engine, variant: str, text: str) -> Any:
-        """The final state of a record: JSON records (either form) are replayed move by move
-        here; PGN, PDN and position strings are the engine's to read."""
-        try:
-            data = json_record(text, engine.game)
-        except ValueError as exc:
-            raise ProtocolError(ErrorCode.BAD_POSITION, str(exc)) from exc
-        if data is None:
-            return engine.from_record(text, variant)
-        state = engine.start(data["variant"] or variant, data["start"])
-        for i, move in enumerate(data["moves"]):
-            try:
-                state = engine.play(state, move)
-            except EngineError as exc:
-                raise ProtocolError(
-                    ErrorCode.BAD_POSITION, f"record move {i + 1} ({move!r}) is illegal: {exc}"
-                ) from exc
-        return state
 
     def _create(
         self,
@@ -902,7 +847,7 @@ class Hall:
                 raise prepared.error
             state = prepared.state
         else:
-            state = self._start_state(engine, variant, options, message)
+            state = start_state(engine, variant, options, message.position, message.record)
         if level is not None and not self.config.bots_available:
             raise ProtocolError(ErrorCode.NOT_ALLOWED, "bots are not available")
         if level is not None and self.config.bot_games == 0:
@@ -1091,7 +1036,7 @@ class Hall:
         seeker = self.identities[seek.player]
         del self.seeks[seek.id]
         engine = self._engine(seek.game)
-        state = engine.start(seek.variant, None, self._engine_options(engine, seek.options))
+        state = engine.start(seek.variant, None, engine_options(engine, seek.options))
         room = self._new_room(
             engine, seek.variant, seek.options, seek.max_plies, state, seek.control, now
         )
@@ -1597,7 +1542,7 @@ class Hall:
         same rules as before, its keep time counted from the end (:meth:`Room.restore_end`)."""
         engine = self._stored_engine(self._engine(meta["game"]), meta)
         options = dict(meta.get("options") or {})
-        state = engine.start(meta["variant"], meta["start"], self._engine_options(engine, options))
+        state = engine.start(meta["variant"], meta["start"], engine_options(engine, options))
         clock = Clock.model_validate(meta["clock"]) if meta.get("clock") else None
         room = Room(
             code=meta["room"],

@@ -33,7 +33,9 @@ def json_record(text: str, game: str) -> dict[str, Any] | None:
     object (PGN, PDN or a position: the engine reads those).
 
     Both JSON forms are read: the record model of ``protocol`` (what ``GET /games/ID`` serves,
-    moves as objects) and the engines' (moves as strings); the result lists moves as strings.
+    moves as objects) and the engines' (moves as strings); the result lists moves as strings,
+    and has the record's ``options`` (the options its game was played with, not yet checked),
+    or ``None`` when it gives none.
 
     Raises:
         ValueError: a JSON object that is not a record of ``game``.
@@ -55,7 +57,10 @@ def json_record(text: str, game: str) -> dict[str, Any] | None:
     start, variant = data.get("start"), data.get("variant")
     if not isinstance(start, str | None) or not isinstance(variant, str | None):
         raise ValueError("a JSON record's 'start' and 'variant' are strings")
-    return {"start": start or None, "variant": variant or None, "moves": plain}
+    options = data.get("options")
+    if not isinstance(options, dict | None):
+        raise ValueError("a JSON record's 'options' is an object of game options")
+    return {"start": start or None, "variant": variant or None, "moves": plain, "options": options}
 
 
 def build_record(meta: dict[str, Any], moves: list[dict[str, Any]]) -> GameRecord:

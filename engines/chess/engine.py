@@ -243,18 +243,25 @@ class ChessEngine(Engine):
         start = read_fen(info.start) if info.start.strip() else chess.Board()
         return write_pgn(info, start)
 
-    def from_record(self, text: str, variant: str | None = None) -> ChessState:
+    def from_record(
+        self,
+        text: str,
+        variant: str | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> ChessState:
         """The final state of a PGN (its first game) or of a FEN; raises :class:`BadPosition`.
 
         Moves are replayed even past a draw the players could have claimed (FIDE games go on
         after an unclaimed repetition); python-chess has already checked that each is legal.
+        Chess has no options of its own: ``options`` are only checked (:class:`BadOption`).
         """
         self.resolve_variant(variant)
+        self.validate_options(options)
         if not isinstance(text, str):
             raise BadPosition(f"a record must be PGN or FEN text, not {type(text).__name__}")
         stripped = text.strip()
         if stripped.startswith("{"):
-            state: ChessState = super().from_record(stripped, variant)
+            state: ChessState = super().from_record(stripped, variant, options)
             return state
         words = stripped.split()
         if words and words[0].count("/") == 7:

@@ -323,10 +323,19 @@ class DraughtsEngine(Engine):
 
         return write_pdn(self, info)
 
-    def from_record(self, text: str, variant: str | None = None) -> DraughtsState:
-        """The final state of a PDN game, or the state of a PDN FEN position string."""
+    def from_record(
+        self,
+        text: str,
+        variant: str | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> DraughtsState:
+        """The final state of a PDN game, or the state of a PDN FEN position string.
+
+        Draughts has no options of its own: ``options`` are only checked (:class:`BadOption`).
+        """
         from engines.draughts.pdn import read_pdn
 
+        self.validate_options(options)
         return read_pdn(self, text, variant)
 
     # ---- perft ---------------------------------------------------------------------------------
