@@ -598,8 +598,9 @@ class App:
         scenes = self.visible_scenes()
         scene = scenes[0] if scenes else Scene(self)
         width = scene.notice_rect().width - 24
-        lines = _notice_lines(self.notice, width, self.viewport()[0], scene.notice_lines)
-        return scene.notice_box(len(lines)), lines
+        scale = self.viewport()[0]
+        lines = _notice_lines(self.notice, width, scale, scene.notice_lines)
+        return scene.notice_box(len(lines), scale), lines
 
     def _draw_notice(self, surface: pygame.Surface, scale: float = 1.0,
                      offset: tuple[int, int] = (0, 0)) -> None:
@@ -607,9 +608,7 @@ class App:
         lines at logical positions (collected, in a scaled window)."""
         rect, lines = self.notice_box()
         fill, border = NOTICE_COLORS[self.notice_severity]
-        shown = pygame.Rect(offset[0] + round(rect.x * scale), offset[1] + round(rect.y * scale),
-                            round(rect.width * scale), round(rect.height * scale))
-        draw.panel(surface, shown, fill, border)
+        draw.panel(surface, draw.window_rect(rect, scale, offset), fill, border)
         top = rect.centery - NOTICE_LINE_STEP * (len(lines) - 1) // 2
         for row, line in enumerate(lines):
             draw.text(surface, line, (rect.centerx, top + row * NOTICE_LINE_STEP), 15,

@@ -6,9 +6,12 @@ changes in ``on_net``; ``update(dt)`` advances it; ``draw(surface)`` paints it a
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pygame
+
+from client.ui import draw, fonts, theme
 
 if TYPE_CHECKING:
     from client.app import App
@@ -18,6 +21,34 @@ NOTICE_LINE_STEP = 20
 """Logical pixels between the lines of a notice too long for one."""
 SIDE_HEADER = pygame.Rect(800, 8, 464, 40)
 """The top of the side panel beside a board (the room's and the replay's titles)."""
+NOTICE_CLEARANCE = 2
+"""Logical pixels a notice keeps past the foot of a header line it covers (or off its top):
+the window rounds both to its own pixels."""
+
+
+@dataclass(frozen=True)
+class HeaderLine:
+    """One line of text in the header of a side panel, as the scene draws it."""
+
+    value: str
+    pos: tuple[int, int]
+    size: int
+    color: theme.Color = theme.TEXT
+    anchor: draw.Anchor = "topleft"
+    max_width: int | None = None
+
+    def draw(self, surface: pygame.Surface) -> pygame.Rect:
+        """Draw the line; returns the rectangle it covers."""
+        return draw.text(
+            surface, self.value, self.pos, self.size, self.color, self.anchor, self.max_width
+        )
+
+    def span(self, scale: float) -> tuple[int, int]:
+        """Its top and foot, in logical pixels, as a window of ``scale`` shows it."""
+        with fonts.displayed_at(scale):
+            rect = pygame.Rect((0, 0), fonts.displayed_size(self.value, self.size))
+        setattr(rect, self.anchor, self.pos)
+        return rect.top, rect.bottom
 
 
 class Scene:
@@ -59,9 +90,9 @@ class Scene:
         rect.midbottom = (640, 788)
         return rect
 
-    def notice_box(self, lines: int) -> pygame.Rect:
-        """Where a notice of ``lines`` lines goes: :meth:`notice_rect` grown upwards, clear of
-        what lies under it."""
+    def notice_box(self, lines: int, scale: float = 1.0) -> pygame.Rect:
+        """Where a notice of ``lines`` lines goes in a window of ``scale``: :meth:`notice_rect`
+        grown upwards, clear of what lies under it."""
         rect = self.notice_rect()
         grown = rect.inflate(0, NOTICE_LINE_STEP * (lines - 1))
         grown.bottom = rect.bottom
@@ -89,8 +120,18 @@ class BesideBoard(Scene):
         """Over the side panel's header."""
         return SIDE_HEADER.copy()
 
-    def notice_box(self, lines: int) -> pygame.Rect:
-        """:meth:`notice_rect` grown downwards, over the panel (never the board)."""
+    def header_lines(self) -> list[HeaderLine]:
+        """The lines of text in the panel's header, which a notice covers whole or not at all
+        (none by default)."""
+        return []
+
+    def notice_box(self, lines: int, scale: float = 1.0) -> pygame.Rect:
+        """:meth:`notice_rect` grown downwards, over the panel (never the board), and on past
+        the foot of any header line it reaches, so that no line shows half covered (text takes
+        relatively more room in a small window: ``scale``)."""
         rect = self.notice_rect()
         rect.height += NOTICE_LINE_STEP * (lines - 1)
+        for top, foot in sorted(line.span(scale) for line in self.header_lines()):
+            if top - NOTICE_CLEARANCE < rect.bottom < foot + NOTICE_CLEARANCE:
+                rect.height = foot + NOTICE_CLEARANCE - rect.top
         return rect

@@ -23,7 +23,7 @@ from client.http_get import Fetch, FetchFailed, get_text
 from client.moves import PathMemo, display_moves, move_rows
 from client.room_model import SEATS, SHORT_GAME_NAMES, RoomModel
 from client.scenes import analysis_panel, room_panel
-from client.scenes.base import BesideBoard
+from client.scenes.base import BesideBoard, HeaderLine
 from client.slides import Slides
 from client.ui import draw, fonts, theme
 from client.ui.widgets import Button, plain_key, pressed
@@ -505,22 +505,9 @@ class ReplayScene(BesideBoard):
             if found is not None and found.best:
                 analysis_panel.draw_best(surface, self.view, self.game, found.best)
         self.draw_analysis(surface)
-        draw.text(surface, "Replay", (800, 18), 24)
-        draw.text(surface, self.game_label(), (1264, 24), 15, theme.MUTED, "topright", 300)
-        first = self.names.get("first") or "First player"
-        second = self.names.get("second") or "Second player"
-        draw.text(surface, f"{first}  vs  {second}", (800, 56), 17, theme.TEXT, max_width=464)
-        if self.result or self.reason:
-            draw.text(surface, self.result_line(), (800, 84), 15, theme.MUTED, max_width=464)
-        draw.text(surface, f"Move {self.index} of {len(self.moves)}", (800, 118), 18,
-                  theme.ACCENT)
-        found = self.shown_eval()
-        if found is not None:
-            words = eval_text(found, self.display_names())
-            if found.best:
-                words += f"  ·  best {self.best_shown(self.index, found.best)}"
-            draw.text(surface, words, (1264, 118), 16, theme.TEXT, "topright", 300)
-        self.draw_captures(surface, {"first": first, "second": second})
+        for line in self.header_lines():
+            line.draw(surface)
+        self.draw_captures(surface, self.display_names())
         top = 212 if self.captures.pieces else 148
         graph = self.graph_rect()
         box = pygame.Rect(800, top, 464, (graph.top - 8 if graph else self.list_bottom()) - top)
@@ -549,6 +536,27 @@ class ReplayScene(BesideBoard):
                 draw.text(surface, text, (box.left + 60 + k * 200, y), 15, color, max_width=190)
         for b in self.buttons:
             b.draw(surface)
+
+    def header_lines(self) -> list[HeaderLine]:
+        """The title, the game, the players, the result, the move shown and its evaluation."""
+        names = self.display_names()
+        lines = [
+            HeaderLine("Replay", (800, 18), 24),
+            HeaderLine(self.game_label(), (1264, 24), 15, theme.MUTED, "topright", 300),
+            HeaderLine(f"{names['first']}  vs  {names['second']}", (800, 56), 17, max_width=464),
+        ]
+        if self.result or self.reason:
+            lines.append(HeaderLine(self.result_line(), (800, 84), 15, theme.MUTED, max_width=464))
+        lines.append(
+            HeaderLine(f"Move {self.index} of {len(self.moves)}", (800, 118), 18, theme.ACCENT)
+        )
+        found = self.shown_eval()
+        if found is not None:
+            words = eval_text(found, self.display_names())
+            if found.best:
+                words += f"  ·  best {self.best_shown(self.index, found.best)}"
+            lines.append(HeaderLine(words, (1264, 118), 16, theme.TEXT, "topright", 300))
+        return lines
 
     def game_label(self) -> str:
         """What game this is, beside the title: ``Chess · 国际象棋``; a custom game's by its

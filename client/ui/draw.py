@@ -80,6 +80,13 @@ def text_extent(value: str, size: int, scale: float = 1.0, bold: bool = False) -
     return round(fonts.measure(value, window_px(size, scale), bold)[0] / scale)
 
 
+def window_rect(rect: pygame.Rect, scale: float, offset: tuple[int, int]) -> pygame.Rect:
+    """Where logical ``rect`` shows in a window of ``scale`` whose logical surface starts at
+    ``offset``, in window pixels."""
+    return pygame.Rect(offset[0] + round(rect.x * scale), offset[1] + round(rect.y * scale),
+                       round(rect.width * scale), round(rect.height * scale))
+
+
 def placed(item: TextItem, scale: float, offset: tuple[int, int],
            min_px: int = MIN_WINDOW_PX) -> tuple[str, int, pygame.Rect]:
     """Where a recorded line shows in the window: its text (cut to its width), pixel size and
