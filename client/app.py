@@ -566,12 +566,12 @@ class App:
             if self.notice:
                 self._draw_notice(self.surface)
             if self.window is not None:
-                self.window.fill(theme.BG)
+                self.window.fill(_bars_colour(scenes))
                 self.window.blit(self.surface, (ox, oy))
         else:
             # Scenes under a dialog are dimmed: their text may be scaled with them. Only the
             # top scene's text (and the notice) is drawn sharp at the window's scale.
-            self.window.fill(theme.BG)
+            self.window.fill(_bars_colour(scenes))
             lw, lh = theme.LOGICAL_SIZE
             size = (max(1, int(lw * scale)), max(1, int(lh * scale)))
             self.surface.fill(theme.BG)
@@ -637,6 +637,16 @@ class App:
                 self.local_server.stop()
         # Only the window closes: fonts stay valid for anything else in this process.
         pygame.display.quit()
+
+
+def _bars_colour(scenes: list[Scene]) -> pygame.Color:
+    """The colour of the window's bars beside the layout: the background as the visible scenes
+    leave it (dimmed under a dialog, as the scene's own background is)."""
+    swatch = pygame.Surface((1, 1))
+    swatch.fill(theme.BG)
+    for scene in scenes:
+        scene.shade_bars(swatch)
+    return swatch.get_at((0, 0))
 
 
 def _notice_lines(text: str, width: int, scale: float, most: int = 2) -> list[str]:

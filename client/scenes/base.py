@@ -60,6 +60,10 @@ class Scene:
     def __init__(self, app: App) -> None:
         self.app = app
 
+    def shade_bars(self, swatch: pygame.Surface) -> None:
+        """Shade ``swatch`` (the colour of the window's bars beside a layout of another shape) as
+        this scene shades what is drawn below it: not at all, unless it dims everything."""
+
     def handle_event(self, event: pygame.event.Event) -> None:
         """React to one pygame event (mouse positions are in logical coordinates)."""
 

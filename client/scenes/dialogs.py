@@ -42,6 +42,11 @@ class Dialog(Scene):
         """Remove the dialog."""
         self.app.pop(self)
 
+    def shade_bars(self, swatch: pygame.Surface) -> None:
+        """A dialog that dims the whole scene dims the window's bars beside it too."""
+        if self.area is None:
+            swatch.blit(_shade(swatch.get_size()), (0, 0))
+
     def draw(self, surface: pygame.Surface) -> None:
         """Dim what is below (the area only, when given) and draw the card with its title."""
         if self.area is None:

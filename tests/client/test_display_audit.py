@@ -346,3 +346,27 @@ def test_an_offers_accept_and_decline_keep_their_keys_inside(
         inside = [item.value for item, _ in recorded if button.rect.collidepoint(item.pos)]
         assert sorted(inside) == sorted([button.label, button.hint]), inside
         assert not lines_inside(recorded, button.rect, size), (button.label, size)
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (800, 600), (1280, 900)])
+def test_a_dialog_dims_the_letterbox_bars_too(ui: Any, size: tuple[int, int]) -> None:
+    """A window of another shape than the layout shows bars beside it (a big screen's sides, a
+    4:3 window's top and bottom). The result panel dims everything under it: the bars too, so
+    they do not show as lighter strips beside the dimmed room; without a dialog they are the
+    room's own background. (A scaled-down window's smoothing may shift a colour by a step or
+    two.)"""
+    ui.open_room(demo_room("chess", plies=4, room="BIG"))
+    image, _ = window_shot(ui.app, size, f"bars-room-{size[0]}x{size[1]}")
+    (w, h), (lw, lh) = size, theme.LOGICAL_SIZE
+    scale = min(w / lw, h / lh)
+    ox, oy = int((w - lw * scale) / 2), int((h - lh * scale) / 2)
+    assert (ox, oy) != (0, 0), "the window has no bars"
+    assert image.get_at((0, 0))[:3] == theme.BG
+    ui.message({"type": "over", "room": "BIG", "game_id": "g-demo-1", "result": "first",
+                "reason": "resign", "position": "?"})
+    assert isinstance(ui.app.top, ResultPanel)
+    image, _ = window_shot(ui.app, size, f"bars-result-{size[0]}x{size[1]}")
+    inside = image.get_at((ox + round(4 * scale), oy + round(4 * scale)))  # the room's margin
+    bar = image.get_at((0, 0))
+    assert inside[:3] != theme.BG
+    assert all(abs(b - i) <= 3 for b, i in zip(bar[:3], inside[:3], strict=True)), (bar, inside)
