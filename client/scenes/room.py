@@ -1666,7 +1666,12 @@ class RoomScene(BesideBoard):
             return f"{short_name(m, m.turn)} to move"
         if m.you is None:
             return f"{short_name(m, m.turn)} to move · you are watching"
-        return "Your move" if m.is_my_turn() else f"{short_name(m, m.turn)} is thinking…"
+        if m.is_my_turn():
+            return "Your move"
+        if not (m.seats.get(m.turn) or {}).get("connected", True):
+            away = f"{short_name(m, m.turn)} is away"
+            return f"{away} · their clock runs" if timed(m.clock) else away
+        return f"{short_name(m, m.turn)} is thinking…"
 
     def status_forms(self) -> list[str]:
         """The status line, then shorter forms of it for a narrow window: a waiting room's

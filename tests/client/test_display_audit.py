@@ -370,3 +370,20 @@ def test_a_dialog_dims_the_letterbox_bars_too(ui: Any, size: tuple[int, int]) ->
     bar = image.get_at((0, 0))
     assert inside[:3] != theme.BG
     assert all(abs(b - i) <= 3 for b, i in zip(bar[:3], inside[:3], strict=True)), (bar, inside)
+
+
+def test_an_opponent_away_on_their_turn_is_not_said_to_be_thinking(ui: Any) -> None:
+    """The opponent's laptop sleeps on their turn: the status line says they are away (and, in
+    a timed game, that their clock runs) rather than that they are thinking; back, they are
+    thinking again. An untimed game says only that they are away."""
+    snapshot = demo_room("chess", plies=3, you="first", room="ZZ1")
+    room = ui.open_room(snapshot)
+    assert room.status_line() == "Bob is thinking…"
+    presence = {"type": "presence", "room": "ZZ1", "seat": "second", "spectators": 0}
+    ui.message({**presence, "connected": False})
+    assert room.status_line() == "Bob is away · their clock runs"
+    ui.message({**presence, "connected": True})
+    assert room.status_line() == "Bob is thinking…"
+    untimed = ui.open_room({**demo_room("chess", plies=3, you="first", room="ZZ2"), "clock": {}})
+    ui.message({**presence, "room": "ZZ2", "connected": False})
+    assert untimed.status_line() == "Bob is away"
