@@ -1664,13 +1664,15 @@ class RoomScene(BesideBoard):
             return "Sending your move…"
         if self.app.seat_connections:
             return f"{short_name(m, m.turn)} to move"
+        away = not (m.seats.get(m.turn) or {}).get("connected", True)
         if m.you is None:
-            return f"{short_name(m, m.turn)} to move · you are watching"
+            doing = "is away" if away else "to move"
+            return f"{short_name(m, m.turn)} {doing} · you are watching"
         if m.is_my_turn():
             return "Your move"
-        if not (m.seats.get(m.turn) or {}).get("connected", True):
-            away = f"{short_name(m, m.turn)} is away"
-            return f"{away} · their clock runs" if timed(m.clock) else away
+        if away:
+            line = f"{short_name(m, m.turn)} is away"
+            return f"{line} · their clock runs" if timed(m.clock) else line
         return f"{short_name(m, m.turn)} is thinking…"
 
     def status_forms(self) -> list[str]:

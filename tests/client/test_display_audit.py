@@ -387,3 +387,17 @@ def test_an_opponent_away_on_their_turn_is_not_said_to_be_thinking(ui: Any) -> N
     untimed = ui.open_room({**demo_room("chess", plies=3, you="first", room="ZZ2"), "clock": {}})
     ui.message({**presence, "room": "ZZ2", "connected": False})
     assert untimed.status_line() == "Bob is away"
+
+
+def test_a_spectator_is_told_the_player_to_move_is_away(ui: Any) -> None:
+    """Watching, while the player to move is dropped: the status line said "Bob to move · you
+    are watching" for as long as Bob was gone; it now says he is away, and "to move" again once
+    he is back."""
+    snapshot = demo_room("chess", plies=3, you=None, room="ZZ3")
+    room = ui.open_room(snapshot)
+    assert room.status_line() == "Bob to move · you are watching"
+    presence = {"type": "presence", "room": "ZZ3", "seat": "second", "spectators": 1}
+    ui.message({**presence, "connected": False})
+    assert room.status_line() == "Bob is away · you are watching"
+    ui.message({**presence, "connected": True})
+    assert room.status_line() == "Bob to move · you are watching"
