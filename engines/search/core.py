@@ -203,8 +203,12 @@ class Searcher:
         best = -INFINITY
         best_move = moves[0]
         scores: dict[Hashable, int] = {}
+        # With a margin, the window's edge sits one below it: a move that fails low there may
+        # report the edge itself (quiescence returns alpha), which must not pass for a score
+        # within the margin (levels 1-2 then picked queen-losing moves at random).
+        edge = margin + 1 if margin > 0 else 0
         for i, move in enumerate(moves):
-            alpha = -INFINITY if best == -INFINITY else best - margin
+            alpha = -INFINITY if best == -INFINITY else best - edge
             adapter.push(move)
             try:
                 if i == 0 or alpha == -INFINITY:

@@ -228,6 +228,31 @@ def test_low_levels_pick_among_near_best_moves() -> None:
     assert len(high) == 1
 
 
+QUEEN_ATTACKED = "rnb1kbnr/pppp1ppp/4p3/8/5Q2/N3P2q/PPPP1PPP/R1B1KBNR b KQkq - 5 4"
+"""Black's queen on h3 is attacked by the g2 pawn; white's queen on f4 takes whatever lands on
+g4, f5, ... (a level-1 bot played 4...Qg4?? here, then accepted the draw it was offered)."""
+
+
+def test_low_levels_never_hang_a_queen_at_random() -> None:
+    """Levels 1-2 pick among moves within their margin of the best: a move that loses the queen
+    is far outside it. (A move that failed low in the null-window test scored exactly the
+    window's edge, ``best - margin``, and so counted as within the margin: levels 1-2 picked
+    almost any move.) Each picked move is judged by a deeper search from white's side."""
+    engine = get("chess")
+    state = engine.start(position=QUEEN_ATTACKED)
+    picked: set[str] = set()
+    for level in (1, 2):
+        for seed in range(12):
+            picked.add(BotPlayer("chess", level, seed=seed).decide(state, nodes=4_000).move or "")
+    for_white = {
+        move: best("chess", engine.position(engine.play(state, move)), nodes=60_000)[1]
+        for move in picked
+    }
+    worst_allowed = min(for_white.values()) + 700  # a queen is about 900, a pawn 100
+    losing = sorted(move for move, score in for_white.items() if score > worst_allowed)
+    assert not losing, f"moves that give the queen away: {losing} ({for_white})"
+
+
 # ---- number chess and draughts ----------------------------------------------------------------
 
 SHUQI_START_FIRST = "14,7 11,4 11,8 11,6 11,10 12,9 12,7 12,5 13,6 13,8"
