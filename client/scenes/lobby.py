@@ -374,6 +374,13 @@ class LobbyScene(Scene):
             choices.insert(1, ("hotseat", "hot-seat, this screen"))
         return choices
 
+    def opponent_label(self) -> str:
+        """The opponent choice's label: with the computer picked, which end of its levels is
+        the strong one (its think times and picks are in the README's levels table)."""
+        if self.opponent.value.startswith("bot:"):
+            return "Opponent  (B)  ·  level 1 easiest, 8 strongest"
+        return "Opponent  (B)"
+
     def seek_buttons(self) -> list[Button]:
         """One button per clock preset of the selected game."""
         presets = clock_presets(str(self.game.get("game", "")))
@@ -1078,6 +1085,7 @@ class LobbyScene(Scene):
                 b.draw(surface)
         pygame.draw.line(surface, theme.BORDER, (box.left + 16, 226), (box.right - 8, 226))
         draw.text(surface, "Create a room", (box.left + 16, 238), 20)
+        self.opponent.label = self.opponent_label()
         for widget in (self.clock, self.color, self.opponent, self.private, self.position,
                        self.create):
             widget.draw(surface)

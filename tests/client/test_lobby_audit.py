@@ -139,3 +139,25 @@ def test_the_replay_label_stays_in_the_middle_column_of_a_small_window(ui: Any) 
         offset = int((size[0] - 1280 * scale) / 2)
         column_end = offset + round((lobby.replay_button.rect.right) * scale)
         assert label.right <= column_end, (size, label, column_end)
+
+
+def test_the_opponent_choice_says_which_computer_level_is_strongest(ui: Any) -> None:
+    """"computer, level 3" alone left a player guessing whether 1 or 8 is the strong end: with
+    the computer picked, the label over the choice says it (drawn whole, inside the middle
+    column, at both window sizes); with a person picked it is the plain label."""
+    from tests.client.window_tools import render_at
+
+    lobby = ui.open_lobby()
+    for value, want in (("", None), ("bot:1", "1 easiest"), ("bot:8", "8 strongest")):
+        lobby.opponent.select(value)
+        for size in ((1280, 800), (800, 600)):
+            lines = render_at(ui.app, size, f"lobby-opponent-{value.replace(':', '') or 'person'}")
+            label = next((item, shown, rect) for item, shown, rect in lines
+                         if item.value.startswith("Opponent"))
+            if want is None:
+                assert label[1].split() == ["Opponent", "(B)"], label
+                continue
+            assert want in label[1] and "…" not in label[1], label
+            scale = min(size[0] / 1280, size[1] / 800)
+            offset = int((size[0] - 1280 * scale) / 2)
+            assert label[2].right <= offset + round(lobby.create.rect.right * scale), label
