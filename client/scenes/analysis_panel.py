@@ -126,8 +126,7 @@ def draw_graph(surface: pygame.Surface, rect: pygame.Rect, evals: Sequence[Posit
     for item in judged:
         if item.verdict is not None and item.ply + 1 < len(evals):
             at = (graph_x(rect, item.ply + 1, plies), y_of(evals[item.ply + 1]))
-            pygame.draw.circle(surface, VERDICT_COLORS[item.verdict], at, 4)
-            pygame.draw.circle(surface, theme.BG, at, 4, 1)
+            draw.disc(surface, VERDICT_COLORS[item.verdict], at, 4, rim=theme.BG)
     x = graph_x(rect, index, plies)
     pygame.draw.line(surface, theme.ACCENT, (x, rect.top), (x, rect.bottom - 1), 2)
     pygame.draw.rect(surface, theme.BORDER, rect, 1)

@@ -986,7 +986,7 @@ class LobbyScene(Scene):
         draw.text(surface, "Boardhall", (28, 16), 30)
         who = f"{self.app.welcome.get('name', '?')} @ {self.app.address or self.app.url}"
         status_color = theme.GOOD if self.app.net_status == "online" else theme.WARN
-        pygame.draw.circle(surface, status_color, (790, 31), 6)
+        draw.disc(surface, status_color, (790, 31), 6)
         status = self.app.net_status
         if status == "online" and self.app.rtt_ms is not None:
             status += f" · ping {self.app.rtt_ms} ms"

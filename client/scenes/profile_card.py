@@ -414,7 +414,7 @@ class ProfileCard(Dialog):
         if summary.presence:
             online = summary.presence == ONLINE_NOW
             middle = (left + 5, y + LINE_STEP // 2 - 2)
-            pygame.draw.circle(surface, theme.GOOD if online else theme.FAINT, middle, 5)
+            draw.disc(surface, theme.GOOD if online else theme.FAINT, middle, 5)
             draw.text(surface, summary.presence, (left + 18, middle[1]), 15,
                       theme.GOOD if online else theme.MUTED, "midleft", width - 18)
             y += LINE_STEP

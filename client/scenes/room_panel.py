@@ -156,7 +156,7 @@ def draw_player(room: RoomScene, surface: pygame.Surface, seat: str, rect: pygam
             details.append(f"score {m.engine.scores(m.state)[seat]}")  # type: ignore[attr-defined]
     if not local:
         dot = theme.GOOD if connected else theme.FAINT
-        pygame.draw.circle(surface, dot, (rect.left + 50, rect.top + 50), 4)
+        draw.disc(surface, dot, (rect.left + 50, rect.top + 50), 4)
     detail_text = " · ".join(details) or ("" if local else "—")
     left = rect.left + (46 if local else 60)  # no presence dot locally
     draw.text(surface, detail_text, (left, rect.top + 50), 14,

@@ -184,6 +184,18 @@ def stone(
     surface: pygame.Surface, center: tuple[int, int], radius: int, seat: str, game: str = ""
 ) -> None:
     """A small disc in a seat's colour in ``game`` (used next to player names)."""
-    fill = theme.seat_color(game, seat)
-    pygame.draw.circle(surface, fill, center, radius)
-    pygame.draw.circle(surface, theme.FAINT, center, radius, 1)
+    disc(surface, theme.seat_color(game, seat), center, radius, rim=theme.FAINT)
+
+
+def disc(
+    surface: pygame.Surface,
+    color: theme.Color,
+    center: tuple[int, int],
+    radius: int,
+    rim: theme.Color | None = None,
+) -> None:
+    """A filled disc with antialiased edges (and a 1-pixel ``rim`` when given), so that it stays
+    round once the logical surface is scaled to the window."""
+    pygame.draw.aacircle(surface, color, center, radius)
+    if rim is not None:
+        pygame.draw.aacircle(surface, rim, center, radius, 1)

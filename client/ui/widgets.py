@@ -349,8 +349,7 @@ class Toggle:
         pygame.draw.rect(surface, theme.ACCENT if self.focused else theme.BORDER, track,
                          2 if self.focused else 1, border_radius=11)
         knob_x = track.right - 11 if self.on else track.left + 11
-        pygame.draw.circle(surface, theme.TEXT if self.on else theme.MUTED,
-                           (knob_x, track.centery), 8)
+        draw.disc(surface, theme.TEXT if self.on else theme.MUTED, (knob_x, track.centery), 8)
         draw.text(surface, self.label, (track.right + 10, self.rect.centery), 16, theme.TEXT,
                   "midleft")
 
