@@ -16,20 +16,28 @@ if TYPE_CHECKING:
     from client.scenes.room import RoomScene
 
 
+BUTTON_GAP = 8
+"""Pixels between the panel's buttons."""
+SPECTATOR_ACTIONS = (("Replay", "replay", "P"), ("Close", "close", "Esc"), ("Leave", "leave", "L"))
+"""What a spectator can do once the game is over: (label, action, key)."""
+PLAYER_ACTIONS = (("Rematch", "rematch", "M"), *SPECTATOR_ACTIONS)
+"""What a player can do: a spectator's actions after Rematch."""
+
+
 class ResultPanel(Dialog):
-    """Shown when ``over`` arrives; Rematch, Replay, Close (look at the board) or Leave."""
+    """Shown when ``over`` arrives; Rematch (players only), Replay, Close (look at the board)
+    or Leave."""
 
     def __init__(self, app: App, room: RoomScene) -> None:
         super().__init__(app, "Game over", (520, 320))
         self.room = room
-        left, top = self.card.left + 24, self.card.bottom - 76
-        self.buttons = [
-            Button(pygame.Rect(left, top, 112, 52), "Rematch", "rematch", "M", primary=True),
-            Button(pygame.Rect(left + 120, top, 112, 52), "Replay", "replay", "P"),
-            Button(pygame.Rect(left + 240, top, 112, 52), "Close", "close", "Esc"),
-            Button(pygame.Rect(left + 360, top, 112, 52), "Leave", "leave", "L"),
-        ]
-        self.buttons[0].enabled = self.can_rematch()
+        actions = PLAYER_ACTIONS if room.seated else SPECTATOR_ACTIONS
+        self.buttons = button_row(self.card, actions)
+        self.rematch = next((b for b in self.buttons if b.action == "rematch"), None)
+        """The Rematch button (``None`` for a spectator, who cannot ask for one)."""
+        if self.rematch is not None:
+            self.rematch.primary = True
+            self.rematch.enabled = self.can_rematch()
 
     def handle_event(self, event: pygame.event.Event) -> None:
         """Buttons and their keys."""
@@ -135,9 +143,21 @@ class ResultPanel(Dialog):
             draw.text(surface, moves_played(m.game, len(m.moves), len(self.room.move_rows())),
                       (self.card.centerx, self.card.top + 198),
                       14, theme.FAINT, "midtop")
-        self.buttons[0].label = "Accept" if self.rematch_offered() else "Rematch"
+        if self.rematch is not None:
+            self.rematch.label = "Accept" if self.rematch_offered() else "Rematch"
         for b in self.buttons:
             b.draw(surface)
+
+
+def button_row(card: pygame.Rect, actions: tuple[tuple[str, str, str], ...]) -> list[Button]:
+    """One button per (label, action, key) of ``actions``, side by side across the bottom of
+    ``card`` (24 pixels in from either side), sharing its width."""
+    left, top, span = card.left + 24, card.bottom - 76, card.width - 48
+    width = (span - BUTTON_GAP * (len(actions) - 1)) // len(actions)
+    return [
+        Button(pygame.Rect(left + n * (width + BUTTON_GAP), top, width, 52), label, action, key)
+        for n, (label, action, key) in enumerate(actions)
+    ]
 
 
 def ratings_line(m: RoomModel, width: int | None = None) -> str:
