@@ -48,9 +48,8 @@ from client.scenes import room_panel
 from client.scenes.base import BesideBoard
 from client.scenes.dialogs import ChoiceDialog, ExpressionDialog
 from client.scenes.room_panel import (
+    LOCAL_MESSAGE_RECT,
     MESSAGE_RECT,
-    MOVE_ROWS,
-    MOVES_RECT,
     PANEL_W,
     PANEL_X,
 )
@@ -489,7 +488,7 @@ class RoomScene(BesideBoard):
 
     def handle_event(self, event: pygame.event.Event) -> None:
         """Board clicks, buttons, offer answers, chat and shortcuts."""
-        if event.type == pygame.MOUSEWHEEL and MOVES_RECT.collidepoint(self.mouse):
+        if event.type == pygame.MOUSEWHEEL and room_panel.moves_rect(self).collidepoint(self.mouse):
             self.scroll_moves(event.y * 2)
             return
         if event.type == pygame.MOUSEWHEEL and any(
@@ -545,6 +544,7 @@ class RoomScene(BesideBoard):
                 self.slides.lift(point)
             return
         if (event.type == pygame.MOUSEBUTTONDOWN and event.button == 1
+                and not self.app.plays_locally  # no chat: the move list is there
                 and room_panel.chat_rect(self).collidepoint(event.pos)):
             self.click_chat(event.pos)
             return
@@ -592,7 +592,8 @@ class RoomScene(BesideBoard):
             self.picker.clear()
             return
         if event.key in (pygame.K_PAGEUP, pygame.K_PAGEDOWN):
-            self.scroll_moves(MOVE_ROWS if event.key == pygame.K_PAGEUP else -MOVE_ROWS)
+            page = self.moves_per_column()
+            self.scroll_moves(page if event.key == pygame.K_PAGEUP else -page)
             return
         if event.key in BROWSE_KEYS:
             m, was = self.model, self.browse.index(self.model)
@@ -723,8 +724,12 @@ class RoomScene(BesideBoard):
     def scroll_moves(self, lines: int) -> None:
         """Scroll the move list back (positive) or forward by ``lines`` (wheel, PgUp/PgDn)."""
         total = len(self.move_rows())
-        most = max(0, total - MOVE_ROWS * room_panel.move_columns(self.model.game))
+        most = max(0, total - self.moves_per_column() * room_panel.move_columns(self.model.game))
         self.move_scroll = max(0, min(most, self.move_scroll + lines))
+
+    def moves_per_column(self) -> int:
+        """How many lines the move list shows per column (more in a local game)."""
+        return room_panel.move_rows_in(room_panel.moves_rect(self))
 
     def reveal_browsed(self) -> None:
         """Scroll the move list so the move whose position a browsed board shows is in view."""
@@ -734,7 +739,7 @@ class RoomScene(BesideBoard):
         shown = self.browse.index(self.model) - 1
         line = next((j for j, (_, cells) in enumerate(rows)
                      if any(ply == shown for ply, _ in cells)), 0)
-        visible = MOVE_ROWS * room_panel.move_columns(self.model.game)
+        visible = self.moves_per_column() * room_panel.move_columns(self.model.game)
         scroll = max(len(rows) - line - visible, min(len(rows) - line - 1, self.move_scroll))
         self.move_scroll = max(0, min(max(0, len(rows) - visible), scroll))
 
@@ -914,6 +919,9 @@ class RoomScene(BesideBoard):
     def copy_code(self) -> None:
         """Put the room's code on the clipboard, to tell a friend (Ctrl+C)."""
         code = self.model.room
+        if self.app.plays_locally:
+            self.say("A game on this computer has no code to share: nobody else can join it.")
+            return
         if widgets.copy_text(code):
             self.say(f"Room code {code} copied: a friend types it under Join by code.",
                      theme.GOOD)
@@ -1585,15 +1593,19 @@ class RoomScene(BesideBoard):
             draw.text(surface, line, (rect.left + 12, top + i * step), 15, self.message_color)
 
     def message_rect(self) -> pygame.Rect:
-        """Where the message goes: :data:`MESSAGE_RECT`, taller for a message said in more than
-        two lines (what a dropped connection cut off), over more of the chat."""
+        """Where the message goes: :data:`MESSAGE_RECT` (:data:`LOCAL_MESSAGE_RECT` in a local
+        game), taller for a message said in more than two lines (what a dropped connection cut
+        off), over more of the chat (locally: of the move list, growing upwards)."""
+        base = LOCAL_MESSAGE_RECT if self.app.plays_locally else MESSAGE_RECT
         if self.message_lines <= 2 or not self.message:
-            return MESSAGE_RECT
-        lines = len(fonts.wrap(self.message, 15, MESSAGE_RECT.width - 24))
+            return base
+        lines = len(fonts.wrap(self.message, 15, base.width - 24))
         if lines <= 2:
-            return MESSAGE_RECT
-        rect = MESSAGE_RECT.copy()
+            return base
+        rect = base.copy()
         rect.height = min(lines, self.message_lines) * fonts.line_step(15) + 14
+        if self.app.plays_locally:  # grown upwards: the field is right under the strip
+            rect.bottom = base.bottom
         return rect
 
     def draw_offer(self, surface: pygame.Surface) -> None:

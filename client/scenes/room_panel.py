@@ -23,8 +23,16 @@ MOVES_RECT = pygame.Rect(800, 264, 464, 150)
 CHAT_RECT = pygame.Rect(800, 422, 464, 146)
 MESSAGE_RECT = pygame.Rect(800, 422, 464, 48)
 """Messages go beside the board (over the top of the chat), never over the pieces."""
-MOVE_ROWS, MOVE_COLUMNS = 6, 2
-"""The move list shows this many lines of two moves per column."""
+LOCAL_MOVES_PANEL = pygame.Rect(800, 264, 464, 304)
+"""A local game has no chat: its move list's panel takes the chat box's place too."""
+LOCAL_MOVES_RECT = pygame.Rect(800, 264, 464, 248)
+"""Where a local game's moves go: the panel's top, above :data:`LOCAL_MESSAGE_RECT`."""
+LOCAL_MESSAGE_RECT = pygame.Rect(806, 514, 452, 48)
+"""Where a local game's messages go: at the bottom of the move list's panel, under the moves."""
+MOVE_COLUMNS = 2
+"""The move list shows two moves per line (one wide move in :data:`WIDE_MOVES` games)."""
+MOVE_STEP = 22
+"""Pixels from one line of the move list to the next."""
 WIDE_MOVES = frozenset({"shuqi"})
 """Games whose moves can be long (number chess's spans with their expressions,
 ``7,0-7,14=1+2+3+4+5-6``): their move list has one column of lines, twice as wide, so such a
@@ -61,8 +69,9 @@ def draw_panel(room: RoomScene, surface: pygame.Surface) -> None:
     if subtitle and fonts.can_show(subtitle):
         draw.text(surface, subtitle, (x, 58), 20, theme.MUTED, "midleft", 200)
     local = room.app.plays_locally
-    draw.text(surface, f"Room {m.room}{' · private' if m.private and not local else ''}",
-              (x + PANEL_W, 24), 15, theme.MUTED, "topright")
+    if not local:  # nobody can join a game on this computer: no code to tell
+        draw.text(surface, f"Room {m.room}{' · private' if m.private else ''}",
+                  (x + PANEL_W, 24), 15, theme.MUTED, "topright")
     rules = options_text(m.options, room.option_defaults())
     draw.text(surface, f"Clock: {clock_text(m.clock)}{' · ' + rules if rules else ''}",
               (x + PANEL_W, 58), 14, theme.MUTED, "midright", PANEL_W - 220)
@@ -78,11 +87,23 @@ def draw_panel(room: RoomScene, surface: pygame.Surface) -> None:
     for text, color in status_parts(room, status_w, scale):
         draw.text(surface, text, (left, 244), STATUS_SIZE, color, "midleft", x + status_w - left)
         left += draw.text_extent(text, STATUS_SIZE, scale)
-    draw_moves(room, surface, MOVES_RECT)
-    draw_chat(room, surface, chat_rect(room))
+    draw_moves(room, surface, moves_rect(room), LOCAL_MOVES_PANEL if local else None)
+    if not local:
+        draw_chat(room, surface, chat_rect(room))
     room.chat_field.draw(surface)
     for b in room.buttons():
         b.draw(surface)
+
+
+def moves_rect(room: RoomScene) -> pygame.Rect:
+    """Where the move list goes: :data:`MOVES_RECT`, or in a local game (no chat)
+    :data:`LOCAL_MOVES_RECT`."""
+    return LOCAL_MOVES_RECT if room.app.plays_locally else MOVES_RECT
+
+
+def move_rows_in(rect: pygame.Rect) -> int:
+    """How many lines a move list in ``rect`` shows per column."""
+    return (rect.height - 18) // MOVE_STEP
 
 
 def watching_text(room: RoomScene) -> str:
@@ -238,7 +259,7 @@ def move_spots(room: RoomScene, rect: pygame.Rect) -> list[tuple[str, tuple[int,
     """Where the move list draws its lines (scrolled as the room says): each line's number,
     where the number goes, and its moves' cells."""
     lines = room.move_rows()
-    per_col, cols = MOVE_ROWS, move_columns(room.model.game)
+    per_col, cols = move_rows_in(rect), move_columns(room.model.game)
     end = len(lines) - room.move_scroll
     shown = lines[max(0, end - per_col * cols):end]
     col_w = rect.width // cols
@@ -249,8 +270,8 @@ def move_spots(room: RoomScene, rect: pygame.Rect) -> list[tuple[str, tuple[int,
     laid = []
     for j, (n, cells) in enumerate(shown):
         cx = rect.left + 10 + (j // per_col) * col_w
-        cy = rect.top + 8 + (j % per_col) * 22
-        spots = [(ply, text, pygame.Rect(cx + num_w + k * move_w, cy - 3, move_w - 4, 22))
+        cy = rect.top + 8 + (j % per_col) * MOVE_STEP
+        spots = [(ply, text, pygame.Rect(cx + num_w + k * move_w, cy - 3, move_w - 4, MOVE_STEP))
                  for k, (ply, text) in enumerate(cells)]
         laid.append((f"{n}.", (cx, cy), spots))
     return laid
@@ -258,19 +279,22 @@ def move_spots(room: RoomScene, rect: pygame.Rect) -> list[tuple[str, tuple[int,
 
 def ply_at(room: RoomScene, pos: tuple[int, int]) -> int | None:
     """The ply of the move drawn at ``pos`` in the move list (``None``: no move there)."""
-    if not MOVES_RECT.collidepoint(pos) or not room.shown_moves():
+    rect = moves_rect(room)
+    if not rect.collidepoint(pos) or not room.shown_moves():
         return None
-    for _, _, spots in move_spots(room, MOVES_RECT):
+    for _, _, spots in move_spots(room, rect):
         for ply, _, cell in spots:
             if ply is not None and cell.collidepoint(pos):
                 return ply
     return None
 
 
-def draw_moves(room: RoomScene, surface: pygame.Surface, rect: pygame.Rect) -> None:
-    """The move list, two moves per line, scrolled to the end; the move whose position the
-    board shows is in the accent colour (the last one, or the one browsed to)."""
-    draw.panel(surface, rect, theme.INPUT_BG)
+def draw_moves(room: RoomScene, surface: pygame.Surface, rect: pygame.Rect,
+               panel: pygame.Rect | None = None) -> None:
+    """The move list in ``rect`` (on a ``panel`` around it when given), two moves per line,
+    scrolled to the end; the move whose position the board shows is in the accent colour (the
+    last one, or the one browsed to)."""
+    draw.panel(surface, panel or rect, theme.INPUT_BG)
     moves = room.shown_moves()
     if not moves:
         draw.text(surface, "No moves yet.", (rect.left + 12, rect.top + 10), 15, theme.FAINT)
@@ -394,8 +418,6 @@ def draw_chat(room: RoomScene, surface: pygame.Surface, rect: pygame.Rect) -> No
     picked line highlighted with its Mute button."""
     draw.panel(surface, rect, theme.INPUT_BG)
     rows = chat_rows(room, rect)
-    if not rows and room.app.plays_locally:
-        return  # nobody to hear from: the box only holds the room's messages
     if not rows:
         draw.text(surface, "No messages yet.", (rect.left + 10, rect.top + 8), CHAT_SIZE,
                   theme.FAINT)

@@ -712,7 +712,7 @@ def test_lobby_rooms_by_keyboard(ui: Any) -> None:
 
 def test_move_list_scrolls_back_with_the_wheel(ui: Any) -> None:
     """Over the move list the wheel shows older moves; a new move returns to the newest."""
-    from client.scenes.room import MOVES_RECT
+    from client.scenes.room_panel import MOVES_RECT
 
     room = in_room(ui, demo_room("shuqi", plies=40))
     ui.app.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=MOVES_RECT.center,
