@@ -426,6 +426,22 @@ class CustomEngine(Engine):
             return []
         return [self._notation(state.rules, m) for m in self._pairs(state)]
 
+    def legal_pairs(self, state: CustomState) -> list[tuple[int, int]]:
+        """:meth:`legal_moves` as ``(from, to)`` square indexes (``row * cols + col``, 0-based),
+        for searchers that would otherwise spell and parse every move."""
+        if self.outcome(state) is not None:
+            return []
+        return list(self._pairs(state))
+
+    def play_pair(self, state: CustomState, pair: tuple[int, int]) -> CustomState:
+        """The state after ``pair``, which must be one of :meth:`legal_pairs` of ``state`` (not
+        checked again: a searcher plays only the moves it was given)."""
+        return self._apply(state, pair)
+
+    def pair_notation(self, state: CustomState, pair: tuple[int, int]) -> str:
+        """``pair`` in the notation of :meth:`play` (``r,c-r,c``)."""
+        return self._notation(state.rules, pair)
+
     def play(self, state: CustomState, move: str) -> CustomState:
         """The state after ``move`` (``r,c-r,c``); raises :class:`IllegalMove`."""
         if not isinstance(move, str):

@@ -333,8 +333,9 @@ def test_custom_bot_captures_the_captain_and_keys_stay_consistent() -> None:
         if not moves or adapter.terminal(0) is not None:
             break
         move = rng.choice(moves)
+        text = adapter.notation(move)
         adapter.push(move)
-        state = engine.play(state, str(move))
+        state = engine.play(state, text)
         assert adapter.key() == make_adapter(engine, state).key()
     state = engine.start("guards")
     for _ in range(200):

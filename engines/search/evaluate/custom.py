@@ -5,18 +5,18 @@ attacked captain, or one with few own pieces beside it, costs), 100 units to a s
 
 from __future__ import annotations
 
-import re
 from collections.abc import Hashable
 from functools import cache
 from typing import Any
 
 from engines.base import Engine
-from engines.custom.engine import CustomState
-from engines.custom.rules import Compiled
-from engines.search.adapter import EngineAdapter, ZobristTable
+from engines.custom.engine import CustomEngine, CustomState
+from engines.custom.rules import Board, Compiled
+from engines.search.adapter import ZobristTable, outcome_score
 
 _Z = ZobristTable(seed=91)
-_MOVE = re.compile(r"(\d+),(\d+)-(\d+),(\d+)")
+Pair = tuple[int, int]
+"""A move as the engine's ``(from, to)`` square indexes."""
 CAPTAIN_ATTACKED = 250
 CAPTAIN_GUARD = 12
 
@@ -54,89 +54,165 @@ def evaluate_state(state: CustomState, side: int) -> int:
     side_of, captain = table.side_of, table.captain
     board = state.board
     score = 0
-    cols = table.cols
+    squares: dict[int, list[int]] = {1: [], 2: [], 3: []}
+    captains: list[int] = []
     for sq, code in enumerate(board):
         if not code:
             continue
         owner = side_of[code]
+        squares[owner].append(sq)
         if owner == 3:
             continue
-        sign = 1 if owner == side else -1
         if captain[code]:
-            if table.attacked(board, sq, 3 - owner):
-                score -= sign * CAPTAIN_ATTACKED
-            r, c = divmod(sq, cols)
-            guards = 0
-            for dr in (-1, 0, 1):
-                for dc in (-1, 0, 1):
-                    rr, cc = r + dr, c + dc
-                    if (dr or dc) and 0 <= rr < table.rows and 0 <= cc < cols:
-                        other = board[rr * cols + cc]
-                        if other and side_of[other] == owner:
-                            guards += 1
-            score += sign * CAPTAIN_GUARD * min(guards, 3)
+            captains.append(sq)
         else:
-            score += sign * values[code]
+            score += values[code] if owner == side else -values[code]
+    for sq in captains:
+        owner = side_of[board[sq]]
+        sign = 1 if owner == side else -1
+        if table.attacked_from(board, sq, squares[3 - owner]):
+            score -= sign * CAPTAIN_ATTACKED
+        score += sign * CAPTAIN_GUARD * min(_guards(table, board, sq, owner), 3)
     return score
 
 
-def _is_capture(engine: Engine, state: Any, move: str) -> bool:
-    found = _MOVE.fullmatch(move)
-    if found is None:
-        return False
-    table = state.rules
-    r, c = int(found.group(3)) - 1, int(found.group(4)) - 1
-    target = state.board[r * table.cols + c]
-    if not target:
-        return False
-    owner = table.side_of[target]
-    return owner not in (3, _side_number(state.turn))
+def _guards(table: Compiled, board: Board, sq: int, owner: int) -> int:
+    """How many of ``owner``'s pieces stand on the (up to 8) squares around ``sq``."""
+    cols, side_of = table.cols, table.side_of
+    r, c = divmod(sq, cols)
+    guards = 0
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            rr, cc = r + dr, c + dc
+            if (dr or dc) and 0 <= rr < table.rows and 0 <= cc < cols:
+                other = board[rr * cols + cc]
+                if other and side_of[other] == owner:
+                    guards += 1
+    return guards
 
 
-def evaluate(engine: Engine, state: CustomState, side: str) -> int:
-    """The evaluation from ``side``'s view."""
-    return evaluate_state(state, _side_number(side))
+class CustomAdapter:
+    """The searcher's view of a custom variant's position: moves are ``(from, to)`` square pairs
+    (spelled only for the answer), captures and their victims read off the board, and the key
+    a Zobrist hash updated from the squares the move changed."""
 
+    has_captures = True
 
-class CustomAdapter(EngineAdapter):
-    """The generic engine adapter with an incremental Zobrist key and capture ordering."""
+    def __init__(self, engine: CustomEngine, state: CustomState) -> None:
+        self.engine = engine
+        self.stack: list[CustomState] = [state]
+        self.table = state.rules
+        self.values = piece_values(self.table)
+        self._promotes = self.table.variant.rules.promotion
+        self._keys: list[int] = [_full_key(state)]
+        self._moves_cache: dict[int, list[Pair]] = {}
+        self._noisy_cache: dict[int, list[Pair]] = {}
 
-    def __init__(self, engine: Engine, state: CustomState) -> None:
-        super().__init__(engine, state, evaluate, _is_capture)
+    @property
+    def state(self) -> CustomState:
+        """The current engine state."""
+        return self.stack[-1]
 
-    def _key_of(self, state: Any) -> int:
-        if len(self.stack) < 2 or not hasattr(self, "_keys"):
-            key = _Z[("turn", state.turn)] ^ _Z[("neutral", state.neutral)]
-            for sq, code in enumerate(state.board):
-                if code:
-                    key ^= _Z[(sq, code)]
-            return key
-        before = self.stack[-2]
+    def key(self) -> int:
+        """Zobrist hash of the side to move, the neutral counters and the pieces."""
+        return self._keys[-1]
+
+    def moves(self) -> list[Pair]:
+        """The legal moves (made once per position key)."""
+        key = self._keys[-1]
+        cached = self._moves_cache.get(key)
+        if cached is None:
+            cached = self.engine.legal_pairs(self.state)
+            if len(self._moves_cache) > 50_000:
+                self._moves_cache.clear()
+            self._moves_cache[key] = cached
+        return list(cached)
+
+    def noisy_moves(self) -> list[Pair]:
+        """The legal captures (found once per position key)."""
+        key = self._keys[-1]
+        cached = self._noisy_cache.get(key)
+        if cached is None:
+            state = self.state
+            board, side_of = state.board, self.table.side_of
+            spared = (3, _side_number(state.turn))
+            cached = [m for m in self.moves() if board[m[1]] and side_of[board[m[1]]] not in spared]
+            if len(self._noisy_cache) > 50_000:
+                self._noisy_cache.clear()
+            self._noisy_cache[key] = cached
+        return list(cached)
+
+    def is_noisy(self, move: Hashable) -> bool:
+        """Whether ``move`` takes a piece of the side not to move (neutrals are never taken)."""
+        state = self.state
+        target = state.board[move[1]]  # type: ignore[index]
+        if not target:
+            return False
+        return self.table.side_of[target] not in (3, _side_number(state.turn))
+
+    def order_hint(self, move: Hashable) -> int:
+        """Most valuable victim first."""
+        target = self.state.board[move[1]]  # type: ignore[index]
+        if target and self.table.captain[target]:
+            return 100_000
+        return self.values[target] if target else 0
+
+    def push(self, move: Hashable) -> None:
+        """Make ``move``."""
+        before = self.state
+        pair: Pair = move  # type: ignore[assignment]
+        state = self.engine.play_pair(before, pair)
+        self.stack.append(state)
         key = self._keys[-1]
         key ^= _Z[("turn", before.turn)] ^ _Z[("turn", state.turn)]
-        key ^= _Z[("neutral", before.neutral)] ^ _Z[("neutral", state.neutral)]
-        for sq, (old, new) in enumerate(zip(before.board, state.board, strict=True)):
+        if before.neutral != state.neutral:
+            key ^= _Z[("neutral", before.neutral)] ^ _Z[("neutral", state.neutral)]
+        # A move changes its two squares; a promotion rule may change any other square.
+        squares = range(len(state.board)) if self._promotes else pair
+        old_board, new_board = before.board, state.board
+        for sq in squares:
+            old, new = old_board[sq], new_board[sq]
             if old != new:
                 if old:
                     key ^= _Z[(sq, old)]
                 if new:
                     key ^= _Z[(sq, new)]
-        return key
+        self._keys.append(key)
 
-    def order_hint(self, move: Hashable) -> int:
-        """Most valuable victim first."""
-        found = _MOVE.fullmatch(str(move))
-        if found is None:
-            return 0
+    def pop(self) -> None:
+        """Take back the last move."""
+        self.stack.pop()
+        self._keys.pop()
+
+    def terminal(self, ply: int) -> int | None:
+        """Score of the engine's outcome, if any."""
         state = self.state
-        table = state.rules
-        r, c = int(found.group(3)) - 1, int(found.group(4)) - 1
-        target = state.board[r * table.cols + c]
-        if target and table.captain[target]:
-            return 100_000
-        return piece_values(table)[target] if target else 0
+        outcome = self.engine.outcome(state)
+        if outcome is None:
+            return None
+        return outcome_score(outcome.winner, state.turn, ply)
+
+    def evaluate(self) -> int:
+        """Material by mobility and captain safety from the side to move's view."""
+        state = self.state
+        return evaluate_state(state, _side_number(state.turn))
+
+    def notation(self, move: Hashable) -> str:
+        """``r,c-r,c``."""
+        return self.engine.pair_notation(self.state, move)  # type: ignore[arg-type]
+
+
+def _full_key(state: CustomState) -> int:
+    """The Zobrist hash of ``state`` from scratch."""
+    key = _Z[("turn", state.turn)] ^ _Z[("neutral", state.neutral)]
+    for sq, code in enumerate(state.board):
+        if code:
+            key ^= _Z[(sq, code)]
+    return key
 
 
 def make_adapter(engine: Engine, state: CustomState) -> CustomAdapter:
     """The searcher's view of ``state``."""
+    if not isinstance(engine, CustomEngine):
+        raise TypeError(f"the custom adapter needs the custom engine, not {engine.game!r}'s")
     return CustomAdapter(engine, state)
