@@ -373,9 +373,12 @@ class CustomEngine(Engine):
             else []
         )
 
+        promotes = table.variant.rules.promotion and table.static_promotion
+        settled = promotes and table.promote_all(board) == board
+
         def safe(move: tuple[int, int]) -> bool:
             a, b = move
-            after = _board_after(table, board, move)
+            after = table.board_after(board, move, settled)
             if generals:
                 moved = sorted(b if sq == a else sq for sq in generals if sq != b)
                 if table.facing_among(after, moved) is not None:
@@ -495,7 +498,7 @@ class CustomEngine(Engine):
             neutral[mover - 1] += 1
         else:
             neutral[mover - 1] = 0
-        board = _board_after(state.rules, state.board, pair)
+        board = table.board_after(state.board, pair)
         finished = None
         if captured and table.captain[captured]:
             finished = Outcome(
@@ -571,13 +574,3 @@ class CustomEngine(Engine):
 
 def _always_safe(move: tuple[int, int]) -> bool:
     return True
-
-
-def _board_after(table: Compiled, board: Board, move: tuple[int, int]) -> Board:
-    """``board`` with ``move`` played (and promotions made)."""
-    after = list(board)
-    after[move[1]] = after[move[0]]
-    after[move[0]] = 0
-    if table.variant.rules.promotion:
-        return table.promote_all(after)
-    return tuple(after)

@@ -104,6 +104,10 @@ class Compiled:
                 self.steps[code], self.slides[code] = self._tables(rule)
                 self.promote[code] = self._promotion_table(p, promoted)
         self._reach_tables: dict[int, list[int]] = {}
+        self.static_promotion = all(
+            test is True or test is False for table in self.promote for test in table
+        )
+        """Whether every promotion condition depends on the square alone (none on the board)."""
 
     # ---- precomputation ---------------------------------------------------------------------
 
@@ -523,6 +527,23 @@ class Compiled:
                     continue
             out[sq] = v | 1
         return tuple(out)
+
+    def board_after(self, board: Board, move: tuple[int, int], settled: bool = False) -> Board:
+        """``board`` with ``move`` played and promotions made. ``settled``: no piece of ``board``
+        would promote where it stands (:meth:`promote_all` leaves it as it is); then, when every
+        promotion condition depends on the square alone, only the moved piece can promote and
+        the board is not scanned for others."""
+        after = list(board)
+        after[move[1]] = after[move[0]]
+        after[move[0]] = 0
+        if not self.variant.rules.promotion:
+            return tuple(after)
+        if settled and self.static_promotion:
+            v = after[move[1]]
+            if v and not v & 1 and self.promote[v][move[1]] is True:
+                after[move[1]] = v | 1
+            return tuple(after)
+        return self.promote_all(after)
 
     def captains(self, board: Board, side: int) -> list[int]:
         """Squares of ``side``'s captains."""

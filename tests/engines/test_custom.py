@@ -12,7 +12,6 @@ import pytest
 
 from engines.base import BadOption, BadPosition, IllegalMove
 from engines.custom import CustomEngine, CustomState
-from engines.custom.engine import _board_after
 
 
 @pytest.fixture
@@ -615,7 +614,7 @@ def reference_pairs(engine: CustomEngine, state: CustomState) -> set[tuple[int, 
     side = 1 if state.turn == "first" else 2
     kept = set()
     for move in pairs:
-        board = _board_after(table, state.board, move)
+        board = table.board_after(state.board, move)  # every square's promotion checked
         if table.facing_generals(board) is not None:
             continue
         if any(table.attacked(board, sq, 3 - side) for sq in table.captains(board, side)):
