@@ -11,7 +11,7 @@ reads (blocked in ``recv``, so it leaves the GIL alone) and appends each analysi
 :data:`CHILD_NICENESS` steps below the client, so on a busy machine the frames get a core first.
 :meth:`AnalysisRun.cancel` terminates the child (also one still starting); a stopped run can be
 resumed where it stopped (the results are deterministic, so the parts agree). When no child can
-be started (a state that cannot be sent to another process, such as a custom map's), the same
+be started (no process can be made here, or a state that cannot be sent to one), the same
 thread searches instead and :attr:`AnalysisRun.where` says so.
 """
 

@@ -62,6 +62,13 @@ class CustomState:
     max_plies: int = 400
     _memo: dict[str, Any] = field(compare=False, hash=False, repr=False, default_factory=dict)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the memo (a cache, and it may hold local functions)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_memo"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state, _memo={})
+
 
 class CustomEngine(Engine):
     """Rectangular boards, pieces with step/slide rules, captains, neutrals, promotion."""

@@ -109,6 +109,11 @@ class Compiled:
         )
         """Whether every promotion condition depends on the square alone (none on the board)."""
 
+    def __reduce__(self) -> tuple[type[Compiled], tuple[Variant]]:
+        """Pickled as its variant (the tables hold local functions): rebuilt where unpickled,
+        so a custom game's states can be sent to the analysis process."""
+        return (Compiled, (self.variant,))
+
     # ---- precomputation ---------------------------------------------------------------------
 
     def _ray(self, sq: int, d: int) -> tuple[int, ...]:

@@ -43,7 +43,9 @@ hexgomoku  0.0011      3000   6000   a closed four ~ 500, a win next move 50000 
 =========  ==========  =====  =====  ========================================================
 
 The clamp bounds the evaluations shown (bar, graph, figures). Node budgets keep a 60-ply chess
-game to about 10-30 s of one core in Python (the checks take about half).
+game to about 10-30 s of one core in Python (the checks take about half); a custom variant's ply
+costs about a chess ply, the built-in Xiangqi's (self-check) about two (``python
+bench/analysis_speed.py``, bench/README.md).
 
 Where the slopes come from (``nice -n 19 python bench/fit_slopes.py --games 28 --processes 2
 --bootstrap 2000``, bench/README.md): 28 seeded games per game between level-3 bots at 3000

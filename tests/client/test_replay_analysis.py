@@ -191,6 +191,7 @@ def test_a_custom_map_game_is_analysed(ui: UI, monkeypatch: pytest.MonkeyPatch) 
     ui.key(pygame.K_a, "a")
     pump(ui.app, lambda: scene.analysis is not None and scene.analysis.complete, 60)
     assert scene.analysis is not None and not scene.analysis.error
+    assert scene.analysis.where == "process"  # its states (board-dependent rules) pickle
     scene.index = 2
     assert any("best " in line for line in replay_lines(scene, monkeypatch))
 

@@ -683,3 +683,28 @@ def test_a_state_and_its_memoised_checks_are_freed_without_the_collector(
         assert gone() is None
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize("vid", ["xiangqi", "guards", "stones"])
+def test_a_state_pickles_with_its_rules_and_plays_on_the_same(
+    engine: CustomEngine, vid: str
+) -> None:
+    """The analysis sends a game's first state to another process: the rules' tables (local
+    functions for board-dependent conditions) are rebuilt there, the memo (the self-check's
+    local function) is left behind, and the game goes on alike."""
+    import pickle
+
+    rng = random.Random(4)
+    state = engine.start(vid)
+    for _ in range(10):
+        moves = engine.legal_moves(state)
+        if not moves:
+            break
+        state = engine.play(state, rng.choice(moves))
+    legal = engine.legal_moves(state)
+    assert state._memo  # the legal moves made its memo
+    copy = pickle.loads(pickle.dumps(state))
+    assert copy == state and copy.rules is not state.rules and not copy._memo
+    assert engine.position(copy) == engine.position(state)
+    assert engine.legal_moves(copy) == legal
+    assert engine.outcome(copy) == engine.outcome(state)
