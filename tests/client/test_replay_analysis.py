@@ -194,6 +194,7 @@ def test_a_custom_map_game_is_analysed(ui: UI, monkeypatch: pytest.MonkeyPatch) 
     assert scene.analysis.where == "process"  # its states (board-dependent rules) pickle
     scene.index = 2
     assert any("best " in line for line in replay_lines(scene, monkeypatch))
+    ui.shoot("replay-custom-map-analysed")
 
 
 def test_the_verdict_colours_stand_apart_from_the_shown_move() -> None:
