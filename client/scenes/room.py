@@ -647,6 +647,10 @@ class RoomScene(BesideBoard):
     def pick_chat(self, step: int) -> None:
         """Pick a chat line whose author can be muted: the newest one, or, while one is
         picked, the next older (``step`` < 0) or newer one (B, Up, Down)."""
+        if self.app.plays_locally:
+            self.chat_pick = None
+            self.say("A game on this computer has no chat to mute.")
+            return
         entries = self.chat_shown()
         able = [n for n, e in enumerate(entries) if can_mute(e, self.app.player_id)]
         if not able:

@@ -172,6 +172,20 @@ def test_a_local_game_has_no_code_to_copy(embedded: EmbeddedServer) -> None:
         assert room.model.room not in room.message and "this computer" in room.message
 
 
+def test_the_mute_key_in_a_local_game_does_not_speak_of_chat(embedded: EmbeddedServer) -> None:
+    """B (pick a chat line to mute) in a local game said "No chat line from anyone else to mute
+    here.", of a chat the game does not show; it now says the game has no chat."""
+    import pygame
+
+    from tests.client.helpers import key
+
+    with _local_room(embedded, "chess", None) as app:
+        room = room_of(app)
+        key(app, pygame.K_b, "b")
+        assert room.message == "A game on this computer has no chat to mute.", room.message
+        assert room.chat_pick is None
+
+
 def test_an_online_room_keeps_its_chat_box(ui: Any) -> None:
     """Online the move list and the chat keep their places (the gap between them shows)."""
     from client.demo import demo_room
