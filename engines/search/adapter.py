@@ -9,8 +9,8 @@ interface (states are values, so ``push`` keeps a stack of them) given an evalua
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable
-from typing import Any, Protocol
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, Protocol, TypeVar
 
 from engines.base import Engine, Side
 
@@ -74,6 +74,26 @@ Evaluator = Callable[[Engine, Any, Side], int]
 """``evaluate(engine, state, side) -> score`` from ``side``'s view (positive is good)."""
 
 
+T = TypeVar("T")
+
+CACHE_LIMIT = 50_000
+"""Positions a move cache holds before it starts again (a long analysis would grow it)."""
+
+
+def remembered(
+    cache: dict[int, Sequence[T]], key: int, make: Callable[[], Sequence[T]]
+) -> list[T]:
+    """A copy of ``cache[key]``, made with ``make`` the first time (the cache emptied once it
+    holds :data:`CACHE_LIMIT` positions)."""
+    found = cache.get(key)
+    if found is None:
+        found = make()
+        if len(cache) > CACHE_LIMIT:
+            cache.clear()
+        cache[key] = found
+    return list(found)
+
+
 def outcome_score(winner: Side | None, to_move: Side, ply: int) -> int:
     """Negamax score of a finished game for the side to move, ``ply`` plies from the root."""
     if winner is None:
@@ -114,7 +134,7 @@ class EngineAdapter:
         self._noisy = noisy
         self.has_captures = noisy is not None
         self._keys: list[int] = [self._key_of(state)]
-        self._moves_cache: dict[int, list[str]] = {}
+        self._moves_cache: dict[int, Sequence[Hashable]] = {}
 
     @property
     def state(self) -> Any:
@@ -130,14 +150,9 @@ class EngineAdapter:
 
     def moves(self) -> list[Hashable]:
         """The engine's legal moves."""
-        key = self._keys[-1]
-        cached = self._moves_cache.get(key)
-        if cached is None:
-            cached = self.engine.legal_moves(self.state)
-            if len(self._moves_cache) > 50_000:
-                self._moves_cache.clear()
-            self._moves_cache[key] = cached
-        return list(cached)
+        return remembered(
+            self._moves_cache, self._keys[-1], lambda: self.engine.legal_moves(self.state)
+        )
 
     def noisy_moves(self) -> list[Hashable]:
         """The legal captures."""

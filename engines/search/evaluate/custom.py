@@ -5,14 +5,14 @@ attacked captain, or one with few own pieces beside it, costs), 100 units to a s
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from functools import cache
 from typing import Any
 
 from engines.base import Engine
 from engines.custom.engine import CustomEngine, CustomState
 from engines.custom.rules import Board, Compiled
-from engines.search.adapter import ZobristTable, outcome_score
+from engines.search.adapter import ZobristTable, outcome_score, remembered
 
 _Z = ZobristTable(seed=91)
 Pair = tuple[int, int]
@@ -105,8 +105,8 @@ class CustomAdapter:
         self.values = piece_values(self.table)
         self._promotes = self.table.variant.rules.promotion
         self._keys: list[int] = [_full_key(state)]
-        self._moves_cache: dict[int, list[Pair]] = {}
-        self._noisy_cache: dict[int, list[Pair]] = {}
+        self._moves_cache: dict[int, Sequence[Pair]] = {}
+        self._noisy_cache: dict[int, Sequence[Pair]] = {}
 
     @property
     def state(self) -> CustomState:
@@ -119,28 +119,19 @@ class CustomAdapter:
 
     def moves(self) -> list[Pair]:
         """The legal moves (made once per position key)."""
-        key = self._keys[-1]
-        cached = self._moves_cache.get(key)
-        if cached is None:
-            cached = self.engine.legal_pairs(self.state)
-            if len(self._moves_cache) > 50_000:
-                self._moves_cache.clear()
-            self._moves_cache[key] = cached
-        return list(cached)
+        return remembered(
+            self._moves_cache, self._keys[-1], lambda: self.engine.legal_pairs(self.state)
+        )
 
     def noisy_moves(self) -> list[Pair]:
         """The legal captures (found once per position key)."""
-        key = self._keys[-1]
-        cached = self._noisy_cache.get(key)
-        if cached is None:
-            state = self.state
-            board, side_of = state.board, self.table.side_of
-            spared = (3, _side_number(state.turn))
-            cached = [m for m in self.moves() if board[m[1]] and side_of[board[m[1]]] not in spared]
-            if len(self._noisy_cache) > 50_000:
-                self._noisy_cache.clear()
-            self._noisy_cache[key] = cached
-        return list(cached)
+        return remembered(self._noisy_cache, self._keys[-1], self._captures)
+
+    def _captures(self) -> list[Pair]:
+        state = self.state
+        board, side_of = state.board, self.table.side_of
+        spared = (3, _side_number(state.turn))
+        return [m for m in self.moves() if board[m[1]] and side_of[board[m[1]]] not in spared]
 
     def is_noisy(self, move: Hashable) -> bool:
         """Whether ``move`` takes a piece of the side not to move (neutrals are never taken)."""
