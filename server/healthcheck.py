@@ -30,6 +30,11 @@ def check(environ: Mapping[str, str]) -> str:
         port = default_port(environ)
     except argparse.ArgumentTypeError as exc:
         return str(exc)
+    if port == 0:
+        return (
+            "BOARDHALL_PORT=0 lets the server take any free port, which this check cannot know;"
+            " set a fixed port"
+        )
     problems = []
     for scheme, context in (("http", None), ("https", _unverified())):
         url = f"{scheme}://127.0.0.1:{port}/healthz"

@@ -236,6 +236,12 @@ def test_the_healthcheck_follows_the_port_set_by_boardhall_port_alone(tmp_path: 
         1,
         "unhealthy: BOARDHALL_PORT must be a TCP port from 0 to 65535, not 99999\n",
     )
+    anywhere = _healthcheck("0")  # the server would take any free port: no port to ask
+    assert (anywhere.returncode, anywhere.stderr) == (
+        1,
+        "unhealthy: BOARDHALL_PORT=0 lets the server take any free port, which this check "
+        "cannot know; set a fixed port\n",
+    )
 
 
 async def test_the_healthcheck_speaks_tls_to_a_server_started_with_a_certificate(
