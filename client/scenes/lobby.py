@@ -144,6 +144,9 @@ ROOM_WIDTHS = (50, 92, 146, 68, 52)
 less its 12-pixel margin). Players is the widest: two usual names with their ratings."""
 NAME_KEEP = 3
 """Letters a name keeps at the least when it is cut to make room for the ratings."""
+LONE_NAME_KEEP = 5
+"""Letters a seeking player's name keeps at the least when it is cut to make room for
+"(seeking)": a short name ("Gita") reads better whole with "(seeki…" cut than as "Git."."""
 
 
 
@@ -200,8 +203,10 @@ def abbreviations(names: list[str], keep: int = NAME_KEEP) -> list[list[str]]:
 def players_cell(r: dict[str, Any]) -> Fit:
     """A room row's players: ``Alice 1523 vs Bob 1480?`` (the summary's ``ratings`` and
     ``rds``, parallel to ``seats``); where that does not fit, the names abbreviated
-    (``Alex. 1523 vs Bart. 1480?``), then the names alone. The names alone too when the
-    ratings are not a list parallel to the names."""
+    (``Alex. 1523 vs Bart. 1480?``), then the names alone, and last the names alone
+    abbreviated (``Maxim. vs Barth.``: both players stay told apart, where cutting the whole
+    line would drop the second). The names alone too when the ratings are not a list parallel
+    to the names."""
     seats = r.get("seats")
     names = [str(s) for s in seats if s] if isinstance(seats, list) else []
     ratings, rds = r.get("ratings"), r.get("rds")
@@ -212,15 +217,18 @@ def players_cell(r: dict[str, Any]) -> Fit:
             rds = [None] * len(names)
         labels = [rating_label(rating, rd) for rating, rd in zip(ratings, rds, strict=True)]
     suffix = " (seeking)" if r.get("seek") else ""
-    plain = (" vs ".join(names) if names else "—") + suffix
-    if not names or not any(labels):
-        return Fit(plain)
+    if not names:
+        return Fit("—" + suffix)
+    keep = NAME_KEEP if len(names) > 1 else LONE_NAME_KEEP
+    plain = [" vs ".join(short) + suffix for short in [names, *abbreviations(names, keep)]]
+    if not any(labels):
+        return Fit(*plain)
 
     def rated(shown: list[str]) -> str:
         return " vs ".join(f"{n} {label}" if label else n
                            for n, label in zip(shown, labels, strict=True)) + suffix
 
-    return Fit(rated(names), *(rated(short) for short in abbreviations(names)), plain)
+    return Fit(rated(names), *(rated(short) for short in abbreviations(names)), *plain)
 
 
 class LobbyScene(Scene):

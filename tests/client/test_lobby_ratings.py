@@ -31,12 +31,15 @@ def test_a_row_shows_ratings_beside_names_provisional_ones_with_a_question_mark(
 
 def test_names_alone_where_the_ratings_do_not_fit() -> None:
     """A row too wide with ratings for its column, even with its names cut to three letters,
-    falls back to the names."""
+    falls back to the names, whole where they fit, else shortened as the rated ones are."""
     cell = LobbyScene.room_row(
         _summary(["Alexandra", "Bartholomew"], [1523, 1480], [60, 60]))[PLAYERS]
     assert fitting(cell, 10_000, 16) == "Alexandra 1523 vs Bartholomew 1480"
     narrow = fonts.text_width("Ale. 1523 vs Bar. 1480", 16) - 1
-    assert fitting(cell, narrow, 16) == "Alexandra vs Bartholomew"
+    names = fitting(cell, narrow, 16)
+    assert names.startswith("Alex") and " vs Bart" in names, names
+    assert not any(ch.isdigit() for ch in names) and fonts.text_width(names, 16) <= narrow
+    assert fitting(cell, 1, 16) == "Ale. vs Bar."
 
 
 def test_a_server_without_ratings_or_with_odd_ones_shows_names() -> None:
@@ -121,3 +124,37 @@ def test_room_codes_show_whole_in_a_small_window(ui: Any) -> None:
     assert "Alice 1523 vs Bob 1480" in [item.value for item, _ in big]
     widths = lobby.rooms_view.widths
     assert sum(widths) == sum(ROOM_WIDTHS) and widths[3:] == list(ROOM_WIDTHS[3:])
+
+
+LONG_PAIR = ["Maximilian-Alexander", "Bartholomew-Christopher"]
+"""Two long names that cannot both fit whole in one row of a small window's room list."""
+
+
+def test_two_long_names_are_both_shortened_not_one_cut_off(ui: Any) -> None:
+    """At 640x480 a row of two long names (rated or not) showed the first name cut ("Maximilian…")
+    and lost the second player altogether; now each name is shortened, the longer first, as a
+    rated row's are ("Maxim. vs Barth."), so both players can be told apart; a lone seeking
+    long name keeps five letters and the start of its "(seeking)", a short one stays whole."""
+    from client.ui import draw
+    from tests.client.window_tools import lines_inside, window_shot
+
+    lobby = ui.open_lobby()
+    rooms = demo_rooms()
+    rooms["rooms"][:0] = [
+        _summary(LONG_PAIR, None, None) | {"room": "T3PQ"},
+        _summary(LONG_PAIR, [1523, 1480], [60, 200]) | {"room": "T3PR"},
+        _summary(["Maximilian-Alexander"], None, None, seek=True) | {"room": "T3PS"},
+    ]
+    ui.message(rooms)
+    ui.app.step(0.0)
+    for size in ((640, 480), (800, 600)):
+        _, drawn = window_shot(ui.app, size, f"lobby_long_names_{size[0]}x{size[1]}")
+        scale = min(size[0] / 1280, size[1] / 800)
+        shown = [draw.placed(item, scale, (0, 0))[0] for item, _ in drawn
+                 if lobby.rooms_view.rect.collidepoint(item.pos)]
+        pairs = [v for v in shown if v.startswith("Maxi") and " vs Bart" in v]
+        assert len(pairs) == 2, (size, [v for v in shown if "vs" in v or "seek" in v])
+        assert all("…" not in v for v in pairs), pairs
+        assert any(v.startswith("Maxim") and ". (se" in v for v in shown), shown
+        assert any(v.startswith("Gita (seek") for v in shown), shown
+        assert lines_inside(drawn, lobby.rooms_view.rect, size) == []
