@@ -52,6 +52,9 @@ SECOND = ((34, 70, 148), (104, 152, 226), (12, 28, 76))
 """Rim, highlight and edge of the second player's pieces (blue; home: the left camp)."""
 FIRST_CAMP_TINT = (226, 150, 130)
 SECOND_CAMP_TINT = (146, 170, 214)
+LAST_MOVE_LIGHT = (255, 244, 220)
+"""The light band inside the last move's orange rings: it stands out from a red or a blue
+piece and from either camp by lightness, not by hue."""
 FIRST_LABEL = (140, 30, 24)
 SECOND_LABEL = (24, 52, 120)
 
@@ -155,10 +158,14 @@ class ShuqiView(LatticeView):
         pieces = parse_position(position)[1] if position is not None else {}
         u = self.unit
         surface.blit(_background(self.rect.size, round(u * 1000), self.flipped), self.rect.topleft)
-        if marks.extra.get("coordinates", False):
+        for point in marks.last_move[:-1]:  # where the piece left (and the spanned pieces)
+            centre = self._xy(*parse_point(point))
+            common.disc(surface, (*common.LAST_MOVE, 110), centre, u * 1.0)
+            common.ring(surface, LAST_MOVE_LIGHT, centre, u * 0.5, max(2, u * 0.08))
+            common.ring(surface, common.LAST_MOVE, centre, u * 0.5 + max(2, u * 0.08),
+                        max(2, u * 0.08))
+        if marks.extra.get("coordinates", False):  # over the marks: a point's name is read
             self._draw_names(surface, set(pieces))
-        for point in marks.last_move:
-            common.disc(surface, (*common.LAST_MOVE, 110), self._xy(*parse_point(point)), u * 1.0)
         for point in marks.highlight:
             common.glow(surface, common.HIGHLIGHT, self._xy(*parse_point(point)), u * 1.35, 240)
         radius = self.piece_radius()
@@ -171,8 +178,12 @@ class ShuqiView(LatticeView):
             centre = self._xy(*parse_point(point))
             common.ring(surface, common.HIGHLIGHT, centre, radius + 3, max(2, u * 0.16))
         if marks.last_move:
-            target = parse_point(marks.last_move[-1])
-            common.ring(surface, common.LAST_MOVE, self._xy(*target), radius + 2, max(2, u * 0.14))
+            # a light band against the piece, the orange ring against the board: a red piece's
+            # mark no longer rests on its red hue alone (red on red, lost to a deuteranope)
+            target = self._xy(*parse_point(marks.last_move[-1]))
+            band = max(2, u * 0.1)
+            common.ring(surface, LAST_MOVE_LIGHT, target, radius + 1, band)
+            common.ring(surface, common.LAST_MOVE, target, radius + 1 + band, max(2, u * 0.12))
         for point in marks.targets:
             common.disc(surface, (*common.TARGET, 170), self._xy(*parse_point(point)), u * 0.28)
         hover = marks.extra.get("hover")

@@ -38,6 +38,28 @@ def open_app(tmp_path: Path, name: str, url: str, *, config: Config | None = Non
     return app
 
 
+# ---- colours as an eye sees them ----------------------------------------------------------------
+
+
+def luminance(color: tuple[int, ...]) -> float:
+    """WCAG relative luminance of an sRGB colour (alpha ignored)."""
+
+    def linear(v: int) -> float:
+        c = v / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(v) for v in color[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: tuple[int, ...], b: tuple[int, ...]) -> float:
+    """WCAG contrast ratio of two colours, 1 to 21. It measures lightness only, so it holds
+    for a colour-blind eye as for any other (red against green is about 1:1 to a
+    deuteranope)."""
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
 # ---- driving apps as a user does ---------------------------------------------------------------
 
 

@@ -10,6 +10,7 @@ import pytest
 from client.boards import Marks, make_view
 from client.boards.shuqi import LEFT_CAMP, RIGHT_CAMP, ShuqiView, all_points, parse_position
 from tests.client.board_tools import SavePng
+from tests.client.helpers import contrast
 
 RECTS = [pygame.Rect(0, 0, 500, 500), pygame.Rect(20, 30, 900, 600), pygame.Rect(0, 0, 1200, 400)]
 START = (
@@ -149,7 +150,7 @@ def test_render_start_mid_game_and_end(save_png: SavePng, size: tuple[int, int])
     assert is_blue(probe(surface, view, "6,7"))
     assert is_board(probe(surface, view, "11,6"))  # red 3 left it
     x, y = view.pixel_of("3,6")  # the vacated start of the last move is tinted orange
-    r, g, b, _ = surface.get_at((x + round(view.unit * 0.5), y))
+    r, g, b, _ = surface.get_at((x + round(view.unit * 0.8), y))  # outside its ring
     assert r > g + 30 and r > b + 50
     tx, ty = view.pixel_of("8,9")  # a target dot
     r, g, b, _ = surface.get_at((tx, ty))
@@ -180,3 +181,50 @@ def test_engine_state_draws_like_its_position() -> None:
     assert pygame.image.tobytes(a, "RGB") == pygame.image.tobytes(b, "RGB")
     reds = sum(is_red(probe(a, view, p)) for p in view.points())
     assert reds == 10
+
+
+def mark_pixels(view: ShuqiView, marks: Marks, point: str
+                ) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """(marked, unmarked) colours of each pixel around ``point`` that ``marks`` change on
+    the MID position."""
+    plain, marked = pygame.Surface((768, 768)), pygame.Surface((768, 768))
+    view.draw(plain, MID, Marks())
+    view.draw(marked, MID, marks)
+    x, y = view.pixel_of(point)
+    reach = 2 * view.piece_radius()
+    changed = []
+    for dx in range(-reach, reach + 1):
+        for dy in range(-reach, reach + 1):
+            a, b = marked.get_at((x + dx, y + dy))[:3], plain.get_at((x + dx, y + dy))[:3]
+            if a != b:
+                changed.append((a, b))
+    return changed
+
+
+@pytest.mark.parametrize("move", [("11,6", "10,5"), ("3,6", "4,7")], ids=["red", "blue"])
+def test_the_last_move_stands_out_by_lightness_on_either_sides_piece(
+        save_png: SavePng, move: tuple[str, str]) -> None:
+    """The last move's ring around the piece that moved was orange: on a red piece (and the
+    red camp) it differed by hue alone, about 1.4:1 in lightness, so a deuteranope (and anyone
+    at a glance) could hardly tell where red had moved. A light band now runs inside it: at
+    least a tenth of the mark is 3:1 from the piece's own colour, whichever side moved, and
+    the empty point it left is ringed too (a part of that mark 2:1 from what is under it)."""
+    origin, target = move
+    view = new_view()
+    view.layout(pygame.Rect(0, 0, 768, 768))
+    marks = Marks(last_move=move, extra={"coordinates": True})
+    plain = pygame.Surface((768, 768))
+    view.draw(plain, MID, Marks())
+    x, y = view.pixel_of(target)
+    c = plain.get_at((round(x - 0.6 * view.piece_radius()), y))
+    body = (c.r, c.g, c.b)
+    assert is_red(body) if target == "10,5" else is_blue(body), body
+    around = mark_pixels(view, marks, target)
+    standing_out = sum(contrast(a, body) >= 3 for a, _ in around) / len(around)
+    assert standing_out >= 0.1, standing_out
+    left = mark_pixels(view, marks, origin)
+    seen = sum(contrast(a, b) >= 2 for a, b in left) / len(left)
+    assert seen >= 0.07, seen
+    shot = pygame.Surface((768, 768))
+    view.draw(shot, MID, marks)
+    save_png(shot, f"shuqi_last_move_{'red' if target == '10,5' else 'blue'}.png")

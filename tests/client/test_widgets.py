@@ -5,6 +5,7 @@ from __future__ import annotations
 import pygame
 
 from client.ui.widgets import Button, Chooser, ListView, TextField
+from tests.client.helpers import contrast
 
 
 def key(field: TextField, code: int, mod: int = 0) -> None:
@@ -92,20 +93,6 @@ def test_a_number_field_steps_with_the_arrow_keys() -> None:
     assert text.value == "ann"
 
 
-def _luminance(color: tuple[int, ...]) -> float:
-    """WCAG relative luminance."""
-    def linear(v: int) -> float:
-        c = v / 255
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-    r, g, b = (linear(v) for v in color)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def _contrast(a: tuple[int, ...], b: tuple[int, ...]) -> float:
-    light, dark = sorted((_luminance(a), _luminance(b)), reverse=True)
-    return (light + 0.05) / (dark + 0.05)
-
-
 def test_a_buttons_key_hint_is_readable_on_a_plain_and_a_primary_button() -> None:
     """The key under a button's label (Create room's Ctrl+N, the draw offer's Accept Y, the
     result's Rematch M) was drawn grey on the primary buttons' blue at 2.4:1 and hard to read;
@@ -119,5 +106,5 @@ def test_a_buttons_key_hint_is_readable_on_a_plain_and_a_primary_button() -> Non
         background = tuple(surface.get_at((8, 52)))[:3]
         hint_band = [tuple(surface.get_at((x, y)))[:3]
                      for x in range(60, 140) for y in range(34, 50)]
-        best = max(_contrast(c, background) for c in hint_band)  # the glyphs' own colour
+        best = max(contrast(c, background) for c in hint_band)  # the glyphs' own colour
         assert best >= 4.5, (primary, background, best)
