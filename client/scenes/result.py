@@ -54,7 +54,7 @@ class ResultPanel(Dialog):
             return
         if event.type == pygame.KEYDOWN:
             keys = {pygame.K_m: "rematch", pygame.K_p: "replay", pygame.K_ESCAPE: "close",
-                    pygame.K_RETURN: "close", pygame.K_l: "leave"}
+                    pygame.K_RETURN: "close", pygame.K_KP_ENTER: "close", pygame.K_l: "leave"}
             action = keys.get(event.key)
             if action and (action != "rematch" or self.can_rematch()):
                 self.act(action)

@@ -11,6 +11,7 @@ import pygame
 
 from client.demo import demo_room
 from client.scenes.lobby import LobbyScene
+from client.scenes.result import ResultPanel
 from client.scenes.room import RoomScene
 from client.ui import theme, widgets
 from tests.client.helpers import drawn, next_game, open_app
@@ -183,3 +184,14 @@ def test_another_game_does_not_close_a_finished_room_of_other_players(ui: Any) -
                                 "bot": False}
     ui.message(other)
     assert room in ui.app.stack
+
+
+def test_the_keypad_enter_closes_the_result_as_enter_does(ui: Any) -> None:
+    """Enter closed the result panel, the keypad's Enter did nothing there (every other scene
+    takes both); now it closes it too, back to the finished room."""
+    room = ui.open_room(demo_room("chess", plies=2, room="K7QD"))
+    ui.message(drawn("K7QD"))
+    assert isinstance(ui.app.top, ResultPanel)
+    ui.key(pygame.K_KP_ENTER)
+    assert ui.app.top is room
+    ui.shoot("kb-result-closed-by-keypad-enter")
