@@ -1,6 +1,6 @@
 """Keyboard-only play: every text field of the lobby is reached with Tab (a room code can be
-typed and joined without a mouse), and a waiting room's code is in plain view and copied with
-Ctrl+C to tell a friend."""
+typed and joined without a mouse), a waiting room's code is in plain view and copied with
+Ctrl+C to tell a friend, and a move is typed in each game's notation."""
 
 from __future__ import annotations
 
@@ -8,13 +8,14 @@ from pathlib import Path
 from typing import Any
 
 import pygame
+import pytest
 
 from client.demo import demo_room
 from client.scenes.lobby import LobbyScene
 from client.scenes.result import ResultPanel
 from client.scenes.room import RoomScene
 from client.ui import theme, widgets
-from tests.client.helpers import drawn, next_game, open_app
+from tests.client.helpers import drawn, key, next_game, open_app, room_of, type_text
 
 
 def focused_label(lobby: LobbyScene) -> list[str]:
@@ -195,3 +196,50 @@ def test_the_keypad_enter_closes_the_result_as_enter_does(ui: Any) -> None:
     ui.key(pygame.K_KP_ENTER)
     assert ui.app.top is room
     ui.shoot("kb-result-closed-by-keypad-enter")
+
+
+TYPED_GAMES: list[tuple[str, str | None, list[str]]] = [
+    ("chess", None, ["e4", "e7e5", "Nf3"]),
+    ("draughts", None, ["32-28", "19-23", "28x19"]),
+    ("shuqi", None, ["14,7-10,3=1+7-8", "0,7-4,11=1+7-8"]),
+    ("hexgomoku", None, ["0,0", "1,0"]),
+    ("custom", "xiangqi", ["7,1-6,1", "1,1-2,1"]),
+]
+"""Opening moves of each game as a player types them (SAN, PDN, a span with its expression,
+a placement, row,col pairs)."""
+
+
+@pytest.mark.parametrize(("game", "variant", "moves"), TYPED_GAMES,
+                         ids=[g for g, _, _ in TYPED_GAMES])
+def test_a_move_typed_in_each_game_is_played(
+        tmp_path: Path, embedded: Any, pump_until: Any, game: str, variant: str | None,
+        moves: list[str]) -> None:
+    """Without the mouse, a move is made in each of the five games as the chat field's hint
+    says: Enter, ``/`` and the move in the game's notation, Enter; the real server plays it
+    and the opponent sees it (a number chess span typed without its expression is refused
+    with what it needs)."""
+    alice = open_app(tmp_path, "Alice", embedded.url)
+    bob = open_app(tmp_path, "Bob", embedded.url)
+    apps = [alice, bob]
+    pump_until(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
+    alice.send({"type": "create", "game": game, "color": "first"}
+               | ({"variant": variant} if variant else {}))
+    pump_until(apps, lambda: isinstance(alice.top, RoomScene))
+    bob.send({"type": "join", "room": room_of(alice).model.room})
+    pump_until(apps, lambda: isinstance(bob.top, RoomScene)
+               and room_of(alice).model.status == "playing")
+
+    def type_move(app: Any, move: str) -> None:
+        key(app, pygame.K_RETURN)
+        type_text(app, "/" + move)
+        key(app, pygame.K_RETURN)
+
+    if game == "shuqi":
+        type_move(alice, moves[0].partition("=")[0])
+        pump_until(apps, lambda: "needs an expression" in room_of(alice).message)
+    for ply, move in enumerate(moves, 1):
+        type_move(apps[(ply - 1) % 2], move)
+        pump_until(apps, lambda n=ply: len(room_of(bob).model.moves) == n)
+    assert len(room_of(alice).model.moves) == len(moves)
+    for app in apps:
+        app.disconnect()
