@@ -17,6 +17,10 @@ import pygame
 from client.boards import common
 from client.boards.base import BoardView, Marks
 
+SELECT_EDGE: common.Color = (18, 52, 22)
+"""The selected square's frame: a very dark green, at least 2.5:1 from the light and the dark
+squares of either board, whatever the eye makes of its hue."""
+
 
 class SquareBoardView(BoardView):
     """An ``size`` x ``size`` board of squares."""
@@ -82,7 +86,9 @@ class SquareBoardView(BoardView):
     def tint_squares(self, surface: pygame.Surface, marks: Marks, last_move: common.RGBA,
                      selected: common.RGBA) -> None:
         """Tint the last move's squares, the premove's and the selected square (in the
-        premove's tint when it is picked up for a premove)."""
+        premove's tint when it is picked up for a premove). The selected square is framed
+        too, darker than either square: its green differs from the brown by hue alone, which a
+        deuteranope does not see, and from the yellow last move hardly more."""
         overlay = pygame.Surface((self.square, self.square), pygame.SRCALPHA)
         if marks.premoving:
             selected = common.PREMOVE_TINT
@@ -91,6 +97,10 @@ class SquareBoardView(BoardView):
                 overlay.fill(selected if name == marks.selected else
                              common.PREMOVE_TINT if name in marks.premove else last_move)
                 surface.blit(overlay, self.square_rect(name))
+        if marks.selected:
+            edge = common.PREMOVE_ARROW[:3] if marks.premoving else SELECT_EDGE
+            pygame.draw.rect(surface, edge, self.square_rect(marks.selected),
+                             max(2, self.square // 14))
 
     def premove_arrow(self, surface: pygame.Surface, marks: Marks) -> None:
         """The premove's arrow from its origin through its landing squares."""
