@@ -28,6 +28,8 @@ LAST_MOVE_TINT = (206, 200, 96, 120)
 SELECT_TINT = (72, 130, 70, 120)
 TARGET_MARK = (40, 70, 40, 90)
 HOVER_EDGE = (250, 248, 240)
+CHECK_LIGHT = (255, 236, 200)
+"""The light ring inside the red one around a king in check."""
 
 WHITE_FILL = (248, 244, 234)
 WHITE_EDGE = (46, 40, 36)
@@ -399,6 +401,11 @@ class ChessView(SquareBoardView):
         for name in marks.highlight:
             surface.set_clip(self.square_rect(name).clip(clip))
             common.glow(surface, common.CHECK, self.pixel_of(name), sq * 0.95, 255)
+            # and a light ring inside a red one: the check shows by lightness on either
+            # square, where the glow is about as light as a dark square (red on brown)
+            band = max(2, sq * 0.05)
+            common.ring(surface, CHECK_LIGHT, self.pixel_of(name), sq * 0.47 - band, band)
+            common.ring(surface, common.CHECK, self.pixel_of(name), sq * 0.47, band)
         surface.set_clip(clip)
         hover = marks.extra.get("hover")
         if isinstance(hover, str) and (hover in pieces or hover in marks.targets):

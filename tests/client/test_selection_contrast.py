@@ -1,5 +1,6 @@
-"""The picked piece's square on the square boards (chess, draughts) stands out by lightness,
-not by its green hue alone: a deuteranope sees green and the board's brown as one colour."""
+"""The picked piece's square on the square boards (chess, draughts) and a king in check stand
+out by lightness, not by a green or red hue alone: a deuteranope sees green, red and the board's
+brown as much the same colour."""
 
 from __future__ import annotations
 
@@ -73,3 +74,28 @@ def engine_targets(engine: Any, state: Any, picked: str) -> list[str]:
         return [m.replace("x", "-").split("-")[-1] for m in moves
                 if m.replace("x", "-").split("-")[0] == picked]
     return [m[2:4] for m in moves if m[:2] == picked]
+
+
+CHECKS = [
+    ("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", "e1"),
+    ("rnbqkbnr/ppp2ppp/8/1B1pp3/4P3/8/PPPP1PPP/RNBQK1NR b KQkq - 1 3", "e8"),
+]
+"""A king in check on a dark square (the fool's mate) and on a light one."""
+
+
+@pytest.mark.parametrize(("fen", "king"), CHECKS, ids=["dark-square", "light-square"])
+def test_a_king_in_check_stands_out_by_lightness(save_png: SavePng, fen: str, king: str) -> None:
+    """Check was a red glow around the king: on a dark square about as light as the square,
+    so to a deuteranope (red and brown alike) a checked king on e1 looked like any king. Now
+    at least a tenth of what the mark changes on the king's square is 2.5:1 from what was
+    there, on a dark square and on a light one."""
+    state = engines.get("chess").start(None, position=fen)
+    view = make_view("chess")
+    assert isinstance(view, SquareBoardView)
+    view.layout(pygame.Rect(0, 0, 640, 640))
+    changed = square_pixels(view, state, Marks(highlight=(king,)), king)
+    standing_out = sum(contrast(a, b) >= 2.5 for a, b in changed) / len(changed)
+    assert standing_out >= 0.1, standing_out
+    shot = pygame.Surface((640, 640))
+    view.draw(shot, state, Marks(highlight=(king,)))
+    save_png(shot, f"check_{king}.png")
