@@ -126,6 +126,8 @@ TOP_KEY = pygame.K_t
 """Switches the right column between the rooms and the top players."""
 OPPONENT_KEY = pygame.K_i
 """In "Your games": opens the picked game's opponent's profile."""
+SOUND_KEY = pygame.K_s
+"""Flips the sound, as the Sound button does (the room's V: V is the lobby's variant)."""
 LIST_RECT = pygame.Rect(836, 112, 420, 560)
 """The right column's list (rooms, the user's games, or the top players)."""
 TAB_X = {"rooms": 836, "games": 914, "top": 1034}
@@ -296,7 +298,7 @@ class LobbyScene(Scene):
                                     "refresh_games", "Ctrl+R")
         self.cancel = Button(pygame.Rect(col2 + 236, 156, 140, 44), "Cancel", "cancel", "Esc")
         self.sound_button = Button(pygame.Rect(650, 10, 120, 42), sounds.label(app.config.sound),
-                                   "sound")
+                                   "sound", "S")
         """Sound on or off (the room's V does the same)."""
         self.leave_button = Button(pygame.Rect(1136, 10, 120, 42), "Disconnect", "disconnect",
                                    "Ctrl+D")
@@ -577,6 +579,8 @@ class LobbyScene(Scene):
                 chooser.index = (chooser.index + step) % len(chooser.options)
         elif not typing and event.key == TAB_KEY:
             self.show_tab("rooms" if self.tab == "games" else "games")
+        elif not typing and event.key == SOUND_KEY:
+            self.act("sound")
         elif not typing and event.key == TOP_KEY:
             self.show_tab("rooms" if self.tab == "top" else "top")
         elif not typing and self.tab == "top" and event.key in LIST_STEPS:

@@ -243,3 +243,20 @@ def test_a_move_typed_in_each_game_is_played(
     assert len(room_of(alice).model.moves) == len(moves)
     for app in apps:
         app.disconnect()
+
+
+def test_the_lobby_sound_button_has_a_key(ui: Any) -> None:
+    """The lobby's Sound button was the one button there without a key (the room's V is the
+    lobby's variant key): S now flips it, as its hint says; an S typed into a field is a
+    letter, not the shortcut."""
+    lobby = ui.open_lobby()
+    assert lobby.sound_button.hint == "S"
+    ui.key(pygame.K_s, "s")
+    assert ui.app.config.sound is False and lobby.sound_button.label == "Sound off"
+    ui.key(pygame.K_TAB)
+    ui.key(pygame.K_s, "s")
+    assert ui.app.config.sound is False and "s" in [f.value for f in lobby.fields]
+    ui.key(pygame.K_ESCAPE)
+    ui.key(pygame.K_s, "s")
+    assert ui.app.config.sound is True and lobby.sound_button.label == "Sound on"
+    ui.shoot("kb-lobby-sound-key")
