@@ -24,8 +24,9 @@ CASES = [
 light chess square, and a draughts square (always dark)."""
 
 
-def square_pixels(view: SquareBoardView, position: Any, marks: Marks, square: str
-                  ) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+def square_pixels(
+    view: SquareBoardView, position: Any, marks: Marks, square: str
+) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     """(with ``marks``, without) colours of each pixel of ``square`` that ``marks`` change."""
     plain, marked = pygame.Surface((640, 640)), pygame.Surface((640, 640))
     view.draw(plain, position, Marks())
@@ -40,10 +41,11 @@ def square_pixels(view: SquareBoardView, position: Any, marks: Marks, square: st
     return changed
 
 
-@pytest.mark.parametrize(("game", "fen", "picked", "last"), CASES,
-                         ids=["chess-dark", "chess-light", "draughts"])
+@pytest.mark.parametrize(
+    ("game", "fen", "picked", "last"), CASES, ids=["chess-dark", "chess-light", "draughts"]
+)
 def test_the_picked_square_stands_out_by_lightness(
-        save_png: SavePng, game: str, fen: str | None, picked: str, last: tuple[str, str]
+    save_png: SavePng, game: str, fen: str | None, picked: str, last: tuple[str, str]
 ) -> None:
     """The picked square was tinted green only: on draughts' and chess's brown squares about
     1.1:1 in lightness, the same olive as every other dark square to a deuteranope. Now part of
@@ -62,8 +64,15 @@ def test_the_picked_square_stands_out_by_lightness(
         moved = square_pixels(view, state, Marks(selected=picked, last_move=last), square)
         assert not any(contrast(a, b) >= 2.5 for a, b in moved), square
     shot = pygame.Surface((640, 640))
-    view.draw(shot, state, Marks(selected=picked, last_move=last,
-                                 targets=frozenset(engine_targets(engine, state, picked))))
+    view.draw(
+        shot,
+        state,
+        Marks(
+            selected=picked,
+            last_move=last,
+            targets=frozenset(engine_targets(engine, state, picked)),
+        ),
+    )
     save_png(shot, f"selection_{game}_{picked}.png")
 
 
@@ -71,8 +80,11 @@ def engine_targets(engine: Any, state: Any, picked: str) -> list[str]:
     """Where the piece on ``picked`` may go (for the picture)."""
     moves = engine.legal_moves(state)
     if picked.isdigit():
-        return [m.replace("x", "-").split("-")[-1] for m in moves
-                if m.replace("x", "-").split("-")[0] == picked]
+        return [
+            m.replace("x", "-").split("-")[-1]
+            for m in moves
+            if m.replace("x", "-").split("-")[0] == picked
+        ]
     return [m[2:4] for m in moves if m[:2] == picked]
 
 
