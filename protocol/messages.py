@@ -106,16 +106,24 @@ class Outbound(BaseModel):
 # ---- shared shapes ---------------------------------------------------------------------------
 
 
+def _is_none(value: object) -> bool:
+    return value is None
+
+
 class Clock(BaseModel):
-    """A time control in seconds; absent or 0 parts are off; all three may apply at once."""
+    """A time control in seconds; absent or 0 parts are off; all three may apply at once.
+
+    A part that is off is left out when written (DESIGN.md names absent and 0 as off, not
+    ``null``): ``{"per_move": 20}``, ``{"initial": 300, "increment": 3}``.
+    """
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
-    initial: ClockSeconds | None = None
+    initial: ClockSeconds | None = Field(default=None, exclude_if=_is_none)
     """Main time per side (Fischer)."""
-    increment: ClockSeconds | None = None
+    increment: ClockSeconds | None = Field(default=None, exclude_if=_is_none)
     """Seconds added after each own move (Fischer)."""
-    per_move: ClockSeconds | None = None
+    per_move: ClockSeconds | None = Field(default=None, exclude_if=_is_none)
     """Limit for each single move (the original games' style)."""
 
 
