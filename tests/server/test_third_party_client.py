@@ -3,8 +3,12 @@ server, each flow checked against what DESIGN.md and docs/protocol-additions.md 
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
 from server.net import BoardhallServer
-from tests.server.third_party import RawClient
+from tests.server.third_party import RawClient, play, table
 
 
 async def test_clock_parts_that_are_off_are_left_out(server: BoardhallServer) -> None:
@@ -21,3 +25,109 @@ async def test_clock_parts_that_are_off_are_left_out(server: BoardhallServer) ->
     assert clocks == {"chess": {"per_move": 20}, "hexgomoku": {"initial": 300, "increment": 3}}
     untimed = await bob.request("create", game="shuqi")
     assert untimed["clock"] is None
+
+
+XIANGQI_MATE_IN_ONE = "xiangqi;first;0,0;" + "/".join(
+    [".,.,.,.,2,.,.,.,.", "7,.,.,.,.,.,.,.,.", ".,.,.,.,.,.,.,.,7"]
+    + [".,.,.,.,.,.,.,.,."] * 6
+    + [".,.,.,1,.,.,.,.,."]
+)
+"""Red's chariots on rows 2 and 3 against the lone blue general on 1,5: 3,9-1,9 mates."""
+
+SHUQI_ALL_HOME = (
+    "first;0;0,7 3,10 3,6 3,8 3,4 2,5 2,7 2,9 1,8 1,6;"
+    "11,4 14,7 11,8 11,6 11,10 12,9 12,7 12,5 13,6 13,8"
+)
+"""Both sides in their target camps, second's pieces 0 and 1 on each other's points."""
+
+GAMES: list[tuple[str, dict[str, Any], list[str], str, str]] = [
+    ("chess", {}, ["f2f3", "e7e5", "g2g4", "d8h4"], "second", "checkmate"),
+    (
+        "hexgomoku",
+        {},
+        ["0,0", "0,1", "1,0", "1,1", "2,0", "2,1", "3,0", "3,1", "4,0"],
+        "first",
+        "five",
+    ),
+    ("draughts", {"position": "W:W28:B23"}, ["28x19"], "first", "no_moves"),
+    (
+        "custom",
+        {"variant": "xiangqi", "position": XIANGQI_MATE_IN_ONE},
+        ["3,9-1,9"],
+        "first",
+        "no_moves",
+    ),
+]
+"""A short game of each game to its end: the create fields, the moves, the result and reason."""
+
+
+@pytest.mark.parametrize(("game", "create", "moves", "result", "reason"), GAMES)
+async def test_a_game_to_its_end_while_a_spectator_watches(
+    server: BoardhallServer,
+    game: str,
+    create: dict[str, Any],
+    moves: list[str],
+    result: str,
+    reason: str,
+) -> None:
+    """Every move reaches the other player and the spectator without ``re``; the last move's
+    ``moved`` comes before ``over`` and then a ``room`` snapshot with status ``over``, to each."""
+    ann, bob, room = await table(server.url, game, **create)
+    eve = await RawClient.hello(server.url, "Eve")
+    watched = await eve.request("join", room=room, role="spectator")
+    assert watched["you"] is None and watched["status"] == "playing"
+    assert (await ann.expect("presence", room=room))["spectators"] == 1
+    last = await play(ann, bob, room, moves)
+    for wire in (ann, bob, eve):
+        over = await wire.expect("over", room=room)
+        assert (over["result"], over["reason"], "re" in over) == (result, reason, False)
+        assert over["position"] == last["position"]
+        final = await wire.expect("room", room=room)
+        assert final["status"] == "over" and final["moves"] == [
+            m["move"] for m in eve.received if m["type"] == "moved"
+        ]
+        assert [m["type"] for m in wire.after(over)][:1] == ["room"]
+    assert [m["ply"] for m in eve.received if m["type"] == "moved"] == list(range(len(moves)))
+
+
+async def test_number_chess_ends_with_stop(server: BoardhallServer) -> None:
+    """``stop`` from a position where first has every piece home: the reply is ``over`` with
+    both scores (285 against 284), and the opponent gets the same without ``re``."""
+    ann, bob, room = await table(server.url, "shuqi", position=SHUQI_ALL_HOME)
+    stopped = await ann.request("stop", room=room)
+    assert (stopped["type"], stopped["result"], stopped["reason"]) == ("over", "first", "stop")
+    assert stopped["scores"] == {"first": 285, "second": 284}
+    told = await bob.expect("over", room=room)
+    assert "re" not in told and told["scores"] == stopped["scores"]
+
+
+async def test_a_draw_offered_and_accepted_then_a_rematch_resigned(
+    server: BoardhallServer,
+) -> None:
+    """The offer goes to the opponent only; the answer's reply is ``ok``, the offerer gets
+    ``answer`` and both ``over`` (agreement). A rematch is a new room and game id, colours
+    swapped; resigning it is answered with ``over`` itself."""
+    ann, bob, room = await table(server.url, "chess", clock={"initial": 300, "increment": 3})
+    await play(ann, bob, room, ["e2e4", "e7e5"])
+    assert (await ann.request("offer", room=room, kind="draw"))["type"] == "ok"
+    assert await bob.expect("offer", room=room) == {
+        "type": "offer",
+        "room": room,
+        "kind": "draw",
+        "by": "first",
+    }
+    assert (await bob.request("answer", room=room, kind="draw", accept=True))["type"] == "ok"
+    answered = await ann.expect("answer", room=room)
+    assert (answered["accept"], answered["by"]) == (True, "second")
+    drawn = [await wire.expect("over", room=room) for wire in (ann, bob)]
+    assert {(o["result"], o["reason"]) for o in drawn} == {("draw", "agreement")}
+
+    assert (await bob.request("offer", room=room, kind="rematch"))["type"] == "ok"
+    await ann.expect("offer", room=room, kind="rematch")
+    assert (await ann.request("answer", room=room, kind="rematch", accept=True))["type"] == "ok"
+    again = await ann.take(lambda m: m["type"] == "room" and m["room"] != room)
+    assert again["status"] == "playing" and again["you"] == "second"
+    assert again["game_id"] != drawn[0]["game_id"]
+    resigned = await ann.request("resign", room=again["room"])
+    assert (resigned["type"], resigned["result"], resigned["reason"]) == ("over", "first", "resign")
+    assert (await bob.expect("over", room=again["room"]))["result"] == "first"

@@ -58,10 +58,11 @@ class RawClient:
         finally:
             self._arrived.set()
 
-    async def request(self, kind: str, **fields: Any) -> Message:
-        """Send a ``kind`` message with a fresh ``id``; the one reply that carries it as ``re``."""
+    async def request(self, message_type: str, /, **fields: Any) -> Message:
+        """Send a ``message_type`` message with a fresh ``id``; the one reply that carries it
+        as ``re``."""
         message_id = next(self._ids)
-        await self.ws.send(json.dumps({"type": kind, "id": message_id, **fields}))
+        await self.ws.send(json.dumps({"type": message_type, "id": message_id, **fields}))
         return await self.take(lambda m: m.get("re") == message_id)
 
     async def take(self, wanted: Callable[[Message], bool]) -> Message:
@@ -78,10 +79,10 @@ class RawClient:
 
         return await asyncio.wait_for(first(), WAIT_S)
 
-    async def expect(self, kind: str, **fields: Any) -> Message:
-        """The first unread ``kind`` message with these field values."""
+    async def expect(self, message_type: str, /, **fields: Any) -> Message:
+        """The first unread ``message_type`` message with these field values."""
         return await self.take(
-            lambda m: m["type"] == kind and all(m.get(k) == v for k, v in fields.items())
+            lambda m: m["type"] == message_type and all(m.get(k) == v for k, v in fields.items())
         )
 
     def after(self, message: Message) -> list[Message]:
