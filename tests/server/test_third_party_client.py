@@ -131,3 +131,25 @@ async def test_a_draw_offered_and_accepted_then_a_rematch_resigned(
     resigned = await ann.request("resign", room=again["room"])
     assert (resigned["type"], resigned["result"], resigned["reason"]) == ("over", "first", "resign")
     assert (await bob.expect("over", room=again["room"]))["result"] == "first"
+
+
+async def test_clocks_without_a_main_time_and_before_the_first_move(
+    server: BoardhallServer,
+) -> None:
+    """docs/protocol-additions.md: ``clocks.first``/``second`` are null without a main time,
+    and before a side's first move ``clocks.move`` counts down its abort deadline (30 s by
+    default), with a per-move clock (20 s) or a Fischer one alike."""
+    ann, bob, room = await table(server.url, "chess", clock={"per_move": 20})
+    snapshot = await bob.request("join", room=room)
+    clocks = snapshot["clocks"]
+    assert (clocks["first"], clocks["second"], clocks["running"]) == (None, None, "first")
+    assert 20_000 < clocks["move"] <= 30_000
+    moved = await ann.request("move", room=room, ply=0, move="e2e4")
+    assert 20_000 < moved["clocks"]["move"] <= 30_000 and moved["clocks"]["running"] == "second"
+    replied = await bob.request("move", room=room, ply=1, move="e7e5")
+    assert 0 < replied["clocks"]["move"] <= 20_000
+
+    fischer = await ann.request("create", game="chess", color="first", clock={"initial": 60})
+    seated = await bob.request("join", room=fischer["room"])
+    assert seated["clocks"]["first"] == seated["clocks"]["second"] == 60_000
+    assert 20_000 < seated["clocks"]["move"] <= 30_000
