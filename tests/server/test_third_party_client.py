@@ -133,6 +133,62 @@ async def test_a_draw_offered_and_accepted_then_a_rematch_resigned(
     assert (await bob.expect("over", room=again["room"]))["result"] == "first"
 
 
+async def test_a_token_resumes_the_seat_after_a_dropped_connection(
+    server: BoardhallServer,
+) -> None:
+    """docs/protocol-additions.md: after ``welcome``, each room in ``resumed`` comes as a
+    ``room`` snapshot without ``re``, followed by the chat lines its player may see; the
+    opponent is told by ``presence``. The game goes on from where it was."""
+    ann, bob, room = await table(server.url, "hexgomoku", clock={"initial": 300, "increment": 3})
+    await play(ann, bob, room, ["0,0", "0,1", "1,0"])
+    assert (await ann.request("chat", room=room, text="brb"))["type"] == "ok"
+    await ann.close()
+    gone = await bob.expect("presence", room=room, seat="first")
+    assert gone["connected"] is False
+
+    back = await RawClient.hello(server.url, "Ann", token=ann.welcome["token"])
+    assert back.welcome["player"] == ann.welcome["player"]
+    assert back.welcome["resumed"] == [room]
+    kept = await back.expect("chat", room=room, text="brb")
+    snapshot, line = back.after(back.welcome)[:2]
+    assert snapshot["type"] == "room" and line is kept
+    assert "re" not in snapshot and snapshot["you"] == "first"
+    assert snapshot["moves"] == ["0,0", "0,1", "1,0"] and snapshot["turn"] == "second"
+    assert snapshot["seats"]["first"]["connected"] is True
+    assert (await bob.expect("presence", room=room, seat="first"))["connected"] is True
+    assert (await bob.request("move", room=room, ply=3, move="1,1"))["type"] == "moved"
+    assert (await back.expect("moved", room=room, ply=3))["move"] == "1,1"
+
+
+async def test_the_speaker_gets_its_line_and_a_join_gets_the_kept_lines(
+    server: BoardhallServer,
+) -> None:
+    """docs/protocol-additions.md: the speaker's ``ok`` is followed by its own line, as everyone
+    in its channel gets it; a ``join`` reply (a player's or a spectator's) is followed by the
+    kept lines that recipient may see, oldest first. Players' lines during play are not a
+    spectator's to see."""
+    ann, bob, room = await table(server.url, "hexgomoku")
+    said = await ann.request("chat", room=room, text="good luck")
+    assert said["type"] == "ok"
+    echo = await ann.expect("chat", room=room)
+    assert ann.after(said)[0] is echo
+    assert (echo["from"], echo["role"], echo["text"]) == ("Ann", "first", "good luck")
+    assert (await bob.expect("chat", room=room))["player"] == ann.welcome["player"]
+    assert (await ann.request("resign", room=room))["type"] == "over"
+    assert (await bob.request("chat", room=room, text="thanks for the game"))["type"] == "ok"
+    await ann.expect("chat", room=room, text="thanks for the game")
+
+    again = await ann.request("join", room=room)
+    assert again["type"] == "room" and again["you"] == "first"
+    await ann.expect("chat", room=room, text="thanks for the game")
+    assert [m["text"] for m in ann.after(again)[:2]] == ["good luck", "thanks for the game"]
+    eve = await RawClient.hello(server.url, "Eve")
+    watching = await eve.request("join", room=room, role="spectator")
+    assert watching["type"] == "room" and watching["you"] is None
+    await eve.expect("chat", room=room, text="thanks for the game")
+    assert [m.get("text") for m in eve.received if m["type"] == "chat"] == ["thanks for the game"]
+
+
 async def test_clocks_without_a_main_time_and_before_the_first_move(
     server: BoardhallServer,
 ) -> None:
