@@ -209,3 +209,16 @@ async def test_clocks_without_a_main_time_and_before_the_first_move(
     seated = await bob.request("join", room=fischer["room"])
     assert seated["clocks"]["first"] == seated["clocks"]["second"] == 60_000
     assert 20_000 < seated["clocks"]["move"] <= 30_000
+
+
+async def test_an_opponent_other_than_a_computer_level_is_a_bad_option(
+    server: BoardhallServer,
+) -> None:
+    """docs/protocol-additions.md: ``create.opponent`` other than ``bot:1`` to ``bot:8`` is
+    ``bad_option`` naming it, and no room is made."""
+    ann = await RawClient.hello(server.url, "Ann")
+    for opponent in ("human", "bot:9", "bot:"):
+        refused = await ann.request("create", game="chess", opponent=opponent)
+        assert refused["type"] == "error" and refused["code"] == "bad_option"
+        assert repr(opponent) in refused["message"]
+    assert (await ann.request("list"))["rooms"] == []
