@@ -3,12 +3,14 @@ server, each flow checked against what DESIGN.md and docs/protocol-additions.md 
 
 from __future__ import annotations
 
+import asyncio
+import json
 from typing import Any
 
 import pytest
 
 from server.net import BoardhallServer
-from tests.server.third_party import RawClient, play, table
+from tests.server.third_party import RawClient, http_get, play, table
 
 
 async def test_clock_parts_that_are_off_are_left_out(server: BoardhallServer) -> None:
@@ -222,3 +224,46 @@ async def test_an_opponent_other_than_a_computer_level_is_a_bad_option(
         assert refused["type"] == "error" and refused["code"] == "bad_option"
         assert repr(opponent) in refused["message"]
     assert (await ann.request("list"))["rooms"] == []
+
+
+async def test_the_http_endpoints_a_client_reads(server: BoardhallServer) -> None:
+    """README's HTTP endpoints after a finished chess and draughts game: each record in its
+    native format with its content type (docs/protocol-additions.md) and as JSON, the player's
+    games and profile, the leaderboard, a variant; ``/``, ``/healthz`` and ``/metrics`` take no
+    parameters and answer whatever the query string."""
+    ann, bob, room = await table(server.url, "chess", clock={"initial": 60})
+    await play(ann, bob, room, ["f2f3", "e7e5", "g2g4", "d8h4"])
+    chess_id = (await ann.expect("over", room=room))["game_id"]
+    ann2, bob2, room2 = await table(server.url, "draughts", position="W:W28:B23")
+    await play(ann2, bob2, room2, ["28x19"])
+    draughts_id = (await ann2.expect("over", room=room2))["game_id"]
+
+    async def get(path: str) -> tuple[int, str, bytes]:
+        return await asyncio.to_thread(http_get, server.url, path)
+
+    status, kind, body = await get(f"/games/{chess_id}")
+    assert (status, kind) == (200, "application/x-chess-pgn; charset=utf-8")
+    assert b"Qh4#" in body
+    status, kind, body = await get(f"/games/{draughts_id}")
+    assert (status, kind) == (200, "text/plain; charset=utf-8") and b"28x19" in body
+    status, kind, body = await get(f"/games/{chess_id}?format=json")
+    record = json.loads(body)
+    assert kind == "application/json; charset=utf-8" and record["clock"] == {"initial": 60}
+    assert [m["move"] for m in record["moves"]] == ["f2f3", "e7e5", "g2g4", "d8h4"]
+
+    player = ann.welcome["player"]
+    games = json.loads((await get(f"/games?player={player}"))[2])["games"]
+    assert [(g["id"], g["seat"], g["outcome"], g["plies"]) for g in games] == [
+        (chess_id, "first", "loss", 4)
+    ]
+    profile = json.loads((await get(f"/players/{player}"))[2])
+    assert profile["totals"]["losses"] == 1 and profile["online"] is True
+    board = json.loads((await get("/ratings?game=chess"))[2])
+    assert {p["player"] for p in board["players"]} == {player, bob.welcome["player"]}
+    variant = json.loads((await get("/variants/xiangqi"))[2])
+    assert variant["id"] == "xiangqi" and variant["board"]["rows"] == 10
+
+    for path in ("/", "/healthz", "/metrics"):
+        assert (await get(path + "?anything=1"))[0] == 200
+    status, _, body = await get(f"/players/{player}?anything=1")
+    assert status == 400 and b"anything" in body
