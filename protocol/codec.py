@@ -80,9 +80,16 @@ def _where(loc: tuple[int | str, ...]) -> str:
 def explain(error: ValidationError) -> tuple[ErrorCode, str]:
     """The error code and a human message for the first problem pydantic found."""
     problems = error.errors(include_url=False)
-    # A too-long field is reported as too_large unless something worse is also wrong.
-    worse = [p for p in problems if p["type"] not in _TOO_LONG]
-    first = worse[0] if worse else problems[0]
+    # A too-long field is reported as too_large unless something worse is also wrong. The other
+    # members of a union at a too-long field's place (an id's int, an option value's bool) are
+    # the types the value is not, not other problems.
+    too_long = {_where(tuple(p["loc"])) for p in problems if p["type"] in _TOO_LONG}
+    worse = [
+        p
+        for p in problems
+        if p["type"] not in _TOO_LONG and _where(tuple(p["loc"])) not in too_long
+    ]
+    first = worse[0] if worse else next(p for p in problems if p["type"] in _TOO_LONG)
     # The first element of a location is the union tag (the message type): leave it out.
     kind, where = first["type"], _where(tuple(first["loc"])[1:])
     if kind == "extra_forbidden":

@@ -206,6 +206,20 @@ def test_re_left_out_when_absent_and_chat_uses_from() -> None:
             ErrorCode.TOO_LARGE,
             "'name'",
         ),
+        # a string too long for a union (an id is a string or an integer, an option value a
+        # bool, number or string): too long, not "should be a valid integer"
+        ('{"type": "ping", "id": "' + "i" * 65 + '"}', ErrorCode.TOO_LARGE, "'id' is too long"),
+        (
+            '{"type": "create", "game": "x", "options": {"o": "' + "v" * 201 + '"}}',
+            ErrorCode.TOO_LARGE,
+            "'options.o' is too long (at most 200)",
+        ),
+        ('{"type": "ping", "id": [1]}', ErrorCode.BAD_MESSAGE, "'id'"),
+        (
+            '{"type": "create", "game": "x", "options": {"o": [1]}}',
+            ErrorCode.BAD_MESSAGE,
+            "'options.o'",
+        ),
     ],
 )
 def test_decode_errors_name_the_problem(text: str, code: ErrorCode, fragment: str) -> None:

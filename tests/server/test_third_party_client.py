@@ -267,3 +267,16 @@ async def test_the_http_endpoints_a_client_reads(server: BoardhallServer) -> Non
         assert (await get(path + "?anything=1"))[0] == 200
     status, _, body = await get(f"/players/{player}?anything=1")
     assert status == 400 and b"anything" in body
+
+
+async def test_an_id_over_its_bound_is_too_large(server: BoardhallServer) -> None:
+    """docs/protocol-additions.md: an ``id`` is at most 64 characters, and a string over its
+    bound is ``too_large``. A 65-character id was ``bad_message`` "should be a valid integer"
+    (the other type an id may have). The error has no ``re`` (the id is not one), and the
+    connection goes on."""
+    ann = await RawClient.hello(server.url, "Ann")
+    await ann.ws.send(json.dumps({"type": "ping", "id": "i" * 65}))
+    refused = await ann.expect("error")
+    assert refused["code"] == "too_large" and "re" not in refused
+    assert refused["message"] == "ping: field 'id' is too long (at most 64)"
+    assert (await ann.request("ping", t=1))["type"] == "pong"
