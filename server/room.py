@@ -225,13 +225,20 @@ class Room:
         return None
 
     def seat_conns(self) -> list[ConnId]:
-        """Connections of the seated players who are here."""
+        """Connections of the seated players who are here (not those who left the finished
+        room: they stopped watching it)."""
         found = []
         for side in SIDES:
             conn = self._conn(side)
-            if conn is not None:
+            seat = self.seats[side]
+            if conn is not None and seat is not None and seat.player not in self.done_with:
                 found.append(conn)
         return found
+
+    def _here(self, seat: Seat) -> bool:
+        """Whether the others see ``seat`` as here: connected (or a bot arriving), and not
+        gone from the finished room."""
+        return seat.shown_connected and seat.player not in self.done_with
 
     def everyone(self) -> list[ConnId]:
         """Every connection in the room: players first, then spectators."""
@@ -299,7 +306,7 @@ class Room:
         return SeatInfo(
             player=seat.player,
             name=seat.name,
-            connected=seat.shown_connected,
+            connected=self._here(seat),
             bot=seat.bot,
             rating=shown(rating) if rating else None,
             rd=round(rating.deviation) if rating else None,
@@ -562,11 +569,7 @@ class Room:
         side = self.seat_of(player)
         if side is not None:
             self.spectators.discard(conn)
-            self.done_with.discard(player)
-            seat = self.seats[side]
-            if seat is not None and not seat.connected:  # back in a room a hello does not
-                self.returned(player, now, out)  # resume (a finished one): here again
-            self._finished_expiry(now)
+            self._come_back(conn, player, side, now, out)
             self.reply_snapshot(conn, side, now, out, re)
             return
         free = [s for s in SIDES if self.seats[s] is None]
@@ -582,10 +585,25 @@ class Room:
             out.writes.append(SaveGame(self.meta()))
         self.snapshots(now, out, conn, re)
 
+    def _come_back(self, conn: ConnId, player: str, side: Side, now: float, out: Outputs) -> None:
+        """The seated ``player`` joins again: back from a drop a hello did not resume (a
+        finished room), or back in the finished room they left; the others are told."""
+        left = player in self.done_with
+        self.done_with.discard(player)
+        seat = self.seats[side]
+        if seat is not None and not seat.connected:
+            self.returned(player, now, out)
+        elif left:
+            self._presence(out, seat=side, exclude=conn)
+        self._finished_expiry(now)
+
     def join_spectator(self, conn: ConnId, now: float, out: Outputs, re: MessageId | None) -> None:
         """Watch the room (a seated player just gets the snapshot again: not a spectator)."""
         seat = self._viewer_seat(conn)
         if seat is not None:
+            occupant = self.seats[seat]
+            if occupant is not None:
+                self._come_back(conn, occupant.player, seat, now, out)
             self.reply_snapshot(conn, seat, now, out, re)
             return
         if conn not in self.spectators and len(self.spectators) >= self.config.spectators_per_room:
@@ -621,7 +639,7 @@ class Room:
         connected = None
         if seat is not None:
             s = self.seats[seat]
-            connected = bool(s and s.shown_connected)
+            connected = bool(s and self._here(s))
         message = Presence(
             room=self.code, seat=seat, connected=connected, spectators=len(self.spectators)
         )
@@ -630,7 +648,8 @@ class Room:
     def leave(
         self, conn: ConnId, player: str | None, now: float, out: Outputs, re: MessageId | None
     ) -> None:
-        """Stop watching, or free a seat before the game starts."""
+        """Stop watching, free a seat before the game starts, or leave the finished room (the
+        others are told the seat is gone; the leaver hears no more of the room)."""
         side = self.seat_of(player)
         if side is not None:
             if self.status == "playing":
@@ -646,8 +665,9 @@ class Room:
                     out.writes.append(SaveGame(self.meta()))
                     self.snapshots(now, out)
             self.spectators.discard(conn)
-            if self.status == "over" and player is not None:
+            if self.status == "over" and player is not None and player not in self.done_with:
                 self.done_with.add(player)
+                self._presence(out, seat=side)
                 self._rematch_left(side, now, out)
             self._finished_expiry(now)
             if self.status == "over" and not self.closed:  # (closing stores it too)
@@ -694,7 +714,8 @@ class Room:
             seat.away_since = now
             if was_here and self.status == "playing":  # the absence survives a crash
                 out.writes.append(SaveGame(self.meta()))
-            self._presence(out, seat=side)
+            if player not in self.done_with:  # else already told it left
+                self._presence(out, seat=side)
             self._waiting_expiry(now)
         self._finished_expiry(now)
 

@@ -280,3 +280,39 @@ async def test_an_id_over_its_bound_is_too_large(server: BoardhallServer) -> Non
     assert refused["code"] == "too_large" and "re" not in refused
     assert refused["message"] == "ping: field 'id' is too long (at most 64)"
     assert (await ann.request("ping", t=1))["type"] == "pong"
+
+
+async def test_a_player_who_leaves_a_finished_room_has_left_it(server: BoardhallServer) -> None:
+    """DESIGN.md: ``leave`` is "stop watching", and ``presence`` says "a player left or came
+    back". A player who left a finished room went on getting its chat and presence, and the
+    others were not told (the seat still showed connected until a rematch offer was refused
+    with "the opponent has left the room"). Now the others get ``presence`` connected false,
+    snapshots show the seat away, the leaver hears nothing more of the room, and a ``join``
+    brings them back (``presence`` connected true)."""
+    ann, bob, room = await table(server.url, "hexgomoku")
+    eve = await RawClient.hello(server.url, "Eve")
+    await eve.request("join", room=room, role="spectator")
+    assert (await bob.request("resign", room=room))["type"] == "over"
+    await ann.expect("over", room=room)
+
+    assert (await ann.request("leave", room=room))["type"] == "ok"
+    for wire in (bob, eve):
+        gone = await wire.expect("presence", room=room, seat="first")
+        assert gone["connected"] is False
+    assert (await bob.request("chat", room=room, text="gg then"))["type"] == "ok"
+    await eve.expect("chat", room=room, text="gg then")
+    await ann.request("ping")  # anything of the room sent to ann came before its pong
+    assert not [m for m in ann.received if m.get("text") == "gg then"]
+    seen = await bob.request("join", room=room)
+    assert seen["seats"]["first"]["connected"] is False
+    refused = await bob.request("offer", room=room, kind="rematch")
+    assert (refused["code"], refused["message"]) == (
+        "not_allowed",
+        "the opponent has left the room",
+    )
+
+    back = await ann.request("join", room=room)
+    assert back["type"] == "room" and back["seats"]["first"]["connected"] is True
+    assert (await bob.expect("presence", room=room, seat="first"))["connected"] is True
+    assert (await bob.request("chat", room=room, text="welcome back"))["type"] == "ok"
+    await ann.expect("chat", room=room, text="welcome back")
