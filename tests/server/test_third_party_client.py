@@ -316,3 +316,20 @@ async def test_a_player_who_leaves_a_finished_room_has_left_it(server: Boardhall
     assert (await bob.expect("presence", room=room, seat="first"))["connected"] is True
     assert (await bob.request("chat", room=room, text="welcome back"))["type"] == "ok"
     await ann.expect("chat", room=room, text="welcome back")
+
+
+async def test_a_move_or_resign_before_the_game_starts_is_not_allowed(
+    server: BoardhallServer,
+) -> None:
+    """docs/protocol-additions.md: ``not_allowed`` also refuses a ``move`` or a ``resign`` in
+    a room whose second seat is free (DESIGN.md gives it to refused claims, offers, answers,
+    leaves and aborts only); the room still waits, and plays once someone sits."""
+    ann = await RawClient.hello(server.url, "Ann")
+    room = (await ann.request("create", game="chess", color="first"))["room"]
+    moved = await ann.request("move", room=room, ply=0, move="e2e4")
+    resigned = await ann.request("resign", room=room)
+    for refused in (moved, resigned):
+        assert refused["code"] == "not_allowed" and "has not started" in refused["message"]
+    bob = await RawClient.hello(server.url, "Bob")
+    assert (await bob.request("join", room=room))["status"] == "playing"
+    assert (await ann.request("move", room=room, ply=0, move="e2e4"))["type"] == "moved"
