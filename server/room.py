@@ -793,6 +793,14 @@ class Room:
             raise _refuse(ErrorCode.NOT_A_PLAYER, f"only a player of room {self.code} may {action}")
         return side
 
+    def _refuse_if_left(self, side: Side, action: str) -> None:
+        """A player who left the finished room acts in it only after joining it again."""
+        seat = self.seats[side]
+        if seat is not None and seat.player in self.done_with:
+            raise _refuse(
+                ErrorCode.NOT_ALLOWED, f"you left room {self.code}: join it again to {action}"
+            )
+
     def _playing(self, action: str) -> None:
         if self.status == "over":
             raise _refuse(ErrorCode.GAME_OVER, f"the game in room {self.code} is over")
@@ -1050,6 +1058,7 @@ class Room:
         if kind == "rematch":
             if self.status != "over":
                 raise _refuse(ErrorCode.NOT_ALLOWED, "a rematch is offered after the game")
+            self._refuse_if_left(side, "offer a rematch")
             if self.rematch_room is not None:
                 raise _refuse(ErrorCode.NOT_ALLOWED, f"the rematch is room {self.rematch_room}")
             opponent = self.seats[other(side)]
@@ -1167,6 +1176,8 @@ class Room:
         side = self.seat_of(player)
         if side is None and conn not in self.spectators:
             raise _refuse(ErrorCode.NOT_A_PLAYER, f"join room {self.code} to chat in it")
+        if side is not None:
+            self._refuse_if_left(side, "chat in it")
         line = ChatLine.model_validate(
             {
                 "room": self.code,

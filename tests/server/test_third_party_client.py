@@ -287,8 +287,9 @@ async def test_a_player_who_leaves_a_finished_room_has_left_it(server: Boardhall
     back". A player who left a finished room went on getting its chat and presence, and the
     others were not told (the seat still showed connected until a rematch offer was refused
     with "the opponent has left the room"). Now the others get ``presence`` connected false,
-    snapshots show the seat away, the leaver hears nothing more of the room, and a ``join``
-    brings them back (``presence`` connected true)."""
+    snapshots show the seat away, the leaver hears nothing more of the room (nor says: a chat
+    line or a rematch offer is ``not_allowed`` until they join it again), and a ``join`` brings
+    them back (``presence`` connected true)."""
     ann, bob, room = await table(server.url, "hexgomoku")
     eve = await RawClient.hello(server.url, "Eve")
     await eve.request("join", room=room, role="spectator")
@@ -310,6 +311,13 @@ async def test_a_player_who_leaves_a_finished_room_has_left_it(server: Boardhall
         "not_allowed",
         "the opponent has left the room",
     )
+
+    for kind, fields in (("chat", {"text": "one more?"}), ("offer", {"kind": "rematch"})):
+        refused = await ann.request(kind, room=room, **fields)
+        assert refused["code"] == "not_allowed", refused
+        assert refused["message"].startswith(f"you left room {room}: join it again to ")
+    await bob.request("ping")  # what ann's requests sent bob came before its pong
+    assert not [m for m in bob.received if m.get("text") == "one more?" or m["type"] == "offer"]
 
     back = await ann.request("join", room=room)
     assert back["type"] == "room" and back["seats"]["first"]["connected"] is True
