@@ -341,3 +341,22 @@ async def test_a_move_or_resign_before_the_game_starts_is_not_allowed(
     bob = await RawClient.hello(server.url, "Bob")
     assert (await bob.request("join", room=room))["status"] == "playing"
     assert (await ann.request("move", room=room, ply=0, move="e2e4"))["type"] == "moved"
+
+
+async def test_a_move_cancels_the_pending_offers_without_a_message_of_its_own(
+    server: BoardhallServer,
+) -> None:
+    """DESIGN.md: "Any move cancels pending offers"; docs/protocol-additions.md: no message says
+    so besides the ``moved`` itself, and answering the offer then is ``not_allowed`` naming the
+    move that cancelled it."""
+    ann, bob, room = await table(server.url, "chess")
+    await play(ann, bob, room, ["e2e4"])
+    assert (await ann.request("offer", room=room, kind="draw"))["type"] == "ok"
+    await bob.expect("offer", room=room, kind="draw")
+    moved = await bob.request("move", room=room, ply=1, move="e7e5")
+    told = await ann.expect("moved", room=room, ply=1)
+    late = await bob.request("answer", room=room, kind="draw", accept=True)
+    assert late["code"] == "not_allowed" and "the move at ply 1 cancelled it" in late["message"]
+    assert [m["type"] for m in bob.after(moved)] == ["error"]
+    assert (await ann.request("join", room=room))["offers"] == []
+    assert [m["type"] for m in ann.after(told)] == ["room"]
