@@ -108,8 +108,11 @@ async def test_a_draw_offered_and_accepted_then_a_rematch_resigned(
 ) -> None:
     """The offer goes to the opponent only; the answer's reply is ``ok``, the offerer gets
     ``answer`` and both ``over`` (agreement). A rematch is a new room and game id, colours
-    swapped; resigning it is answered with ``over`` itself."""
+    swapped; its snapshot takes the spectator along (docs/protocol-additions.md), who no
+    longer watches the old room; resigning it is answered with ``over`` itself."""
     ann, bob, room = await table(server.url, "chess", clock={"initial": 300, "increment": 3})
+    eve = await RawClient.hello(server.url, "Eve")
+    await eve.request("join", room=room, role="spectator")
     await play(ann, bob, room, ["e2e4", "e7e5"])
     assert (await ann.request("offer", room=room, kind="draw"))["type"] == "ok"
     assert await bob.expect("offer", room=room) == {
@@ -130,9 +133,13 @@ async def test_a_draw_offered_and_accepted_then_a_rematch_resigned(
     again = await ann.take(lambda m: m["type"] == "room" and m["room"] != room)
     assert again["status"] == "playing" and again["you"] == "second"
     assert again["game_id"] != drawn[0]["game_id"]
+    followed = await eve.take(lambda m: m["type"] == "room" and m["room"] == again["room"])
+    assert "re" not in followed and followed["you"] is None and followed["spectators"] == 1
+    assert (await eve.request("leave", room=room))["code"] == "not_allowed"  # watches no more
     resigned = await ann.request("resign", room=again["room"])
     assert (resigned["type"], resigned["result"], resigned["reason"]) == ("over", "first", "resign")
     assert (await bob.expect("over", room=again["room"]))["result"] == "first"
+    assert (await eve.expect("over", room=again["room"]))["reason"] == "resign"
 
 
 async def test_a_token_resumes_the_seat_after_a_dropped_connection(
