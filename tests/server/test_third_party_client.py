@@ -236,8 +236,9 @@ async def test_an_opponent_other_than_a_computer_level_is_a_bad_option(
 async def test_the_http_endpoints_a_client_reads(server: BoardhallServer) -> None:
     """README's HTTP endpoints after a finished chess and draughts game: each record in its
     native format with its content type (docs/protocol-additions.md) and as JSON, the player's
-    games and profile, the leaderboard, a variant; ``/``, ``/healthz`` and ``/metrics`` take no
-    parameters and answer whatever the query string."""
+    games and profile, the leaderboard, a variant; a private game's record is 404 but with a
+    token of its players; ``/``, ``/healthz`` and ``/metrics`` take no parameters and answer
+    whatever the query string."""
     ann, bob, room = await table(server.url, "chess", clock={"initial": 60})
     await play(ann, bob, room, ["f2f3", "e7e5", "g2g4", "d8h4"])
     chess_id = (await ann.expect("over", room=room))["game_id"]
@@ -269,6 +270,13 @@ async def test_the_http_endpoints_a_client_reads(server: BoardhallServer) -> Non
     assert {p["player"] for p in board["players"]} == {player, bob.welcome["player"]}
     variant = json.loads((await get("/variants/xiangqi"))[2])
     assert variant["id"] == "xiangqi" and variant["board"]["rows"] == 10
+
+    secret, other, hidden = await table(server.url, "hexgomoku", private=True)
+    assert (await other.request("resign", room=hidden))["type"] == "over"
+    hidden_id = (await secret.expect("over", room=hidden))["game_id"]
+    assert (await get(f"/games/{hidden_id}"))[0] == 404
+    assert (await get(f"/games/{hidden_id}?token={ann.welcome['token']}"))[0] == 404
+    assert (await get(f"/games/{hidden_id}?token={secret.welcome['token']}"))[0] == 200
 
     for path in ("/", "/healthz", "/metrics"):
         assert (await get(path + "?anything=1"))[0] == 200
