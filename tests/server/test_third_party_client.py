@@ -90,6 +90,8 @@ async def test_a_game_to_its_end_while_a_spectator_watches(
         ]
         assert [m["type"] for m in wire.after(over)][:1] == ["room"]
     assert [m["ply"] for m in eve.received if m["type"] == "moved"] == list(range(len(moves)))
+    seen = [m["type"] for m in eve.received if m["type"] in ("moved", "over")]
+    assert seen == ["moved"] * len(moves) + ["over"]
 
 
 async def test_number_chess_ends_with_stop(server: BoardhallServer) -> None:
