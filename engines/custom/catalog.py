@@ -25,7 +25,11 @@ VARIANT_SUFFIXES = (".toml", ".xlsx")
 
 
 def load_toml_text(text: str, default_id: str = "variant", source: str = "variant") -> Variant:
-    """Parse and validate a variant file's text; raises :class:`VariantError`."""
+    """Parse and validate a variant file's text; raises :class:`VariantError`.
+
+    A leading byte order mark (U+FEFF, written by Windows editors' "UTF-8 with BOM") is not
+    content and is dropped; TOML itself would refuse it at line 1, column 1."""
+    text = text.removeprefix("\ufeff")
     if len(text) > MAX_TOML_BYTES:
         raise VariantError([f"longer than {MAX_TOML_BYTES} characters"], source)
     try:
