@@ -62,11 +62,29 @@ def load_file(path: str | os.PathLike[str]) -> Variant:
         raise VariantError([f"cannot read the file: {exc.strerror}"], name) from exc
     if len(raw) > MAX_TOML_BYTES:
         raise VariantError([f"file larger than {MAX_TOML_BYTES} bytes"], name)
+    return load_toml_text(decode_utf8(raw, name), default_id=slug(p.stem), source=name)
+
+
+def decode_utf8(raw: bytes, source: str) -> str:
+    """A variant file's bytes as text; raises :class:`VariantError` naming the line and column
+    of the first byte that is not UTF-8, or UTF-16 when the file is in it."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in raw[:4096]:
+        raise VariantError(
+            ["not UTF-8 text: the file is UTF-16 (Notepad's 'Unicode'); save it as UTF-8"], source
+        )
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise VariantError([f"not UTF-8 text (byte {exc.start})"], name) from exc
-    return load_toml_text(text, default_id=slug(p.stem), source=name)
+        line_start = raw.rfind(b"\n", 0, exc.start) + 1
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = len(raw[line_start : exc.start].decode("utf-8", errors="replace")) + 1
+        raise VariantError(
+            [
+                f"not UTF-8 text: line {line}, column {column} has byte 0x{raw[exc.start]:02X}"
+                " (another encoding, such as Latin-1 or GBK); save the file as UTF-8"
+            ],
+            source,
+        ) from exc
 
 
 def load_directory(directory: str | os.PathLike[str]) -> list[Variant]:

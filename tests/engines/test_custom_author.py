@@ -86,3 +86,23 @@ def test_a_utf8_file_saved_with_a_byte_order_mark_loads(tmp_path: Path) -> None:
     path = tmp_path / "skirmish.toml"
     path.write_bytes(b"\xef\xbb\xbf" + SKIRMISH.encode("utf-8"))
     assert load_file(path).name == "Skirmish"
+
+
+@pytest.mark.parametrize(
+    ("data", "fragment"),
+    [
+        (SKIRMISH.replace('"Skirmish"', '"Skïrmish"').encode("latin-1"), "line 2, column 11"),
+        (SKIRMISH.encode("utf-16"), "UTF-16"),
+        (SKIRMISH.encode("utf-16-le"), "UTF-16"),
+    ],
+)
+def test_a_file_in_another_encoding_names_the_line_and_column(
+    tmp_path: Path, data: bytes, fragment: str
+) -> None:
+    """A Latin-1 'ï' was reported as 'not UTF-8 text (byte 41)': the author's editor shows lines
+    and columns, not byte offsets. A UTF-16 file (Notepad's "Unicode") is named as such."""
+    path = tmp_path / "skirmish.toml"
+    path.write_bytes(data)
+    (problem,) = problems_of_file(path)
+    assert problem.startswith("not UTF-8 text") and fragment in problem
+    assert "save" in problem
