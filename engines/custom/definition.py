@@ -264,11 +264,11 @@ def _parse_piece(
     index: int, raw: object, modules: Sequence[str], problems: list[str], n_types: int
 ) -> PieceType | None:
     if not isinstance(raw, Mapping):
-        problems.append(f"pieces[{index}]: must be a table, not {_kind(raw)}")
+        problems.append(f"piece {index + 1}: must be a table, not {_kind(raw)}")
         return None
     name0 = raw.get("name")
     label_name = f" ({name0[:MAX_NAME]})" if isinstance(name0, str) and name0 else ""
-    where = f"pieces[{index}]{label_name}."
+    where = f"piece {index + 1}{label_name}."
     _unknown_keys(raw, _PIECE_KEYS | _PIECE_DERIVED, where, problems)
     name = _text(raw, "name", where, problems, MAX_NAME, "")
     if not name.strip():

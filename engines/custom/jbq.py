@@ -338,14 +338,14 @@ def _read_book(book: Any, path: str) -> dict[str, Any]:
         try:
             parse_definition(data, source=os.path.basename(path))
         except VariantError as exc:
-            problems.extend(re.sub(r"^pieces\[(\d+)\]", _row_name, p) for p in exc.problems)
+            problems.extend(re.sub(r"^piece (\d+)", _row_name, p) for p in exc.problems)
     if problems:
         raise VariantError(problems, os.path.basename(path))
     return data
 
 
 def _row_name(m: re.Match[str]) -> str:
-    return f"sheet 'chesses' row {int(m[1]) + 2} (piece id {int(m[1]) + 1})"
+    return f"sheet 'chesses' row {int(m[1]) + 1} (piece id {m[1]})"
 
 
 def match_known(rows: int, cols: int, names: Sequence[str]) -> KnownMap | None:

@@ -106,3 +106,16 @@ def test_a_file_in_another_encoding_names_the_line_and_column(
     (problem,) = problems_of_file(path)
     assert problem.startswith("not UTF-8 text") and fragment in problem
     assert "save" in problem
+
+
+def test_a_piece_is_named_by_its_id_as_the_layout_uses_it(tmp_path: Path) -> None:
+    """Piece ids start at 1 (FORMAT.md; the layout uses them), but problems named the second piece
+    'pieces[1]', so an author looking for piece 1 fixed the wrong [[pieces]] table, and with both
+    sides' pieces named alike ('Rook' is 1 and 4 here) the name did not tell them apart."""
+    path = tmp_path / "skirmish.toml"
+    text = SKIRMISH.replace('moves = "1,2,3;"', 'moves = "1,2,9;"')
+    path.write_text(text.replace('side = "blue"\nmoves = ";2,4,5,7"', 'side = "bleu"\nmoves = ";"'))
+    assert problems_of_file(path) == [
+        "piece 2 (Pawn).moves: steps: unknown direction '9' (directions are 1 to 8)",
+        "piece 4 (Rook).side: must be red, blue or neutral (1, 2, 3), not 'bleu'",
+    ]

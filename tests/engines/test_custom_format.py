@@ -96,13 +96,13 @@ role = "wizard"
         "board.layout row 3: has 2 cells",
         "rules.no_legal_move",
         "rules.undo: must be true or false",
-        "pieces[0] (K).moves: steps: unknown direction '9'",
-        "pieces[1] (k).side",
-        "pieces[1] (k).moves: unknown condition Q",
+        "piece 1 (K).moves: steps: unknown direction '9'",
+        "piece 2 (k).side",
+        "piece 2 (k).moves: unknown condition Q",
         "condition NP needs module 'conditions'",
-        "pieces[2] (N).captain: a neutral piece cannot be a captain",
+        "piece 3 (N).captain: a neutral piece cannot be a captain",
         "move groups beyond the second",
-        "pieces[2] (N).promoted_moves: missing",
+        "piece 3 (N).promoted_moves: missing",
         "unknown role 'wizard'",
     ]
     for fragment in expected:
