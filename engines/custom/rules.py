@@ -558,12 +558,14 @@ class Compiled:
 
 
 def playability_problems(variant: Variant) -> list[str]:
-    """Why every game of ``variant`` would be over at once (empty when it can be played).
+    """Why every game of ``variant`` would be over at once, or could never be won by a side
+    (empty when it can be played).
 
     A side none of whose pieces (nor any neutral piece) in the layout has a move on any square,
     whatever the board, can never move; and red must have a move in the start position. The
     check is of moves as the rules allow them before self-check (a map where red starts mated
-    is not looked for).
+    is not looked for). Where no legal move is a draw, each side needs a captain on the board, or
+    capturing it is no way to win.
     """
     table = Compiled(variant)
     start = tuple(c * 2 if c else 0 for row in variant.layout for c in row)
@@ -572,8 +574,9 @@ def playability_problems(variant: Variant) -> list[str]:
         codes |= {v | 1 for v in codes if variant.piece(v >> 1).promote_when}
     problems: list[str] = []
     words = {1: "red", 2: "blue"}
+    armies = {side: [v for v in codes if table.side_of[v] == side] for side in words}
     for side, word in words.items():
-        own = [v for v in codes if table.side_of[v] == side]
+        own = armies[side]
         if not own:
             problems.append(f"{word} can never move: board.layout has no {word} piece")
         elif not any(any(table.reach_masks(v)) for v in codes if table.side_of[v] in (side, 3)):
@@ -581,6 +584,16 @@ def playability_problems(variant: Variant) -> list[str]:
                 f"{word} can never move: no {word} or neutral piece of board.layout has a move on"
                 " any square (moves ';', or conditions that never hold there)"
             )
+    if variant.rules.no_legal_move == "draw":
+        placed = {table.side_of[v] for v in codes if variant.piece(v >> 1).captain}
+        problems += [
+            f"{word} can never lose: board.layout has no {word} captain, and only capturing a"
+            " captain wins (with no_legal_move = \"draw\"); make a piece captain = true (in a"
+            " JBQ map 'c' in column D of sheet 'chesses') and place it, or set rules."
+            "no_legal_move = \"lose\" (a side left without a move loses)"
+            for side, word in words.items()
+            if armies[side] and side not in placed
+        ]
     if not problems and next(table.iter_moves(start, 1, True), None) is None:
         problems.append(
             "red has no legal move in the start position: every game would be over before it"

@@ -9,6 +9,7 @@ import pytest
 
 from engines.custom import VariantError
 from engines.custom.catalog import load_file
+from tests.engines.test_custom_audit import EXAMPLE, needs_maps
 
 SKIRMISH = """\
 format = "boardhall-variant/1"
@@ -119,3 +120,57 @@ def test_a_piece_is_named_by_its_id_as_the_layout_uses_it(tmp_path: Path) -> Non
         "piece 2 (Pawn).moves: steps: unknown direction '9' (directions are 1 to 8)",
         "piece 4 (Rook).side: must be red, blue or neutral (1, 2, 3), not 'bleu'",
     ]
+
+
+def test_a_board_without_captains_is_refused_where_nobody_could_win(tmp_path: Path) -> None:
+    """Only capturing a captain wins (no_legal_move defaults to draw), so a file without any
+    ``captain = true`` loaded as 'ok' and every game of it could only be drawn. Refused, naming
+    each side without a captain on the board and the two ways out."""
+    path = tmp_path / "skirmish.toml"
+    path.write_text(SKIRMISH.replace("captain = true\n", ""), encoding="utf-8")
+    found = problems_of_file(path)
+    assert [p.split(":")[0] for p in found] == [
+        "red can never lose",
+        "blue can never lose",
+    ]
+    assert "board.layout has no blue captain" in found[1]
+    assert "captain = true" in found[1] and 'no_legal_move = "lose"' in found[1]
+
+
+def test_a_side_whose_captain_is_not_placed_is_refused(tmp_path: Path) -> None:
+    """Blue's king is a captain, but the layout forgot to place it (its square holds a rook)."""
+    path = tmp_path / "skirmish.toml"
+    path.write_text(SKIRMISH.replace('"4 5 6 .",', '"4 5 4 .",'), encoding="utf-8")
+    (problem,) = problems_of_file(path)
+    assert problem.startswith("blue can never lose: board.layout has no blue captain")
+
+
+def test_without_captains_a_side_left_without_moves_loses(tmp_path: Path) -> None:
+    """With ``no_legal_move = "lose"`` a game without captains is decided (capture everything, or
+    leave the other side without a move): accepted."""
+    path = tmp_path / "skirmish.toml"
+    text = SKIRMISH.replace("captain = true\n", "")
+    path.write_text(text.replace("promotion = true", 'promotion = true\nno_legal_move = "lose"'))
+    assert load_file(path).rules.no_legal_move == "lose"
+
+
+def edited_map(tmp_path: Path, name: str, cells: dict[tuple[str, str], object]) -> Path:
+    """A copy of the real example map (never into the repository) with some cells changed."""
+    openpyxl = pytest.importorskip("openpyxl")
+    book = openpyxl.load_workbook(EXAMPLE)
+    for (sheet, cell), value in cells.items():
+        book[sheet][cell] = value
+    path = tmp_path / name
+    book.save(path)
+    return path
+
+
+@needs_maps
+def test_a_jbq_map_without_captains_is_refused(tmp_path: Path) -> None:
+    """JBQ maps play with no_legal_move = draw: the example map with its two 'c' cleared could
+    never be won. The problem says where a JBQ map marks a captain."""
+    path = edited_map(
+        tmp_path, "nocaptain.xlsx", {("chesses", "D2"): None, ("chesses", "D3"): None}
+    )
+    found = problems_of_file(path)
+    assert len(found) == 2 and all("column D of sheet 'chesses'" in p for p in found)
