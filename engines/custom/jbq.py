@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engines.custom.checks import show
 from engines.custom.definition import MAX_PIECE_TYPES, Variant, VariantError, parse_definition
 from engines.custom.grammar import MODULE_CONDITIONS, parse_condition, parse_move_rule
 from engines.custom.rules import playability_problems
@@ -109,6 +110,20 @@ def _int(value: object) -> int | None:
     if isinstance(value, str) and re.fullmatch(r"\s*-?[0-9]{1,4}\s*", value):
         return int(value)
     return None
+
+
+def _held(value: object) -> str:
+    """What a cell that should hold a number holds, for a problem message."""
+    return "empty" if _cell_text(value) is None else f"not {show(value)}"
+
+
+def _cell_name(row: int, col: int) -> str:
+    """A cell as Excel names it: ``_cell_name(4, 3) == "C4"`` (1-based row and column)."""
+    letters = ""
+    while col:
+        col, rest = divmod(col - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return f"{letters}{row}"
 
 
 _NP = re.compile(r"NP\[([^\[\]]*)\]")
@@ -249,7 +264,9 @@ def _read_book(book: Any, path: str) -> dict[str, Any]:
             if name is None:
                 problems.append(f"{where}: the name (column B) is empty")
             if side not in (1, 2, 3):
-                problems.append(f"{where}: side (column C) must be 1, 2 or 3")
+                problems.append(
+                    f"{where}: side (column C) must be 1, 2 or 3, {_held(_cell(body, i + 1, 3))}"
+                )
             if moves is None:
                 problems.append(f"{where}: the movement (column E) is empty; use ';' for none")
             for col in range(8, len(row) + 1):
@@ -284,11 +301,13 @@ def _read_book(book: Any, path: str) -> dict[str, Any]:
     if grid_rows is not None:
         rows = _int(_cell(grid_rows, 1, 2)) or 0
         cols = _int(_cell(grid_rows, 1, 4)) or 0
-        if not 1 <= rows <= 20 or not 1 <= cols <= 20:
-            problems.append(
-                f"sheet 'map': B1 (rows) and D1 (columns) must be 1..20, got {rows}, {cols}"
-            )
-        else:
+        for size, col, what in ((rows, 2, "rows"), (cols, 4, "columns")):
+            if not 1 <= size <= 20:
+                problems.append(
+                    f"sheet 'map' cell {_cell_name(1, col)} ({what}): must be a whole number"
+                    f" 1..20, {_held(_cell(grid_rows, 1, col))}"
+                )
+        if 1 <= rows <= 20 and 1 <= cols <= 20:
             for r in range(rows):
                 cells = []
                 for c in range(cols):
@@ -298,8 +317,8 @@ def _read_book(book: Any, path: str) -> dict[str, Any]:
                         cells.append(".")
                     elif number is None or not 1 <= number <= max(1, len(pieces)):
                         problems.append(
-                            f"sheet 'map' row {r + 2}, column {c + 1}: {str(value)[:20]!r} is not a"
-                            f" piece id 1..{len(pieces)}"
+                            f"sheet 'map' cell {_cell_name(r + 2, c + 1)} (row {r + 2}, column"
+                            f" {c + 1}): {str(value)[:20]!r} is not a piece id 1..{len(pieces)}"
                         )
                         cells.append(".")
                     else:

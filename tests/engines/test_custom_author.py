@@ -174,3 +174,40 @@ def test_a_jbq_map_without_captains_is_refused(tmp_path: Path) -> None:
     )
     found = problems_of_file(path)
     assert len(found) == 2 and all("column D of sheet 'chesses'" in p for p in found)
+
+
+@needs_maps
+@pytest.mark.parametrize(
+    ("cells", "expected"),
+    [
+        (
+            {("map", "B1"): "six"},
+            "sheet 'map' cell B1 (rows): must be a whole number 1..20, not 'six'",
+        ),
+        (
+            {("map", "D1"): 5.5},
+            "sheet 'map' cell D1 (columns): must be a whole number 1..20, not 5.5",
+        ),
+        ({("map", "B1"): 50}, "sheet 'map' cell B1 (rows): must be a whole number 1..20, not 50"),
+        ({("map", "B1"): None}, "sheet 'map' cell B1 (rows): must be a whole number 1..20, empty"),
+        (
+            {("chesses", "C3"): "blue"},
+            "sheet 'chesses' row 3: side (column C) must be 1, 2 or 3, not 'blue'",
+        ),
+        (
+            {("chesses", "C3"): None},
+            "sheet 'chesses' row 3: side (column C) must be 1, 2 or 3, empty",
+        ),
+        (
+            {("map", "C4"): "JPS"},
+            "sheet 'map' cell C4 (row 4, column 3): 'JPS' is not a piece id 1..13",
+        ),
+    ],
+)
+def test_a_jbq_map_cell_of_the_wrong_kind_is_named_with_what_it_holds(
+    tmp_path: Path, cells: dict[tuple[str, str], object], expected: str
+) -> None:
+    """'B1 (rows) and D1 (columns) must be 1..20, got 0, 5' for a B1 holding 'six' (or 5.5)
+    reported a 0 the sheet does not hold; a side 'blue' was 'must be 1, 2 or 3' without saying
+    what was there. Each problem now names the cell as Excel does and what it holds."""
+    assert problems_of_file(edited_map(tmp_path, "example.xlsx", cells)) == [expected]
