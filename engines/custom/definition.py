@@ -352,7 +352,7 @@ def _parse_layout(
             )
         row: list[int] = []
         for c, cell in enumerate(cells[:cols]):
-            if cell == ".":
+            if cell == "." or not n_types:  # without piece types, "pieces" is the problem
                 row.append(0)
             elif cell.isascii() and cell.isdigit() and len(cell) <= 3 and 1 <= int(cell) <= n_types:
                 row.append(int(cell))
@@ -445,7 +445,12 @@ def parse_definition(data: object, default_id: str = "", source: str = "variant"
 
     pieces_raw = data.get("pieces")
     pieces: list[PieceType] = []
-    if not isinstance(pieces_raw, list) or not pieces_raw:
+    if isinstance(pieces_raw, Mapping):
+        problems.append(
+            "pieces: is one table ([pieces]); write [[pieces]] (two brackets) before each piece"
+            " type"
+        )
+    elif not isinstance(pieces_raw, list) or not pieces_raw:
         problems.append("pieces: must be a non-empty list of piece tables ([[pieces]])")
     elif len(pieces_raw) > MAX_PIECE_TYPES:
         problems.append(f"pieces: {len(pieces_raw)} piece types, at most {MAX_PIECE_TYPES}")

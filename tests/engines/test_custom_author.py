@@ -211,3 +211,14 @@ def test_a_jbq_map_cell_of_the_wrong_kind_is_named_with_what_it_holds(
     reported a 0 the sheet does not hold; a side 'blue' was 'must be 1, 2 or 3' without saying
     what was there. Each problem now names the cell as Excel does and what it holds."""
     assert problems_of_file(edited_map(tmp_path, "example.xlsx", cells)) == [expected]
+
+
+def test_pieces_written_as_one_table_is_one_problem_that_says_how(tmp_path: Path) -> None:
+    """``[pieces]`` (one bracket pair) instead of ``[[pieces]]`` gave the pieces problem and then
+    one 'is not '.' or a piece id 1..0' per occupied square (10 more here), burying the cause."""
+    path = tmp_path / "skirmish.toml"
+    before, first, _ = SKIRMISH.split("[[pieces]]", 2)
+    path.write_text(before + "[pieces]" + first, encoding="utf-8")
+    assert problems_of_file(path) == [
+        "pieces: is one table ([pieces]); write [[pieces]] (two brackets) before each piece type"
+    ]
