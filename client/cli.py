@@ -126,8 +126,9 @@ def _screenshot(args: argparse.Namespace) -> int:
         print(f"boardhall screenshot: cannot write {out}: {folder} {why}", file=sys.stderr)
         return 2
     try:
-        screenshot(args.game, out, args.variant, args.position, args.scene,
-                   max(0, args.plies), args.size)
+        variant = engines.variant_or_file(engines.get(args.game), args.variant)
+        screenshot(args.game, out, variant, args.position, args.scene, max(0, args.plies),
+                   args.size)
     except engines.EngineError as exc:
         print(f"boardhall screenshot: {exc}", file=sys.stderr)
         return 2

@@ -111,6 +111,7 @@ def run_local(game: str, variant: str | None, bot: str | None,
     from client.config import Config
 
     try:
+        variant = engines.variant_or_file(engines.get(game), variant)
         engines.get(game).resolve_variant(variant)
     except engines.EngineError as exc:
         print(f"boardhall local: {exc}")

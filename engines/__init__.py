@@ -15,7 +15,7 @@ from engines.base import (
     VariantInfo,
     other,
 )
-from engines.registry import UnknownGame, available, get
+from engines.registry import UnknownGame, available, get, variant_or_file
 
 __all__ = [
     "SIDES",
@@ -34,4 +34,5 @@ __all__ = [
     "available",
     "get",
     "other",
+    "variant_or_file",
 ]

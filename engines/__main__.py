@@ -6,12 +6,11 @@ The node count is always the last line printed.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 
 from engines.base import EngineError
-from engines.registry import ENGINE_MODULES, get
+from engines.registry import ENGINE_MODULES, get, variant_or_file
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,10 +27,7 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         engine = get(args.game)
-        variant = args.variant
-        load_file = getattr(engine, "load_file", None)
-        if variant and load_file is not None and os.path.isfile(variant):
-            variant = load_file(variant)
+        variant = variant_or_file(engine, args.variant)
         state = engine.start(variant, position=args.position)
         if args.depth < 0:
             raise EngineError("depth must be 0 or more")

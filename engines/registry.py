@@ -6,6 +6,7 @@ Engines are imported lazily, so one game's import cost is paid only when it is u
 from __future__ import annotations
 
 import importlib
+import os
 from functools import cache
 
 from engines.base import Engine, EngineError
@@ -53,3 +54,24 @@ def get(game: str) -> Engine:
     engine = module.ENGINE
     assert isinstance(engine, Engine)
     return engine
+
+
+VARIANT_FILE_SUFFIXES = (".toml", ".xlsx")
+"""How the names of variant files end (custom variants: Boardhall's TOML, JBQ map workbooks)."""
+
+
+def variant_or_file(engine: Engine, variant: str | None) -> str | None:
+    """``variant``, or, when it names a variant file (an existing file, or a name ending in
+    ``.toml``/``.xlsx``) and ``engine`` loads files, the id of the variant that file defines,
+    loaded and registered in this process first. Raises the engine's error for a file it cannot
+    use, naming the file and every problem.
+
+    For local tools only (``python -m engines perft``, ``boardhall local`` and ``screenshot``):
+    a server never reads files a client names."""
+    load_file = getattr(engine, "load_file", None)
+    if not variant or load_file is None:
+        return variant
+    if os.path.isfile(variant) or variant.lower().endswith(VARIANT_FILE_SUFFIXES):
+        loaded: str = load_file(variant)
+        return loaded
+    return variant
