@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engines.custom import VariantError
+from engines.custom import CustomEngine, VariantError
 from engines.custom.catalog import load_file
 from tests.engines.test_custom_audit import EXAMPLE, needs_maps
 
@@ -222,3 +222,32 @@ def test_pieces_written_as_one_table_is_one_problem_that_says_how(tmp_path: Path
     assert problems_of_file(path) == [
         "pieces: is one table ([pieces]); write [[pieces]] (two brackets) before each piece type"
     ]
+
+
+FORMAT_MD = Path(__file__).resolve().parents[2] / "engines" / "custom" / "FORMAT.md"
+
+
+def test_the_format_documents_example_is_a_sound_variant(tmp_path: Path) -> None:
+    """FORMAT.md's first variant, copied as an author would, loads under the id it promises and
+    plays as its comments say: a red pawn that reaches row 1 becomes a queen."""
+    text = FORMAT_MD.read_text(encoding="utf-8")
+    example = text.split("```toml\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "skirmish.toml"
+    path.write_text(example, encoding="utf-8")
+    variant = load_file(path)
+    assert (variant.id, variant.name, variant.rows, variant.cols) == ("skirmish", "Skirmish", 6, 6)
+    assert [(p.name, p.side, p.captain) for p in variant.pieces] == [
+        ("Rook", 1, False),
+        ("Pawn", 1, False),
+        ("King", 1, True),
+        ("Rook", 2, False),
+        ("Pawn", 2, False),
+        ("King", 2, True),
+    ]
+    engine = CustomEngine()
+    engine.register(variant)
+    rows = [". . 6 . . .", "2 . . . . .", *[". . . . . ."] * 3, ". . 3 . . ."]
+    board = "/".join(row.replace(" ", ",") for row in rows)
+    state = engine.start("skirmish", position=f"skirmish;first;0,0;{board}")
+    after = engine.play(state, "2,1-1,1")
+    assert engine.position(after).split(";")[3].startswith("2*")
