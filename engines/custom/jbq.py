@@ -117,13 +117,49 @@ def _held(value: object) -> str:
     return "empty" if _cell_text(value) is None else f"not {show(value)}"
 
 
-def _cell_name(row: int, col: int) -> str:
-    """A cell as Excel names it: ``_cell_name(4, 3) == "C4"`` (1-based row and column)."""
+def _column_name(col: int) -> str:
+    """A column as Excel names it: ``_column_name(3) == "C"``, ``_column_name(27) == "AA"``."""
     letters = ""
     while col:
         col, rest = divmod(col - 1, 26)
         letters = chr(ord("A") + rest) + letters
-    return f"{letters}{row}"
+    return letters
+
+
+def _cell_name(row: int, col: int) -> str:
+    """A cell as Excel names it: ``_cell_name(4, 3) == "C4"`` (1-based row and column)."""
+    return f"{_column_name(col)}{row}"
+
+
+JBQ_COLUMNS = (
+    ("编号", "id"),
+    ("名称", "name"),
+    ("归属", "side"),
+    ("首领", "captain"),
+    ("可移动", "movement"),
+    ("升变条件", "promotion condition"),
+    ("升变后可移动", "promoted movement"),
+)
+"""The titles of JBQ's sheet ``chesses``, columns A to G, and what each column holds."""
+
+
+def _moved_column(header: Sequence[Any]) -> str | None:
+    """The problem of a ``chesses`` header row in which a JBQ title stands in another column than
+    its own (a column deleted, inserted or moved: every later cell is then read as the wrong
+    thing), else ``None``. Headers with other titles are not judged."""
+    for col, value in enumerate(header[: _MAX_SHEET_COLS], 1):
+        title = _cell_text(value)
+        for own, (known, meaning) in enumerate(JBQ_COLUMNS, 1):
+            if title == known and own != col:
+                columns = ", ".join(
+                    f"{_column_name(n)} {t} ({m})" for n, (t, m) in enumerate(JBQ_COLUMNS, 1)
+                )
+                return (
+                    f"sheet 'chesses' row 1: column {_column_name(col)} is titled {title!r}"
+                    f" ({meaning}), which belongs in column {_column_name(own)};"
+                    f" a column was deleted or moved. JBQ's columns are {columns}"
+                )
+    return None
 
 
 _NP = re.compile(r"NP\[([^\[\]]*)\]")
@@ -242,6 +278,10 @@ def _read_book(book: Any, path: str) -> dict[str, Any]:
     rules_rows = _rows(book, "rules", problems)
     pieces: list[dict[str, Any]] = []
     uses_conditions = False
+    moved = _moved_column(chesses[0]) if chesses else None
+    if moved is not None:
+        problems.append(moved)
+        chesses = None  # every later cell would be read as another column's: no more problems
     if chesses is not None:
         header = chesses[0] if chesses else ()
         body = chesses[1:]
@@ -313,8 +353,8 @@ def _read_book(book: Any, path: str) -> dict[str, Any]:
                 for c in range(cols):
                     value = _cell(grid_rows, r + 2, c + 1)
                     number = _int(value)
-                    if value is None or value == "" or number == 0:
-                        cells.append(".")
+                    if value is None or value == "" or number == 0 or not pieces:
+                        cells.append(".")  # without pieces, sheet 'chesses' is the problem
                     elif number is None or not 1 <= number <= max(1, len(pieces)):
                         problems.append(
                             f"sheet 'map' cell {_cell_name(r + 2, c + 1)} (row {r + 2}, column"
