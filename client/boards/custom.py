@@ -61,16 +61,23 @@ MAX_SHOWN_LATIN = 6
 """Longest Latin name written on a piece (it is scaled to fit); longer ones give way to a label."""
 MAX_SHOWN_CJK = 4
 """Longest CJK name written on a piece (four go two over two)."""
+LABEL_RADIUS = 18
+"""Discs of a smaller radius (logical pixels: a board of 16 or more rows, captured pieces) show
+a piece's label rather than a longer name, which would be scaled to a few pixels."""
 
 
-def display_name(piece: Mapping[str, Any], promoted: bool, cjk_font: bool) -> str:
+def display_name(
+    piece: Mapping[str, Any], promoted: bool, cjk_font: bool, radius: float | None = None
+) -> str:
     """What to write on a piece: its (promoted) name when it fits, else its short Latin label
-    (also without a CJK font); a name is never cut in the middle of a word unless there is no
-    label to show instead."""
+    (also without a CJK font, and on a disc of ``radius`` under :data:`LABEL_RADIUS` when the
+    label is shorter); a name is never cut in the middle of a word unless there is no label to
+    show instead."""
     name = str((piece.get("promoted_name") if promoted else "") or piece.get("name") or "?")
     label = str(piece.get("label") or "")[:4]
     shown = MAX_SHOWN_LATIN if name.isascii() else MAX_SHOWN_CJK
-    if (name.isascii() or cjk_font) and len(name) <= shown:
+    small = radius is not None and radius < LABEL_RADIUS and 0 < len(label) < len(name)
+    if (name.isascii() or cjk_font) and len(name) <= shown and not small:
         return name
     if label:
         return label
@@ -210,8 +217,9 @@ class CustomView(BoardView):
         piece, promoted = self.pieces[int(core) - 1], code.endswith("*")
         colour = SIDE_COLOURS[side_number(piece)]
         cjk = cjk_font_path() is not None
-        return _piece_sprite(max(3, round(size * 0.5)), colour, promoted,
-                             bool(piece.get("captain")), display_name(piece, promoted, cjk), cjk)
+        radius = max(3, round(size * 0.5))
+        text = display_name(piece, promoted, cjk, radius)
+        return _piece_sprite(radius, colour, promoted, bool(piece.get("captain")), text, cjk)
 
     def _board_of(self, cells: dict[tuple[int, int], tuple[int, bool]]) -> tuple[int, ...]:
         """The engine's board encoding of ``cells`` (cached for the last position drawn)."""
@@ -413,7 +421,7 @@ class CustomView(BoardView):
         radius = max(2, round(self.piece_radius()))
         colour = SIDE_COLOURS[side_number(piece)]
         cjk = cjk_font_path() is not None
-        text = display_name(piece, promoted, cjk)
+        text = display_name(piece, promoted, cjk, radius)
         sprite = _piece_sprite(radius, colour, promoted, bool(piece.get("captain")), text, cjk)
         common.blit_centered(surface, sprite, centre)
         steps, slides = self._active(cells, square)

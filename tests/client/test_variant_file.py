@@ -5,6 +5,7 @@ a file with a mistake stops either at once with the file, the place and what was
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
@@ -72,38 +73,25 @@ def test_boardhall_local_refuses_a_broken_file_naming_it(
     assert "board.layout row 1: has 3 cells, board.cols is 4" in said.out + said.err
 
 
+def screenshot_of(variant: Path, name: str, *options: str) -> tuple[int, Path]:
+    """``boardhall screenshot --game custom --variant VARIANT`` with ``options``, written to
+    SHOTS/NAME.png: the exit status and the picture's path."""
+    from client.cli import main
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    out = SHOTS / f"{name}.png"
+    argv = ["screenshot", "--game", "custom", "--variant", str(variant), "--out", str(out)]
+    return main([*argv, *options]), out
+
+
 def test_boardhall_screenshot_draws_the_variant_file(
     variant_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """``boardhall screenshot --game custom --variant FILE`` renders the file's board; a missing
     file is named with why it cannot be read."""
-    from client.cli import main
-
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    out = SHOTS / "variant-file-screenshot.png"
-    assert (
-        main(
-            [
-                "screenshot",
-                "--game",
-                "custom",
-                "--variant",
-                str(variant_file),
-                "--plies",
-                "2",
-                "--size",
-                "900x600",
-                "--out",
-                str(out),
-            ]
-        )
-        == 0
-    )
-    assert pygame.image.load(str(out)).get_size() == (900, 600)
-    missing = variant_file.with_name("missing.toml")
-    assert (
-        main(["screenshot", "--game", "custom", "--variant", str(missing), "--out", str(out)]) == 2
-    )
+    status, out = screenshot_of(variant_file, "variant-file-screenshot", "--size", "900x600")
+    assert status == 0 and pygame.image.load(str(out)).get_size() == (900, 600)
+    assert screenshot_of(variant_file.with_name("missing.toml"), "missing")[0] == 2
     assert "missing.toml: 1 problem:\n  - cannot read the file" in capsys.readouterr().err
 
 
@@ -113,3 +101,55 @@ def test_an_id_is_still_an_id(variant_file: Path) -> None:
     assert variant_or_file(get("custom"), "stones") == "stones"
     assert variant_or_file(get("custom"), None) is None
     assert variant_or_file(get("draughts"), str(variant_file)) == str(variant_file)
+
+
+def board_of(rows: int, cols: int) -> str:
+    """AUTHORED on a ``rows`` x ``cols`` board: rooks, a king and pawns on each side's edge."""
+
+    def row(cells: list[str]) -> str:
+        return '"' + " ".join(cells) + '",'
+
+    edge = ["4"] * (cols - 1) + ["6"]
+    layout = [row(edge), row(["5"] * cols)]
+    layout += [row(["."] * cols)] * (rows - 4)
+    layout += [row(["2"] * cols), row(["3"] + ["1"] * (cols - 1))]
+    text = AUTHORED.replace("rows = 4", f"rows = {rows}").replace("cols = 4", f"cols = {cols}")
+    start = text.index("layout = [")
+    end = text.index("]\n", start)
+    labels = {f'name = "{n}"\n': f'name = "{n}"\nlabel = "{n[0]}"\n' for n in ("Rook", "Pawn")}
+    text = text[:start] + "layout = [\n" + "\n".join(layout) + "\n" + text[end:]
+    for name, labelled in labels.items():
+        text = text.replace(name, labelled)
+    return text.replace('id = "author-file"', f'id = "author-{rows}x{cols}"')
+
+
+@pytest.mark.parametrize(
+    ("rows", "size", "shown"),
+    [
+        (20, "800x600", {"R", "P", "King"}),
+        (20, "1280x800", {"R", "P", "King"}),
+        (6, "800x600", {"Rook", "Pawn", "King"}),
+    ],
+)
+def test_small_discs_show_the_label_instead_of_an_unreadable_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rows: int, size: str, shown: set[str]
+) -> None:
+    """On a 20x20 board a disc is about 13 px across its radius: 'Rook' was scaled down to text
+    4 px high at 800x600 (variant-file-20x20-800x600.png before), unreadable. Where the disc is
+    that small, a piece with a label shows the label ('R'); the king, without one, keeps its
+    name; a 6x6 board keeps the names."""
+    import client.boards.custom as board
+
+    path = tmp_path / "big.toml"
+    path.write_text(board_of(rows, rows), encoding="utf-8")
+    written: set[str] = set()
+    sprite = board._piece_sprite
+
+    def noted(*args: Any) -> Any:
+        written.add(args[4])
+        return sprite(*args)
+
+    monkeypatch.setattr(board, "_piece_sprite", noted)
+    name = f"variant-file-{rows}x{rows}-{size}"
+    assert screenshot_of(path, name, "--plies", "0", "--size", size)[0] == 0
+    assert written == shown
