@@ -6,9 +6,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+MISSING = "a missing key"
+"""How a problem message names the value of a key that is not there."""
+
 
 def show(value: object) -> str:
-    """A short, safe rendering of a bad value for a problem message."""
+    """A short, safe rendering of a bad value for a problem message (``None``, which TOML
+    cannot write, is a key left out)."""
+    if value is None:
+        return MISSING
     try:
         text = repr(value)
     except ValueError:  # an integer too long to print
@@ -18,7 +24,7 @@ def show(value: object) -> str:
 
 def kind(value: object) -> str:
     """The type name of ``value`` (``int``, ``str``, ...) for a problem message."""
-    return type(value).__name__
+    return MISSING if value is None else type(value).__name__
 
 
 def unknown_keys(

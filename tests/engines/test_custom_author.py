@@ -287,3 +287,27 @@ def test_a_jbq_map_with_a_column_deleted_or_inserted_says_so_once(
     path = tmp_path / "example.xlsx"
     book.save(path)
     assert problems_of_file(path) == [expected]
+
+
+LAYOUT_AT = SKIRMISH.index("layout = [")
+LAYOUT = SKIRMISH[LAYOUT_AT : SKIRMISH.index("]\n", LAYOUT_AT) + 2]
+
+
+@pytest.mark.parametrize(
+    ("forgotten", "expected"),
+    [
+        ("rows = 4\n", "board.rows: must be a whole number 1..20, not a missing key"),
+        ('side = "red"\n', "piece 1 (Rook).side: must be red, blue or neutral (1, 2, 3), not a"),
+        (LAYOUT, "board.layout: must be a list of row texts, not a missing key"),
+    ],
+    ids=["rows", "side", "layout"],
+)
+def test_a_missing_key_is_called_missing_not_none(
+    tmp_path: Path, forgotten: str, expected: str
+) -> None:
+    """A forgotten ``rows``, ``side`` or ``layout`` was reported as 'not None' or 'not
+    NoneType': Python's words for a value the author never wrote."""
+    path = tmp_path / "skirmish.toml"
+    path.write_text(SKIRMISH.replace(forgotten, "", 1), encoding="utf-8")
+    (problem,) = problems_of_file(path)
+    assert problem.startswith(expected) and "None" not in problem, problem
