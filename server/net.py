@@ -458,8 +458,12 @@ class BoardhallServer:
 
     async def _open_and_listen(self) -> None:
         if self.variants is not None:
+            from engines.custom.catalog import unread_files
+
             loaded = engines.get("custom").load_directory(self.variants)  # type: ignore[attr-defined]
             log.info("variants loaded", extra={"fields": {"variants": loaded}})
+            for name, why in unread_files(self.variants).items():
+                log.warning("variant file not read", extra={"fields": {"file": name, "why": why}})
         self.hall.games()  # import every engine now, not on the first hello
         await self.storage.open()
         self._storage_open = True

@@ -106,6 +106,24 @@ def is_variant_file(name: str) -> bool:
     )
 
 
+def unread_files(directory: str | os.PathLike[str]) -> dict[str, str]:
+    """Files of ``directory`` that look meant as variant files but are not read as one (their
+    names end otherwise), each with what to do: name -> advice. Other files are not listed."""
+    unread: dict[str, str] = {}
+    for path in sorted(Path(directory).iterdir()):
+        name = path.name.lower()
+        if is_variant_file(path.name) or name.startswith((".", "~$")):
+            continue
+        if name.endswith((".xls", ".ods")):
+            unread[path.name] = "save an .xls or .ods workbook as .xlsx"
+        elif any(suffix in name for suffix in VARIANT_SUFFIXES):
+            unread[path.name] = "Windows may hide a .txt ending: rename the file"
+    return {
+        name: f"a variant file's name ends in .toml or .xlsx ({advice})"
+        for name, advice in unread.items()
+    }
+
+
 def load_directory_files(
     directory: str | os.PathLike[str], clash: Callable[[Variant], str | None] | None = None
 ) -> list[tuple[str, Variant]]:
