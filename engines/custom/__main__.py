@@ -1,7 +1,8 @@
 """Command line of the custom variants.
 
 ``python -m engines.custom convert MAP.xlsx > V.toml`` writes a JBQ map as a Boardhall variant
-file; ``python -m engines.custom check FILE...`` validates variant files and lists every problem.
+file; ``python -m engines.custom check FILE...`` validates variant files (or a directory, as
+``boardhall-server --variants DIR`` loads it) and lists every problem.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import argparse
 import os
 import sys
 
-from engines.custom.catalog import load_file
+from engines.custom.catalog import load_file, unread_files
 from engines.custom.definition import VariantError, to_toml
 
 
@@ -20,7 +21,9 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     convert = sub.add_parser("convert", help="write a .xlsx JBQ map (or a .toml file) as TOML")
     convert.add_argument("path")
-    check = sub.add_parser("check", help="validate variant files (.toml or .xlsx)")
+    check = sub.add_parser(
+        "check", help="validate variant files (.toml or .xlsx), or directories of them"
+    )
     check.add_argument("paths", nargs="+")
     args = parser.parse_args(argv)
 
@@ -44,6 +47,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     status = 0
     for path in args.paths:
+        if os.path.isdir(path):
+            status = max(status, check_directory(path))
+            continue
         try:
             variant = load_file(path)
         except VariantError as exc:
@@ -51,6 +57,27 @@ def main(argv: list[str] | None = None) -> int:
             status = 2
             continue
         print(f"{path}: ok ({variant.id}: {variant.name}, {variant.rows}x{variant.cols})")
+    return status
+
+
+def check_directory(path: str) -> int:
+    """Load ``path`` as ``boardhall-server --variants`` does (every file, ids against each other
+    and the built-in variants), say the result and name the files it would not read; returns
+    the exit status (0 fine, 2 refused)."""
+    from engines.custom.engine import CustomEngine
+
+    engine = CustomEngine()
+    status = 0
+    try:
+        loaded = [engine.definition(vid) for vid in engine.load_directory(path)]
+    except VariantError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        status = 2
+    else:
+        listed = "; ".join(f"{v.id}: {v.name}, {v.rows}x{v.cols}" for v in loaded)
+        print(f"{path}: ok ({listed or 'no variant files'})")
+    for name, why in unread_files(path).items():
+        print(f"warning: {name} is not read: {why}", file=sys.stderr)
     return status
 
 

@@ -311,3 +311,30 @@ def test_a_missing_key_is_called_missing_not_none(
     path.write_text(SKIRMISH.replace(forgotten, "", 1), encoding="utf-8")
     (problem,) = problems_of_file(path)
     assert problem.startswith(expected) and "None" not in problem, problem
+
+
+def test_check_reads_a_directory_as_the_server_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``check DIR`` was 'a variant file must end in .toml': the author could not check what
+    ``boardhall-server --variants DIR`` would load. It now loads the directory as the server
+    does (every file, ids against each other and the built-in variants) and names the files the
+    server would not read."""
+    from engines.custom.__main__ import main
+
+    (tmp_path / "a.toml").write_text(SKIRMISH, encoding="utf-8")
+    (tmp_path / "notes.md").write_text("ideas", encoding="utf-8")
+    assert main(["check", str(tmp_path)]) == 0
+    assert capsys.readouterr().out == f"{tmp_path}: ok (a: Skirmish, 4x4)\n"
+    (tmp_path / "b.toml").write_text(SKIRMISH.replace("format", 'id = "stones"\nformat'))
+    (tmp_path / "c.toml.txt").write_text(SKIRMISH, encoding="utf-8")
+    assert main(["check", str(tmp_path)]) == 2
+    said = capsys.readouterr()
+    assert said.out == ""
+    assert said.err.splitlines() == [
+        f"error: {tmp_path}: 1 problem:",
+        "  - b.toml: id 'stones' is already used by River Stones (a built-in variant); give this"
+        " variant another id",
+        "warning: c.toml.txt is not read: a variant file's name ends in .toml or .xlsx (Windows"
+        " may hide a .txt ending: rename the file)",
+    ]
