@@ -458,10 +458,15 @@ class BoardhallServer:
 
     async def _open_and_listen(self) -> None:
         if self.variants is not None:
-            from engines.custom.catalog import unread_files
+            from engines.custom.catalog import unread_files, unused_settings
 
-            loaded = engines.get("custom").load_directory(self.variants)  # type: ignore[attr-defined]
+            custom = engines.get("custom")
+            loaded = custom.load_directory(self.variants)  # type: ignore[attr-defined]
             log.info("variants loaded", extra={"fields": {"variants": loaded}})
+            for vid in loaded:
+                for note in unused_settings(custom.definition(vid)):  # type: ignore[attr-defined]
+                    fields = {"variant": vid, "why": note}
+                    log.warning("variant setting unused", extra={"fields": fields})
             for name, why in unread_files(self.variants).items():
                 log.warning("variant file not read", extra={"fields": {"file": name, "why": why}})
         self.hall.games()  # import every engine now, not on the first hello

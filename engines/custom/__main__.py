@@ -11,7 +11,7 @@ import argparse
 import os
 import sys
 
-from engines.custom.catalog import load_file, unread_files
+from engines.custom.catalog import load_file, unread_files, unused_settings
 from engines.custom.definition import VariantError, to_toml
 
 
@@ -57,6 +57,8 @@ def main(argv: list[str] | None = None) -> int:
             status = 2
             continue
         print(f"{path}: ok ({variant.id}: {variant.name}, {variant.rows}x{variant.cols})")
+        for warning in unused_settings(variant):
+            print(f"warning: {os.path.basename(path)}: {warning}", file=sys.stderr)
     return status
 
 
@@ -76,6 +78,9 @@ def check_directory(path: str) -> int:
     else:
         listed = "; ".join(f"{v.id}: {v.name}, {v.rows}x{v.cols}" for v in loaded)
         print(f"{path}: ok ({listed or 'no variant files'})")
+        for v in loaded:
+            for warning in unused_settings(v):
+                print(f"warning: variant {v.id}: {warning}", file=sys.stderr)
     for name, why in unread_files(path).items():
         print(f"warning: {name} is not read: {why}", file=sys.stderr)
     return status

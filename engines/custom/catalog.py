@@ -106,6 +106,18 @@ def is_variant_file(name: str) -> bool:
     )
 
 
+def unused_settings(variant: Variant) -> list[str]:
+    """Settings of a sound ``variant`` that can never take effect, each as a warning naming its
+    place (the variant loads all the same: a converted JBQ map may have them so)."""
+    if variant.rules.promotion:
+        return []
+    return [
+        f"piece {p.id} ({p.name}).promote_when is never used: rules.promotion is false"
+        for p in variant.pieces
+        if p.promote_when
+    ]
+
+
 def unread_files(directory: str | os.PathLike[str]) -> dict[str, str]:
     """Files of ``directory`` that look meant as variant files but are not read as one (their
     names end otherwise), each with what to do: name -> advice. Other files are not listed."""

@@ -338,3 +338,25 @@ def test_check_reads_a_directory_as_the_server_does(
         "warning: c.toml.txt is not read: a variant file's name ends in .toml or .xlsx (Windows"
         " may hide a .txt ending: rename the file)",
     ]
+
+
+def test_check_warns_of_promotions_that_can_never_happen(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``promote_when`` is read only with ``rules.promotion = true``. A file that forgot the
+    switch was 'ok' and its pawns never promoted: legal (a converted JBQ map may have it so),
+    but ``check`` now says which pieces' promotions are never used."""
+    from engines.custom.__main__ import main
+
+    path = tmp_path / "skirmish.toml"
+    path.write_text(SKIRMISH.replace("promotion = true", "promotion = false"), encoding="utf-8")
+    assert main(["check", str(path)]) == 0
+    said = capsys.readouterr()
+    assert said.out == f"{path}: ok (skirmish: Skirmish, 4x4)\n"
+    assert said.err == (
+        "warning: skirmish.toml: piece 2 (Pawn).promote_when is never used: rules.promotion is"
+        " false\n"
+    )
+    path.write_text(SKIRMISH, encoding="utf-8")
+    assert main(["check", str(path)]) == 0
+    assert capsys.readouterr().err == ""

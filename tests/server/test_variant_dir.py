@@ -49,3 +49,25 @@ async def test_files_that_look_like_variant_files_but_are_not_read_are_named(
             },
         ),
     ]
+
+
+async def test_a_promotion_that_can_never_happen_is_warned_of(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The variant is offered, and the start log says its pawn's promote_when is never used."""
+    text = SKIRMISH.replace("format", 'id = "dir-nopromo"\nformat')
+    (tmp_path / "v.toml").write_text(text.replace("promotion = true", "promotion = false"))
+    caplog.set_level(logging.INFO, logger="boardhall.server")
+    async with running_server(port=0, variants=tmp_path):
+        pass
+    warned = [
+        getattr(r, "fields", None)
+        for r in caplog.records
+        if r.getMessage() == "variant setting unused"
+    ]
+    assert warned == [
+        {
+            "variant": "dir-nopromo",
+            "why": "piece 2 (Pawn).promote_when is never used: rules.promotion is false",
+        }
+    ]
