@@ -156,6 +156,16 @@ def parse_condition(text: str) -> tuple[Condition, list[str]]:
     return tuple(atoms), problems
 
 
+def _bad_direction(token: str) -> str:
+    """Why ``token`` is not a direction (with or without its condition)."""
+    shown = repr(token[:40])
+    if token.count("(") > token.count(")"):
+        return f"direction {shown} opens '(' and never closes it"
+    if token.count(")") > token.count("("):
+        return f"direction {shown} closes ')' it never opened"
+    return f"unknown direction {shown} (directions are 1 to 8)"
+
+
 def _parse_group(text: str, what: str) -> tuple[tuple[Direction, ...], list[str]]:
     problems: list[str] = []
     found: list[Direction] = []
@@ -165,7 +175,7 @@ def _parse_group(text: str, what: str) -> tuple[tuple[Direction, ...], list[str]
             continue
         m = _DIR.fullmatch(token)
         if m is None:
-            problems.append(f"{what}: unknown direction {token[:40]!r} (directions are 1 to 8)")
+            problems.append(f"{what}: {_bad_direction(token)}")
             continue
         when: Condition = ()
         if m.group(2) is not None:

@@ -360,3 +360,21 @@ def test_check_warns_of_promotions_that_can_never_happen(
     path.write_text(SKIRMISH, encoding="utf-8")
     assert main(["check", str(path)]) == 0
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize(
+    ("rule", "expected"),
+    [
+        ("2(X[1],4;", "steps: direction '2(X[1]' opens '(' and never closes it"),
+        ("2X[1]),4;", "steps: direction '2X[1])' closes ')' it never opened"),
+        ("2,4;7(X[1]", "slides: direction '7(X[1]' opens '(' and never closes it"),
+    ],
+)
+def test_a_condition_missing_a_parenthesis_says_so(
+    tmp_path: Path, rule: str, expected: str
+) -> None:
+    """'2(X[1]' was an 'unknown direction ... (directions are 1 to 8)', which sends the author
+    looking at the digit; the missing ')' is what is wrong."""
+    path = tmp_path / "skirmish.toml"
+    path.write_text(SKIRMISH.replace('moves = "1,2,3;"', f'moves = "{rule}"'), encoding="utf-8")
+    assert problems_of_file(path) == [f"piece 2 (Pawn).moves: {expected}"]
