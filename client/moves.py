@@ -108,6 +108,8 @@ def legal_shapes(game: str, engine: Any, state: Any) -> list[MoveShape]:
     user may click the landing squares in order even when the canonical text is the short form.
     """
     texts = list(engine.legal_moves(state))
+    if game == "chess":
+        return [shape(game, t) for t in texts] + castling_onto_rooks(engine.position(state), texts)
     moves_of = getattr(engine, "moves", None) if game == "draughts" else None
     if moves_of is None:
         return [shape(game, t) for t in texts]
@@ -121,6 +123,22 @@ def legal_shapes(game: str, engine: Any, state: Any) -> list[MoveShape]:
             if len(path) >= 2:
                 shapes.append(MoveShape(text, str(path[0]), tuple(str(p) for p in path[1:])))
     return shapes or [shape(game, t) for t in texts]
+
+
+def castling_onto_rooks(fen: str, texts: Iterable[str]) -> list[MoveShape]:
+    """Each castling among the legal moves ``texts`` of the chess position ``fen`` once more,
+    entered as the king taken onto its rook (``e1`` then ``h1`` is ``e1g1``), as lichess
+    allows by default."""
+    import chess
+
+    board = chess.Board(fen)
+    found = []
+    for text in texts:
+        move = chess.Move.from_uci(text)
+        if board.is_castling(move):
+            rook = ("h" if board.is_kingside_castling(move) else "a") + text[3]
+            found.append(MoveShape(text, text[:2], (rook,)))
+    return found
 
 
 PickKind = Literal["none", "select", "pending", "send", "choose", "expression", "illegal"]

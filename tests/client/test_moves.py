@@ -102,3 +102,17 @@ def test_draughts_selection_survives_clicks_that_mean_nothing() -> None:
     assert quiet.click("33").kind == "select" and quiet.selected == "33"
     assert quiet.click("45").kind == "illegal" and quiet.selected == "33"
     assert quiet.click("25").kind == "none" and quiet.selected is None
+
+
+def test_chess_king_onto_its_rook_castles() -> None:
+    """With the king selected, its rook's square is a target that castles on that side (lichess's
+    "either" castling method); the rook still moves when picked on its own."""
+    picker = picker_for("chess", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    picker.click("e1")
+    assert {"g1", "h1", "c1", "a1"} <= picker.targets()
+    assert (picker.click("h1").moves, picker.click("e1").kind) == (["e1g1"], "select")
+    assert picker.click("a1").moves == ["e1c1"]
+    assert picker.click("h1").kind == "select" and "h4" in picker.targets()
+    without = picker_for("chess", "r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1")  # no short castling
+    without.click("e1")
+    assert "h1" not in without.targets() and "a1" in without.targets()

@@ -1,0 +1,84 @@
+"""Chess as a lichess regular plays it, through the real client against a real server on loopback:
+what such a player found missing or wrong, each pinned by a test.
+
+- Castling by taking the king onto its own rook (lichess's default castling method, "either"):
+  a click on the rook after the king, or the king dropped on the rook, reselected the rook and
+  played nothing; now it castles on that side.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from client.app import App
+from client.local import EmbeddedServer
+from client.scenes.lobby import LobbyScene
+from client.scenes.room import RoomScene
+from client.screenshot import save
+from tests.client.helpers import click, drag, open_app, pump, px, room_of
+
+SHOTS = Path("/tmp/boardhall-shots")
+CASTLES = "r3k2r/pppq1ppp/8/8/8/8/PPPQ1PPP/R3K2R w KQkq - 0 1"
+"""Both sides may castle on either side."""
+
+
+@contextlib.contextmanager
+def chess_table(tmp_path: Path, position: str, **create: Any) -> Iterator[list[App]]:
+    """Alice (White) and Bob (Black) at a chess table from ``position`` on a real server
+    (``create``: more fields of the ``create`` message, a clock); both leave at the end."""
+    server = EmbeddedServer(db=tmp_path / "db.sqlite").start()
+    apps = [open_app(tmp_path, name, server.url) for name in ("Alice", "Bob")]
+    try:
+        pump(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
+        apps[0].send(
+            {"type": "create", "game": "chess", "color": "first", "position": position, **create}
+        )
+        pump(apps, lambda: bool(apps[0].find(RoomScene)))
+        apps[1].send({"type": "join", "room": room_of(apps[0]).model.room})
+        pump(
+            apps,
+            lambda: (
+                bool(apps[1].find(RoomScene))
+                and all(room_of(a).model.status == "playing" for a in apps)
+            ),
+        )
+        yield apps
+    finally:
+        for app in apps:
+            app.disconnect()
+        server.stop()
+
+
+def wait_for_ply(apps: list[App], count: int) -> None:
+    """Until both players have seen ``count`` plies."""
+    pump(apps, lambda: all(len(room_of(a).model.moves) >= count for a in apps), timeout=5)
+
+
+def shot(app: App, name: str) -> None:
+    """Save what ``app`` shows at 1280x800 and 800x600 under /tmp/boardhall-shots."""
+    for size in ((1280, 800), (800, 600)):
+        save(app, SHOTS / f"{name}-{size[0]}x{size[1]}.png", size)
+
+
+def test_the_king_taken_onto_its_rook_castles(tmp_path: Path) -> None:
+    """White clicks the king, then the h1 rook (marked as a target): O-O. Black drags the king
+    onto the a8 rook: O-O-O. A click on the rook alone still selects the rook."""
+    with chess_table(tmp_path, CASTLES) as apps:
+        alice, bob = apps
+        click(alice, px(alice, "e1"))
+        assert {"g1", "h1", "c1", "a1"} <= room_of(alice).picker.targets()
+        shot(alice, "chess-castle-targets")
+        click(alice, px(alice, "h1"))
+        wait_for_ply(apps, 1)
+        assert room_of(bob).model.moves == ["e1g1"]
+        click(bob, px(bob, "h8"))
+        assert room_of(bob).picker.selected == "h8"  # the rook alone: its own moves
+        click(bob, px(bob, "h8"))
+        drag(bob, px(bob, "e8"), px(bob, "a8"))
+        wait_for_ply(apps, 2)
+        assert room_of(alice).model.moves == ["e1g1", "e8c8"]
+        assert room_of(alice).shown_moves() == ["O-O", "O-O-O"]
+        shot(alice, "chess-castled-onto-rooks")
