@@ -190,7 +190,7 @@ class RoomModel:
         self.offers = []
         self.status = "playing"
         self._play(move, _str(m.get("position")) or None)
-        return None
+        return overline_note(self.game, self.state)
 
     def _on_over(self, m: dict[str, Any], now: float) -> str | None:
         self.status = "over"
@@ -495,6 +495,27 @@ def options_text(options: dict[str, Any] | None, defaults: dict[str, Any] | None
         else:
             parts.append(f"{name}={value}")
     return " · ".join(parts)
+
+
+def overline_note(game: str, state: Any) -> str | None:
+    """Why the last stone of a hexgomoku position where exactly five wins (``exact5``) did not
+    win although it made six or more in a row; None for anything else."""
+    from engines.base import other
+    from engines.hexgomoku import HexState, parse_point, winning_line
+
+    if game != "hexgomoku" or not isinstance(state, HexState) or not state.exact5:
+        return None
+    if state.last_move is None or state.result is not None:
+        return None
+    stones = state.stones_of(other(state.turn))
+    line = winning_line(stones, parse_point(state.last_move), exact5=False)
+    if len(line) <= 5:
+        return None
+    count = NUMBER_WORDS.get(len(line), str(len(line)))
+    return f"{state.last_move} makes {count} in a row: not a win here, exactly five wins."
+
+
+NUMBER_WORDS = {6: "six", 7: "seven", 8: "eight", 9: "nine"}
 
 
 REASON_WORDS = {

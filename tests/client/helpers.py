@@ -131,6 +131,38 @@ def two_players_on_a_server(tmp_path: Path, db: Path) -> Iterator[tuple[Embedded
         server.stop()
 
 
+def sit_at_a_table(apps: list[App], game: str, **create: Any) -> None:
+    """The first app opens a ``game`` room as its first player, the second joins it and any
+    others watch it, once all are in the lobby (``create``: more fields of the ``create``
+    message: a variant, a position, a clock, options); returns once the game is on for all."""
+    pump(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
+    apps[0].send({"type": "create", "game": game, "color": "first", **create})
+    pump(apps, lambda: bool(apps[0].find(RoomScene)))
+    code = room_of(apps[0]).model.room
+    apps[1].send({"type": "join", "room": code})
+    for watcher in apps[2:]:
+        watcher.send({"type": "join", "room": code, "role": "spectator"})
+    pump(apps, lambda: all(a.find(RoomScene) for a in apps)
+         and all(room_of(a).model.status == "playing" for a in apps))
+
+
+@contextlib.contextmanager
+def seated_on_a_server(tmp_path: Path, game: str, watchers: tuple[str, ...] = (),
+                       **create: Any) -> Iterator[list[App]]:
+    """Alice (first) and Bob at a ``game`` table (:func:`sit_at_a_table`) on a real server with
+    a database in ``tmp_path``, each of ``watchers`` watching; all disconnect and the server
+    stops at the end."""
+    server = EmbeddedServer(db=tmp_path / "db.sqlite").start()
+    apps = [open_app(tmp_path, name, server.url) for name in ("Alice", "Bob", *watchers)]
+    try:
+        sit_at_a_table(apps, game, **create)
+        yield apps
+    finally:
+        for app in apps:
+            app.disconnect()
+        server.stop()
+
+
 def first_move_at_a_table(alice: App, bob: App) -> None:
     """Alice opens a hexgomoku room, Bob joins it, Alice plays 0,0 and Bob sees it."""
     apps = [alice, bob]

@@ -20,12 +20,20 @@ from client.local import EmbeddedServer
 from client.moves import points_of
 from client.room_model import RoomModel
 from client.scenes import room_panel
-from client.scenes.lobby import LobbyScene
 from client.scenes.result import ResultPanel
 from client.scenes.room import RoomScene
 from client.screenshot import save
 from client.ui import draw, theme
-from tests.client.helpers import click, key, open_app, pump, px, room_of, type_text
+from tests.client.helpers import (
+    click,
+    key,
+    open_app,
+    pump,
+    px,
+    room_of,
+    sit_at_a_table,
+    type_text,
+)
 
 Texts = list[tuple[str, Any]]
 
@@ -59,18 +67,7 @@ def table(tmp_path: Path, game: str = "chess", variant: str | None = None,
         names = ["Alice", "Bob", *(["Carol"] if watcher else [])]
         apps = [open_app(tmp_path, name, server.url) for name in names]
         try:
-            pump(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
-            create: dict[str, Any] = {"type": "create", "game": game, "color": "first"}
-            if variant:
-                create["variant"] = variant
-            apps[0].send(create)
-            pump(apps, lambda: bool(apps[0].find(RoomScene)))
-            code = room_of(apps[0]).model.room
-            apps[1].send({"type": "join", "room": code})
-            if watcher:
-                apps[2].send({"type": "join", "room": code, "role": "spectator"})
-            pump(apps, lambda: all(a.find(RoomScene) for a in apps)
-                 and all(room_of(a).model.status == "playing" for a in apps))
+            sit_at_a_table(apps, game, **({"variant": variant} if variant else {}))
             yield apps
         finally:
             for app in apps:

@@ -8,48 +8,15 @@ what such a player found missing or wrong, each pinned by a test.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from client.app import App
-from client.local import EmbeddedServer
-from client.scenes.lobby import LobbyScene
-from client.scenes.room import RoomScene
 from client.screenshot import save
-from tests.client.helpers import click, drag, open_app, pump, px, room_of
+from tests.client.helpers import click, drag, pump, px, room_of, seated_on_a_server
 
 SHOTS = Path("/tmp/boardhall-shots")
 CASTLES = "r3k2r/pppq1ppp/8/8/8/8/PPPQ1PPP/R3K2R w KQkq - 0 1"
 """Both sides may castle on either side."""
-
-
-@contextlib.contextmanager
-def chess_table(tmp_path: Path, position: str, **create: Any) -> Iterator[list[App]]:
-    """Alice (White) and Bob (Black) at a chess table from ``position`` on a real server
-    (``create``: more fields of the ``create`` message, a clock); both leave at the end."""
-    server = EmbeddedServer(db=tmp_path / "db.sqlite").start()
-    apps = [open_app(tmp_path, name, server.url) for name in ("Alice", "Bob")]
-    try:
-        pump(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
-        apps[0].send(
-            {"type": "create", "game": "chess", "color": "first", "position": position, **create}
-        )
-        pump(apps, lambda: bool(apps[0].find(RoomScene)))
-        apps[1].send({"type": "join", "room": room_of(apps[0]).model.room})
-        pump(
-            apps,
-            lambda: (
-                bool(apps[1].find(RoomScene))
-                and all(room_of(a).model.status == "playing" for a in apps)
-            ),
-        )
-        yield apps
-    finally:
-        for app in apps:
-            app.disconnect()
-        server.stop()
 
 
 def wait_for_ply(apps: list[App], count: int) -> None:
@@ -66,7 +33,7 @@ def shot(app: App, name: str) -> None:
 def test_the_king_taken_onto_its_rook_castles(tmp_path: Path) -> None:
     """White clicks the king, then the h1 rook (marked as a target): O-O. Black drags the king
     onto the a8 rook: O-O-O. A click on the rook alone still selects the rook."""
-    with chess_table(tmp_path, CASTLES) as apps:
+    with seated_on_a_server(tmp_path, "chess", position=CASTLES) as apps:
         alice, bob = apps
         click(alice, px(alice, "e1"))
         assert {"g1", "h1", "c1", "a1"} <= room_of(alice).picker.targets()
