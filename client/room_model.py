@@ -433,16 +433,17 @@ OFFER_WORDS = {
 
 
 def format_clock(ms: int | None) -> str:
-    """``m:ss`` (or ``s.t`` under ten seconds); ``—`` when there is no clock.
+    """``m:ss`` (or ``s.t`` under ten seconds); ``—`` when there is no clock. Rounded down, as
+    lichess does, so a face never shows more time than is left and ``0:10`` runs on into ``9.9``.
 
-    >>> format_clock(65_000), format_clock(9_450), format_clock(None)
-    ('1:05', '9.4', '—')
+    >>> format_clock(65_000), format_clock(64_600), format_clock(9_450), format_clock(None)
+    ('1:05', '1:04', '9.4', '—')
     """
     if ms is None:
         return "—"
     if ms < 10_000:
         return f"{ms // 1000}.{(ms % 1000) // 100}"
-    total = (ms + 999) // 1000
+    total = ms // 1000
     hours, rest = divmod(total, 3600)
     minutes, seconds = divmod(rest, 60)
     if hours:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from hypothesis import given, settings
@@ -114,6 +115,24 @@ def test_clock_words() -> None:
     assert clock_text({"per_move": 30}) == "30 s/move"
     assert clock_text(None) == "untimed"
     assert format_clock(3_723_000) == "1:02:03"
+
+
+def test_a_clock_face_runs_down_without_a_jump_into_tenths() -> None:
+    """Seen every 0.1 s from 12 s to 8 s, the face never shows more time than is left and never
+    drops by more than the 0.1 s that passed plus the second it rounds off: 0:11, 0:10, then
+    9.9 (it read 0:11 until 10.0 s were left, so 0:10 never showed and 0:11 jumped to 9.9)."""
+
+    def seconds(face: str) -> float:
+        if ":" in face:
+            minutes, secs = face.split(":")
+            return int(minutes) * 60 + int(secs)
+        return float(face)
+
+    shown = [(ms, seconds(format_clock(ms))) for ms in range(12_000, 7_900, -100)]
+    assert all(value <= ms / 1000 for ms, value in shown)
+    assert all(before - after <= 1.0 for (_, before), (_, after) in itertools.pairwise(shown))
+    assert format_clock(10_500) == "0:10" and format_clock(9_999) == "9.9"
+    assert format_clock(300_000) == "5:00" and format_clock(299_400) == "4:59"
 
 
 def test_a_record_catches_up_only_a_game_it_continues() -> None:
