@@ -14,7 +14,7 @@ import pygame
 
 from client.annotations import position_highlight
 from client.boards.base import BoardView, Marks
-from client.moves import PathMemo
+from client.moves import MoveCell, PathMemo, position_name
 from client.room_model import RoomModel
 
 STEPS = {pygame.K_LEFT: -1, pygame.K_RIGHT: 1}
@@ -114,14 +114,18 @@ class Browse:
         return Marks(last_move=last, highlight=self._highlight[1],
                      extra={"coordinates": coordinates})
 
-    def lines(self, model: RoomModel) -> list[str]:
+    def lines(self, model: RoomModel, rows: list[tuple[int, list[MoveCell]]]) -> list[str]:
         """What the room's status line says while browsing, longest first (the room shows the
         first that fits): ``Move 12 of 41 · new move · End: back to the game`` down to
-        ``12/41 · End``."""
-        total = plies(model)
+        ``12/41 · End``; in chess and draughts the move as the list ``rows`` writes it
+        (``After 6… Nc6 · new move · End: back to the game``), as their players count."""
+        total, index = plies(model), self.index(model)
         news = total - self.seen
-        head = f"Move {self.index(model)} of {total}"
+        named = position_name(model.game, rows, index)
+        head = named or f"Move {index} of {total}"
         if news > 0:
             head += " · new move" if news == 1 else f" · {news} new moves"
+        short = (named.removeprefix("After ").removesuffix(" position") if named
+                 else f"{index}/{total}")
         return [f"{head} · End: back to the game", f"{head} · End: live", f"{head} · End",
-                f"{self.index(model)}/{total}{' +' if news > 0 else ''} · End"]
+                f"{short}{' +' if news > 0 else ''} · End"]

@@ -325,6 +325,35 @@ def move_rows(game: str, start: str | None, shown: list[str],
     return [(number + k // 2, cells[k:k + 2]) for k in range(0, len(cells), 2)]
 
 
+PAIRED_GAMES = ("chess", "draughts")
+"""Games whose players count a move of each side as one move (``2. Nf3 Nc6``)."""
+
+
+def ply_name(rows: list[tuple[int, list[MoveCell]]], ply: int) -> str | None:
+    """Ply ``ply`` (from 0) as the numbered move list ``rows`` writes it: ``2. Nf3`` for the
+    first side's move, ``2… Nc6`` for the second's; None when the list does not hold it.
+
+    >>> ply_name(move_rows("chess", None, ["e4", "e5", "Nf3"], False), 1)
+    '1… e5'
+    """
+    for number, cells in rows:
+        for column, (at, text) in enumerate(cells):
+            if at == ply:
+                return f"{number}{'.' if column == 0 else '…'} {text}"
+    return None
+
+
+def position_name(game: str, rows: list[tuple[int, list[MoveCell]]], index: int) -> str | None:
+    """The position after ``index`` plies as players of a game counting moves in pairs name
+    it (``After 2… Nc6``, ``Start position``); None for the other games, which count plies."""
+    if game not in PAIRED_GAMES:
+        return None
+    if index <= 0:
+        return "Start position"
+    name = ply_name(rows, index - 1)
+    return f"After {name}" if name else None
+
+
 def display_moves(game: str, start: str | None, moves: list[str]) -> list[str]:
     """Moves as players read them: SAN for chess (``Nf3``), the canonical text otherwise."""
     if game != "chess":

@@ -20,7 +20,7 @@ from client.annotations import CaptureTracker, position_highlight
 from client.boards import make_view
 from client.boards.base import BoardView, Marks
 from client.http_get import Fetch, FetchFailed, get_text
-from client.moves import PathMemo, display_moves, move_rows
+from client.moves import MoveCell, PathMemo, display_moves, move_rows, position_name
 from client.room_model import SEATS, SHORT_GAME_NAMES, RoomModel
 from client.scenes import analysis_panel, room_panel
 from client.scenes.base import BesideBoard, HeaderLine
@@ -516,8 +516,7 @@ class ReplayScene(BesideBoard):
             draw.paragraph(surface, self.error, ERROR_RECT.inflate(-20, -14), 15, theme.BAD)
         draw.panel(surface, box, theme.INPUT_BG)
         rows = (box.height - 12) // 22
-        second_first = bool(self.states) and getattr(self.states[0], "turn", "") == "second"
-        lines = move_rows(self.game, self.start, self.shown, second_first)
+        lines = self.move_rows()
         at_line = next((j for j, (_, cells) in enumerate(lines)
                         if any(ply == self.index - 1 for ply, _ in cells)), 0)
         first_line = max(0, at_line - rows + 3)
@@ -537,6 +536,12 @@ class ReplayScene(BesideBoard):
         for b in self.buttons:
             b.draw(surface)
 
+    def move_rows(self) -> list[tuple[int, list[MoveCell]]]:
+        """The move list in numbered lines (a start with the second side to move opens with
+        "…")."""
+        second_first = bool(self.states) and getattr(self.states[0], "turn", "") == "second"
+        return move_rows(self.game, self.start, self.shown, second_first)
+
     def header_lines(self) -> list[HeaderLine]:
         """The title, the game, the players, the result, the move shown and its evaluation."""
         names = self.display_names()
@@ -547,9 +552,9 @@ class ReplayScene(BesideBoard):
         ]
         if self.result or self.reason:
             lines.append(HeaderLine(self.result_line(), (800, 84), 15, theme.MUTED, max_width=464))
-        lines.append(
-            HeaderLine(f"Move {self.index} of {len(self.moves)}", (800, 118), 18, theme.ACCENT)
-        )
+        shown = (position_name(self.game, self.move_rows(), self.index)
+                 or f"Move {self.index} of {len(self.moves)}")
+        lines.append(HeaderLine(shown, (800, 118), 18, theme.ACCENT, max_width=200))
         found = self.shown_eval()
         if found is not None:
             words = eval_text(found, self.display_names())

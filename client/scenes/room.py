@@ -23,6 +23,7 @@ from client.boards.base import BoardView, Marks
 from client.browse import BROWSE_KEYS, Browse
 from client.chat_mute import ChatEntry, can_mute, chat_entries, entry_of
 from client.moves import (
+    PAIRED_GAMES,
     MoveCell,
     MovePicker,
     PathMemo,
@@ -1892,7 +1893,7 @@ def moves_played(game: str, plies: int, numbered: int) -> str:
     """How long the game was, as its players count: chess and draughts moves are pairs (the
     move numbers: ``numbered`` lines of the move list), five-in-a-row counts stones, number
     chess and custom games count plies (as their move limits do)."""
-    if game in ("chess", "draughts"):
+    if game in PAIRED_GAMES:
         return f"{numbered} move{'' if numbered == 1 else 's'}"
     if game == "hexgomoku":
         return f"{plies} stone{'' if plies == 1 else 's'}"

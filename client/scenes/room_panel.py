@@ -126,7 +126,7 @@ def status_parts(room: RoomScene, width: int, scale: float) -> list[tuple[str, t
     base = (room.status_line(), room.status_color())
     options: list[list[tuple[str, theme.Color]]] = []
     if room.browse.active:  # an earlier position is on the board: say which, and how back
-        lines = room.browse.lines(m)
+        lines = room.browse.lines(m, room.move_rows())
         if m.status == "playing" and room.online and base[1] == theme.GOOD:  # ours to move
             options += [[(f"{base[0]} · ", base[1]), (line, theme.ACCENT)] for line in lines]
         options += [[(line, theme.ACCENT)] for line in lines]

@@ -143,7 +143,7 @@ def test_keys_step_through_the_game_and_the_line_says_where(
         key(alice, pygame.K_LEFT)
         shows(scene, 5)
         texts = drawn_texts(alice, monkeypatch)
-        assert ("Move 5 of 6 · End: back to the game", theme.ACCENT) in texts
+        assert ("After 3. Bc4 · End: back to the game", theme.ACCENT) in texts
         assert ("Bc4", theme.ACCENT) in texts and ("Nf6", theme.TEXT) in texts
         key(alice, pygame.K_LEFT)
         shows(scene, 4)
@@ -151,7 +151,7 @@ def test_keys_step_through_the_game_and_the_line_says_where(
         shows(scene, 5)
         key(alice, pygame.K_HOME)
         shows(scene, 0)
-        assert "Move 0 of 6 · End: back to the game" in [t for t, _ in
+        assert "Start position · End: back to the game" in [t for t, _ in
                                                         drawn_texts(alice, monkeypatch)]
         key(alice, pygame.K_END)
         assert not scene.browse.active and scene.browse.state(scene.model) is scene.model.state
@@ -192,9 +192,9 @@ def test_a_move_arriving_while_browsing_keeps_the_view_and_the_line_says_so(
         shows(scene, 2)
         texts = [t for t, _ in drawn_texts(bob, monkeypatch)]
         assert "Your move · " in texts  # Alice's move made it Bob's turn
-        assert any(t.startswith("Move 2 of 5 · new move · End") for t in texts), texts
+        assert any(t.startswith("After 1… e5 · new move · End") for t in texts), texts
         key(bob, pygame.K_RIGHT)  # moving the view: the news is read
-        assert "Move 3 of 5 · End: back to the game" in [
+        assert "After 2. Nf3 · End: back to the game" in [
             t for t, _ in drawn_texts(bob, monkeypatch)]
         key(bob, pygame.K_END)
         play(apps, "g8f6")
@@ -282,7 +282,7 @@ def test_a_takeback_clamps_the_view_and_a_spectator_keeps_browsing(tmp_path: Pat
         assert not a.browse.active and a.browse.state(a.model) is a.model.history[4]
         carol.step(0.0)
         shows(c, 2)
-        assert c.browse.lines(c.model)[0] == "Move 2 of 4 · End: back to the game"
+        assert c.browse.lines(c.model, c.move_rows())[0] == "After 1… e5 · End: back to the game"
 
 
 def test_a_spectator_steps_and_clicks_back_to_the_game(tmp_path: Path) -> None:
@@ -406,7 +406,7 @@ def test_a_browsed_room_as_shown(tmp_path: Path, size: tuple[int, int],
         shows(scene, 2)
         texts = drawn_texts(bob, monkeypatch)
         assert ("e5", theme.ACCENT) in texts  # the move shown, scrolled into the move list
-        line = "Move 2 of 27 · new move · End"
+        line = "After 1… e5 · new move · End"
         assert any(t.startswith(line) for t, _ in texts), texts
         out = tmp_path / f"browse-{size[0]}x{size[1]}.png"
         save(bob, out, size)
@@ -449,7 +449,7 @@ def test_your_move_stays_in_the_line_while_browsing(
         assert parts[1][1] == theme.ACCENT and "End" in parts[1][0]
         assert all(whole for _, _, whole in parts), parts
         if size == (1280, 800):
-            assert parts[1][0] == "Move 5 of 6 · End: back to the game"
+            assert parts[1][0] == "After 3. Bc4 · End: back to the game"
         out = tmp_path / f"polish2-browse-{size[0]}x{size[1]}.png"
         save(alice, out, size)
         shutil.copy(out, Path("/tmp") / out.name)

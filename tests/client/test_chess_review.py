@@ -4,15 +4,20 @@ what such a player found missing or wrong, each pinned by a test.
 - Castling by taking the king onto its own rook (lichess's default castling method, "either"):
   a click on the rook after the king, or the king dropped on the rook, reselected the rook and
   played nothing; now it castles on that side.
+- Browsing back during a live game, the status line counted plies ("Move 4 of 6") beside a move
+  list numbered in moves ("2. Nf3 Nc6") and a result panel counting "3 moves"; it now names the
+  move shown as the list writes it ("After 2… Nc6", "Start position"), as in the replay.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pygame
+
 from client.app import App
 from client.screenshot import save
-from tests.client.helpers import click, drag, pump, px, room_of, seated_on_a_server
+from tests.client.helpers import click, drag, key, pump, px, room_of, seated_on_a_server
 
 SHOTS = Path("/tmp/boardhall-shots")
 CASTLES = "r3k2r/pppq1ppp/8/8/8/8/PPPQ1PPP/R3K2R w KQkq - 0 1"
@@ -49,3 +54,38 @@ def test_the_king_taken_onto_its_rook_castles(tmp_path: Path) -> None:
         assert room_of(alice).model.moves == ["e1g1", "e8c8"]
         assert room_of(alice).shown_moves() == ["O-O", "O-O-O"]
         shot(alice, "chess-castled-onto-rooks")
+
+
+def test_a_browsed_position_is_named_as_the_move_list_writes_it(tmp_path: Path) -> None:
+    """Six plies into a live game (1. e4 e5 2. Nf3 Nc6 3. Bb5 a6), White steps back two: the
+    line reads "After 2… Nc6", one more "After 2. Nf3", Home "Start position", and a move
+    arriving meanwhile is said as before; the replay's header names the move the same way."""
+    from client.scenes.replay import ReplayScene
+    from client.scenes.room_panel import status_parts
+
+    def line(app: App) -> str:
+        room = room_of(app)
+        return "".join(text for text, _ in status_parts(room, 2000, 1.0))
+
+    with seated_on_a_server(tmp_path, "chess") as apps:
+        alice, bob = apps
+        for ply, move in enumerate(["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"]):
+            room_of(apps[ply % 2]).send_move(move)
+            wait_for_ply(apps, ply + 1)
+        key(alice, pygame.K_LEFT)
+        key(alice, pygame.K_LEFT)
+        assert line(alice) == "Your move · After 2… Nc6 · End: back to the game"
+        shot(alice, "chess-browse-named")
+        key(alice, pygame.K_LEFT)
+        assert line(alice) == "Your move · After 2. Nf3 · End: back to the game"
+        key(alice, pygame.K_HOME)
+        assert line(alice) == "Your move · Start position · End: back to the game"
+        key(bob, pygame.K_LEFT)
+        room_of(alice).send_move("b5a4")
+        wait_for_ply(apps, 7)
+        assert line(bob) == "Your move · After 3. Bb5 · new move · End: back to the game"
+        key(alice, pygame.K_END)
+        replay = ReplayScene(alice, "chess", None, None, list(room_of(alice).model.moves),
+                             {"first": "Alice", "second": "Bob"})
+        replay.index = 4
+        assert "After 2… Nc6" in [h.value for h in replay.header_lines()]
