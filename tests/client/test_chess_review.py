@@ -56,6 +56,20 @@ def test_the_king_taken_onto_its_rook_castles(tmp_path: Path) -> None:
         shot(alice, "chess-castled-onto-rooks")
 
 
+def test_a_premove_of_the_king_onto_its_rook_castles(tmp_path: Path) -> None:
+    """Black to move; White premoves the king onto the h1 rook, and it is sent as O-O the
+    moment Black's move arrives."""
+    black_to_move = CASTLES.replace(" w ", " b ")
+    with seated_on_a_server(tmp_path, "chess", position=black_to_move) as apps:
+        alice, bob = apps
+        click(alice, px(alice, "e1"))
+        click(alice, px(alice, "h1"))
+        assert room_of(alice).premoves.move is not None
+        room_of(bob).send_move("a7a6")
+        wait_for_ply(apps, 2)
+        assert room_of(bob).model.moves == ["a7a6", "e1g1"]
+
+
 def test_a_browsed_position_is_named_as_the_move_list_writes_it(tmp_path: Path) -> None:
     """Six plies into a live game (1. e4 e5 2. Nf3 Nc6 3. Bb5 a6), White steps back two: the
     line reads "After 2… Nc6", one more "After 2. Nf3", Home "Start position", and a move
