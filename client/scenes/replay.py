@@ -7,6 +7,7 @@ import json
 import re
 import ssl
 from collections.abc import Mapping
+from datetime import datetime
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,6 +22,7 @@ from client.boards import make_view
 from client.boards.base import BoardView, Marks
 from client.http_get import Fetch, FetchFailed, get_text
 from client.moves import MoveCell, PathMemo, display_moves, move_rows, position_name
+from client.record_file import as_typed, downloads_folder, record_kind, save_record
 from client.room_model import SEATS, SHORT_GAME_NAMES, RoomModel
 from client.scenes import analysis_panel, room_panel
 from client.scenes.base import BesideBoard, HeaderLine
@@ -28,7 +30,7 @@ from client.slides import Slides
 from client.ui import draw, fonts, theme
 from client.ui.widgets import Button, plain_key, pressed
 from client.variants import learn_variant
-from engines.base import SIDES
+from engines.base import SIDES, RecordInfo
 from engines.search.analysis import MoveJudgement, PositionEval, accuracy, summary
 
 if TYPE_CHECKING:
@@ -286,12 +288,16 @@ class ReplayScene(BesideBoard):
             Button(pygame.Rect(914, y, 106, 50), "<", "back", "Left"),
             Button(pygame.Rect(1028, y, 106, 50), ">", "forward", "Right"),
             Button(pygame.Rect(1142, y, 106, 50), ">|", "end", "End"),
-            Button(pygame.Rect(800, y - 60, 106, 44), "Back", "close", "Esc"),
-            Button(pygame.Rect(914, y - 60, 106, 44), "Flip board", "flip", "F", short="Flip"),
-            Button(pygame.Rect(1028, y - 60, 106, 44), f"{self.coordinates_word} on", "coords",
+            Button(pygame.Rect(800, y - 60, 86, 44), "Back", "close", "Esc"),
+            Button(pygame.Rect(894, y - 60, 86, 44), "Flip board", "flip", "F", short="Flip"),
+            Button(pygame.Rect(988, y - 60, 86, 44), f"{self.coordinates_word} on", "coords",
                    "K", short=self.coordinates_word),
-            Button(pygame.Rect(1142, y - 60, 106, 44), "Analyse", "analyse", "A"),
+            Button(pygame.Rect(1082, y - 60, 86, 44), "Analyse", "analyse", "A"),
+            Button(pygame.Rect(1176, y - 60, 86, 44), f"Save {record_kind(game)}", "save", "S",
+                   short="Save"),
         ]
+        self.note = ""
+        """Where the record was saved, shown where an error would be."""
         self.coordinates = True
         self._highlights: dict[int, tuple[str, ...]] = {}
         self._paths = PathMemo()
@@ -311,7 +317,7 @@ class ReplayScene(BesideBoard):
 
     def list_bottom(self) -> int:
         """The foot of the move list (and of the analysis under it)."""
-        return ERROR_RECT.top - 8 if self.error else 624
+        return ERROR_RECT.top - 8 if self.error or self.note else 624
 
     def graph_rect(self) -> pygame.Rect | None:
         """The evaluation graph under the move list, once the game is analysed."""
@@ -383,7 +389,7 @@ class ReplayScene(BesideBoard):
         if event.type == pygame.KEYDOWN and plain_key(event):
             keys = {pygame.K_LEFT: "back", pygame.K_RIGHT: "forward", pygame.K_HOME: "home",
                     pygame.K_END: "end", pygame.K_ESCAPE: "close", pygame.K_f: "flip",
-                    pygame.K_k: "coords", pygame.K_a: "analyse"}
+                    pygame.K_k: "coords", pygame.K_a: "analyse", pygame.K_s: "save"}
             action = keys.get(event.key)
             if action:
                 self.act(action)
@@ -409,8 +415,28 @@ class ReplayScene(BesideBoard):
             button.label = f"{self.coordinates_word} {state}"
         elif action == "analyse":
             self.toggle_analysis()
+        elif action == "save":
+            self.save_record()
         elif action == "close":
             self.app.pop(self)
+
+    def save_record(self) -> None:
+        """Write the game's record (PGN, PDN or JSON: what its engine writes, which the lobby's
+        Replay reads back) into the player's Downloads folder and say where, or why not."""
+        engine = engines.get(self.game)
+        names = self.display_names()
+        info = RecordInfo(
+            variant=engine.resolve_variant(self.variant),
+            start=engine.position(self.states[0]) if self.states else (self.start or ""),
+            moves=tuple(self.moves), first_name=names["first"], second_name=names["second"],
+            result=next((r for r in (*SIDES, "draw") if r == self.result), None),
+            reason=self.reason, options=self._options)
+        try:
+            path = save_record(engine, info, downloads_folder(), datetime.now())
+        except Exception as exc:  # a folder it cannot write, a record the engine refuses
+            self.note, self.error = "", f"Could not save the {record_kind(self.game)}: {exc}"
+            return
+        self.note = f"Saved the {record_kind(self.game)}: {as_typed(path)}"
 
     def step_to(self, index: int) -> None:
         """Show the position one move forward or back, its piece sliding there."""
@@ -514,6 +540,9 @@ class ReplayScene(BesideBoard):
         if self.error:  # beside the board, never over its pieces
             draw.panel(surface, ERROR_RECT, theme.BAD_BG, theme.BAD)
             draw.paragraph(surface, self.error, ERROR_RECT.inflate(-20, -14), 15, theme.BAD)
+        elif self.note:
+            draw.panel(surface, ERROR_RECT, theme.INPUT_BG, theme.ACCENT)
+            draw.paragraph(surface, self.note, ERROR_RECT.inflate(-20, -14), 15, theme.TEXT)
         draw.panel(surface, box, theme.INPUT_BG)
         rows = (box.height - 12) // 22
         lines = self.move_rows()

@@ -7,13 +7,18 @@ what such a player found missing or wrong, each pinned by a test.
 - Browsing back during a live game, the status line counted plies ("Move 4 of 6") beside a move
   list numbered in moves ("2. Nf3 Nc6") and a result panel counting "3 moves"; it now names the
   move shown as the list writes it ("After 2… Nc6", "Start position"), as in the replay.
+- A finished game's PGN (to study it elsewhere, lichess's "Download PGN") was only at an HTTP
+  address the client never showed; the replay now saves the record (S, *Save PGN*) into the
+  player's Downloads folder and says where.
 """
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pygame
+import pytest
 
 from client.app import App
 from client.screenshot import save
@@ -99,7 +104,51 @@ def test_a_browsed_position_is_named_as_the_move_list_writes_it(tmp_path: Path) 
         wait_for_ply(apps, 7)
         assert line(bob) == "Your move · After 3. Bb5 · new move · End: back to the game"
         key(alice, pygame.K_END)
-        replay = ReplayScene(alice, "chess", None, None, list(room_of(alice).model.moves),
-                             {"first": "Alice", "second": "Bob"})
+        replay = ReplayScene(
+            alice,
+            "chess",
+            None,
+            None,
+            list(room_of(alice).model.moves),
+            {"first": "Alice", "second": "Bob"},
+        )
         replay.index = 4
         assert "After 2… Nc6" in [h.value for h in replay.header_lines()]
+
+
+def test_the_replay_of_a_finished_game_saves_its_pgn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Black resigns after 1. e4 e5 2. Qh5 Nc6; White opens the replay from the result panel
+    and presses S: a PGN file lands in ~/Downloads that python-chess reads back without
+    errors, with the players, the result and every move; the replay says where it is."""
+    import chess.pgn
+
+    from client.scenes.replay import ReplayScene
+
+    home = tmp_path / "home"
+    (home / "Downloads").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    with seated_on_a_server(tmp_path, "chess") as apps:
+        alice, bob = apps
+        for ply, move in enumerate(["e2e4", "e7e5", "d1h5", "b8c6"]):
+            room_of(apps[ply % 2]).send_move(move)
+            wait_for_ply(apps, ply + 1)
+        key(bob, pygame.K_r, "r")
+        key(bob, pygame.K_r, "r")
+        pump(apps, lambda: all(room_of(a).model.status == "over" for a in apps))
+        pump(apps, lambda: not room_of(alice).move_landing())
+        key(alice, pygame.K_p, "p")
+        replay = alice.top
+        assert isinstance(replay, ReplayScene)
+        assert "Save PGN" in [b.label for b in replay.buttons]
+        key(alice, pygame.K_s, "s")
+        saved = list((home / "Downloads").iterdir())
+        assert len(saved) == 1 and saved[0].suffix == ".pgn"
+        game = chess.pgn.read_game(io.StringIO(saved[0].read_text(encoding="utf-8")))
+        assert game is not None and not game.errors
+        assert (game.headers["White"], game.headers["Black"]) == ("Alice", "Bob")
+        assert game.headers["Result"] == "1-0"
+        assert [m.uci() for m in game.mainline_moves()] == ["e2e4", "e7e5", "d1h5", "b8c6"]
+        assert replay.note == f"Saved the PGN: ~/Downloads/{saved[0].name}"
+        shot(alice, "chess-replay-saved-pgn")
