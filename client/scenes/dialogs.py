@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -14,6 +14,10 @@ from client.ui.widgets import Button, TextField, plain_key, pressed
 
 if TYPE_CHECKING:
     from client.app import App
+
+
+PICTURE = 52
+"""How big a choice's picture is (a promotion's piece), in logical pixels."""
 
 
 @lru_cache(maxsize=4)
@@ -62,27 +66,45 @@ class ChoiceDialog(Dialog):
 
     def __init__(self, app: App, title: str, options: list[tuple[str, str, str]],
                  on_choose: Callable[[str], None], area: pygame.Rect | None = None,
-                 footer: str = "Esc: cancel") -> None:
+                 footer: str = "Esc: cancel",
+                 pictures: Mapping[str, pygame.Surface] | None = None) -> None:
         """``options`` are (label, key letter, value); ``on_choose(value)`` runs on a pick.
         ``area``: where the card goes, undimmed around it (a premove's promotion: over the side
         panel, the board in view); centred over a dimmed window when ``None``. ``footer``
-        says what Esc does."""
+        says what Esc does. ``pictures`` (by value, about :data:`PICTURE` px): drawn above
+        their buttons (a promotion's pieces), and a click on one picks it too."""
+        self.pictures = dict(pictures or {})
+        self.pointed: str | None = None
+        """The value whose picture the pointer is over."""
+        raised = PICTURE + 8 if self.pictures else 0
         width = max(360, 48 + len(options) * 118)
         if area is not None:
             width = min(width, area.width)
-        super().__init__(app, title, (width, 190), area)
+        super().__init__(app, title, (width, 190 + raised), area)
         self.footer = footer
         self.on_choose = on_choose
         self.buttons: list[tuple[Button, str, str]] = []
         step = min(118, (width - 48 + 10) // max(1, len(options)))
         for i, (label, key, value) in enumerate(options):
-            rect = pygame.Rect(self.card.left + 24 + i * step, self.card.top + 70, step - 10, 64)
+            rect = pygame.Rect(self.card.left + 24 + i * step, self.card.top + 70 + raised,
+                               step - 10, 64)
             self.buttons.append((Button(rect, label, value, key.upper(), size=17), key, value))
 
+    def picture_rect(self, button: Button) -> pygame.Rect:
+        """Where a button's picture goes: just above it, as wide."""
+        return pygame.Rect(button.rect.left, button.rect.top - PICTURE - 8, button.rect.width,
+                           PICTURE + 4)
+
     def handle_event(self, event: pygame.event.Event) -> None:
-        """A click on a button or its key chooses; Esc cancels."""
+        """A click on a button, its picture or its key chooses; Esc cancels."""
+        if event.type == pygame.MOUSEMOTION:
+            self.pointed = next((value for button, _, value in self.buttons
+                                 if self.picture_rect(button).collidepoint(event.pos)), None)
         for button, key, value in self.buttons:
-            if button.handle_event(event):
+            if button.handle_event(event) or (
+                    event.type == pygame.MOUSEBUTTONDOWN and event.button == 1
+                    and value in self.pictures
+                    and self.picture_rect(button).collidepoint(event.pos)):
                 self.choose(value)
                 return
             if (event.type == pygame.KEYDOWN and plain_key(event)
@@ -100,8 +122,15 @@ class ChoiceDialog(Dialog):
     def draw(self, surface: pygame.Surface) -> None:
         """The card with its buttons."""
         super().draw(surface)
-        for button, _, _ in self.buttons:
+        for button, _, value in self.buttons:
             button.draw(surface)
+            picture = self.pictures.get(value)
+            if picture is not None:
+                spot = self.picture_rect(button)
+                pointed = button.hover or value == self.pointed
+                draw.panel(surface, spot, theme.PICTURE_TILE_HI if pointed else theme.PICTURE_TILE,
+                           theme.ACCENT if pointed else theme.BORDER)
+                surface.blit(picture, picture.get_rect(center=spot.center))
         draw.text(surface, self.footer, (self.card.centerx, self.card.bottom - 28), 13,
                   theme.FAINT, "midtop")
 

@@ -47,7 +47,7 @@ from client.room_model import (
 )
 from client.scenes import room_panel
 from client.scenes.base import BesideBoard
-from client.scenes.dialogs import ChoiceDialog, ExpressionDialog
+from client.scenes.dialogs import PICTURE, ChoiceDialog, ExpressionDialog
 from client.scenes.room_panel import (
     LOCAL_MESSAGE_RECT,
     MESSAGE_RECT,
@@ -998,7 +998,10 @@ class RoomScene(BesideBoard):
         self.close_promotion_dialog()
         self.promotion_dialog = ChoiceDialog(self.app, "Premove: promote to", options,
                                              self.premoves.promote, area=SIDE_AREA,
-                                             footer="Esc: keep the queen")
+                                             footer="Esc: keep the queen",
+                                             pictures=self.promotion_pictures(
+                                                 {key: key for _, key, _ in options},
+                                                 self.model.you))
         self.app.push(self.promotion_dialog)
 
     def close_promotion_dialog(self) -> None:
@@ -1095,7 +1098,23 @@ class RoomScene(BesideBoard):
         options = [(label, key, by_suffix[key]) for label, key in PROMOTIONS if key in by_suffix]
         if len(options) != len(moves):
             options = [(mv, str(i + 1), mv) for i, mv in enumerate(moves)]
-        self.app.push(ChoiceDialog(self.app, "Promote to", options, self.send_move))
+        self.app.push(ChoiceDialog(self.app, "Promote to", options, self.send_move,
+                                   pictures=self.promotion_pictures(
+                                       {value: value[-1] for _, _, value in options},
+                                       self.model.turn)))
+
+    def promotion_pictures(self, pieces: dict[str, str], side: str | None
+                           ) -> dict[str, pygame.Surface]:
+        """The promotion pieces of a chooser (``pieces``: each choice's piece letter) as the
+        board draws them, in ``side``'s colour; empty in other games."""
+        if self.model.game != "chess" or self.view is None:
+            return {}
+        pictures: dict[str, pygame.Surface] = {}
+        for value, piece in pieces.items():
+            icon = self.view.piece_icon(piece.upper() if side == "first" else piece, PICTURE)
+            if icon is not None:
+                pictures[value] = icon
+        return pictures
 
     def ask_expression(self, move: str) -> None:
         """Number chess span: ask for the expression, with the engine's one as the hint."""

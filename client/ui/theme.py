@@ -36,6 +36,10 @@ WARN_BG: Color = (52, 40, 30)
 BAD_BG: Color = (58, 32, 34)
 """Behind a problem (an error, a connection given up), with a :data:`BAD` border."""
 INPUT_BG: Color = (20, 23, 28)
+PICTURE_TILE: Color = (212, 200, 178)
+"""Behind a piece's picture in a dialog (a promotion's): light, like a light board square, so
+pieces of either colour stand out; :data:`PICTURE_TILE_HI` under the pointer."""
+PICTURE_TILE_HI: Color = (238, 226, 204)
 OVERLAY: tuple[int, int, int, int] = (10, 12, 16, 170)
 
 SEAT_COLORS: dict[str, Color] = {"first": (236, 236, 236), "second": (40, 40, 44)}

@@ -10,6 +10,9 @@ what such a player found missing or wrong, each pinned by a test.
 - A finished game's PGN (to study it elsewhere, lichess's "Download PGN") was only at an HTTP
   address the client never showed; the replay now saves the record (S, *Save PGN*) into the
   player's Downloads folder and says where.
+- The promotion chooser offered four words ("Queen", "Rook"...) in the middle of a dimmed
+  board; it now shows each piece as the board draws it, in the promoting side's colour, above
+  its word and key, and a click on the piece picks it as a click on its button does.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import pytest
 
 from client.app import App
 from client.screenshot import save
+from client.ui import theme
 from tests.client.helpers import click, drag, key, pump, px, room_of, seated_on_a_server
 
 SHOTS = Path("/tmp/boardhall-shots")
@@ -152,3 +156,46 @@ def test_the_replay_of_a_finished_game_saves_its_pgn(
         assert [m.uci() for m in game.mainline_moves()] == ["e2e4", "e7e5", "d1h5", "b8c6"]
         assert replay.note == f"Saved the PGN: ~/Downloads/{saved[0].name}"
         shot(alice, "chess-replay-saved-pgn")
+
+
+def test_the_promotion_chooser_shows_the_pieces_and_a_click_on_one_picks_it(
+    tmp_path: Path,
+) -> None:
+    """White's e7 pawn goes to e8: the chooser draws a white piece above each button (its
+    middle is not the card's colour); a click on the knight's picture plays e8=N. Black, on
+    b2, sees black pieces."""
+    from client.scenes.dialogs import ChoiceDialog
+
+    with seated_on_a_server(tmp_path, "chess", position="8/4P3/8/8/8/8/1p5k/4K3 w - - 0 1") as apps:
+        alice, bob = apps
+        click(alice, px(alice, "e7"))
+        click(alice, px(alice, "e8"))
+        chooser = alice.top
+        assert isinstance(chooser, ChoiceDialog)
+        image = pygame.Surface((1280, 800))
+        chooser.draw(image)
+        shot(alice, "chess-promotion-pieces-white")
+        above = {value: (b.rect.centerx, b.rect.top - 30) for b, _, value in chooser.buttons}
+        assert set(chooser.pictures) == set(above) == {"e7e8q", "e7e8r", "e7e8b", "e7e8n"}
+        queen = next(chooser.picture_rect(b) for b, _, value in chooser.buttons if value == "e7e8q")
+        assert tuple(image.get_at(queen.center))[:3] not in (theme.PANEL, theme.PICTURE_TILE)
+        click(alice, above["e7e8n"])
+        wait_for_ply(apps, 1)
+        assert room_of(bob).model.moves == ["e7e8n"]
+        click(bob, px(bob, "b2"))
+        click(bob, px(bob, "b1"))
+        chooser = bob.top
+        assert isinstance(chooser, ChoiceDialog)
+        shot(bob, "chess-promotion-pieces-black")
+        white, black = (
+            pygame.Color(s.get_at((s.get_width() // 2, s.get_height() * 3 // 4)))
+            for s in (chooser_white_queen(), chooser.pictures["b2b1q"])
+        )
+        assert sum(black[:3]) < sum(white[:3])  # a black queen, darker than a white one
+
+
+def chooser_white_queen() -> pygame.Surface:
+    """The white queen as the board draws it, to compare the black chooser's with."""
+    from client.boards.chess import piece_sprite
+
+    return piece_sprite("Q", 52)
