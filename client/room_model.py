@@ -373,6 +373,12 @@ class RoomModel:
             return ""
         return change_text(after - before)
 
+    def move_limit(self) -> int | None:
+        """The plies after which the game is drawn (``max_plies``: the rules' count, which a
+        number chess position string starts at its PLY), or ``None`` when not known."""
+        limit = whole(getattr(self.state, "max_plies", None))
+        return limit if limit is not None else whole(self.options.get("max_plies"))
+
     def is_my_turn(self) -> bool:
         """True when we are seated and it is our move in a game that is on."""
         return self.you is not None and self.turn == self.you and self.status != "over"

@@ -369,7 +369,7 @@ class ReplayScene(BesideBoard):
             room="", game=self.game, status="over", result=self.result, reason=self.reason,
             seats={seat: {"name": self.names.get(seat) or f"{seat.capitalize()} player"}
                    for seat in SEATS},
-            turn=turn if turn in SEATS else "first")
+            turn=turn if turn in SEATS else "first", options=dict(self._options), state=last)
         return result_text(ending)
 
     def handle_event(self, event: pygame.event.Event) -> None:

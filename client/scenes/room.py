@@ -1839,6 +1839,10 @@ def _result_parts(m: RoomModel, hotseat: bool, name: Callable[[str], str]
                     False)
         if reason == "no_moves":
             return f"{who(mover)} had no move left", "draw", False
+        limit = m.move_limit()
+        if reason == "move_limit" and limit is not None:
+            plies = f"{limit} {'ply' if limit == 1 else 'plies'}"
+            return f"move limit of {plies} reached", "draw", False
         return words, "draw", False
     loser = "second" if winner == "first" else "first"
     events = {

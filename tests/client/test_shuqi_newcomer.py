@@ -1,0 +1,107 @@
+"""Number chess as a newcomer to the server plays it, through the real client against a real
+server: the end of a game says why in words (the move limit with its number of plies), what
+was found wrong is said in the player's terms, at 800x600 and 1280x800.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pytest
+
+from client.app import App
+from client.local import EmbeddedServer
+from client.scenes.replay import ReplayScene
+from client.scenes.result import ResultPanel
+from client.screenshot import save
+from client.ui import draw
+from tests.client.conftest import SHOTS, FakeClock
+from tests.client.helpers import click, key, open_app, pump, px, room_of
+
+SIZES = ((800, 600), (1280, 800))
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[EmbeddedServer]:
+    """A real server on a loopback port, shared by this module's games."""
+    embedded = EmbeddedServer().start()
+    yield embedded
+    embedded.stop()
+
+
+def table(tmp_path: Path, server: EmbeddedServer, **create: Any) -> tuple[App, App]:
+    """Alice opens a number chess room as the first player (``create``: more fields of the
+    ``create`` message: a position, options), Bob joins it; both see the game on."""
+    alice, bob = (
+        open_app(tmp_path, name, server.url, clock=FakeClock()) for name in ("Alice", "Bob")
+    )
+    apps = [alice, bob]
+    pump(apps, lambda: all(a.welcome for a in apps))
+    alice.send({"type": "create", "game": "shuqi", "color": "first", **create})
+    pump(apps, lambda: room_of_or_none(alice) is not None)
+    bob.send({"type": "join", "room": room_of(alice).model.room})
+    pump(
+        apps, lambda: room_of_or_none(bob) is not None and room_of(alice).model.status == "playing"
+    )
+    return alice, bob
+
+
+def room_of_or_none(app: App) -> Any:
+    """The app's room scene, or ``None`` before it opens."""
+    from client.scenes.room import RoomScene
+
+    rooms = app.find(RoomScene)
+    return rooms[-1] if rooms else None
+
+
+def play(apps: list[App], app: App, *points: str) -> None:
+    """``app``'s player clicks ``points``; waits until both saw the move."""
+    n = len(room_of(app).model.moves)
+    for point in points:
+        click(app, px(app, point))
+    pump(apps, lambda: all(len(room_of(a).model.moves) > n for a in apps))
+
+
+def panel_texts(app: App) -> list[str]:
+    """The lines the app's result panel shows (it must be on top)."""
+    panel = app.top
+    assert isinstance(panel, ResultPanel), panel
+    with draw.collect_text() as texts:
+        panel.draw(app.surface)
+    return [t.value for t in texts]
+
+
+def shots(app: App, name: str) -> None:
+    """What the app shows, at 800x600 and 1280x800, under /tmp/boardhall-shots (a minute
+    later on the app's clock: a move's slide has landed and the result panel shows)."""
+    clock = app.clock
+    assert isinstance(clock, FakeClock)
+    clock.now += 60
+    for size in SIZES:
+        save(app, SHOTS / f"{name}-{size[0]}x{size[1]}.png", size)
+
+
+def test_a_draw_by_the_move_limit_names_the_limit(tmp_path: Path, server: EmbeddedServer) -> None:
+    """A room with max_plies 2: after two moves the game is drawn, and the result says the
+    limit of 2 plies was reached (it read "The move limit", which limit unsaid)."""
+    alice, bob = table(tmp_path, server, options={"max_plies": 2})
+    apps = [alice, bob]
+    play(apps, alice, "11,6", "10,5")
+    play(apps, bob, "3,6", "4,5")
+    pump(apps, lambda: all(isinstance(a.top, ResultPanel) for a in apps))
+    for app in apps:
+        lines = panel_texts(app)
+        assert "Draw" in lines, lines
+        assert any("Move limit of 2 plies reached" in line for line in lines), lines
+        assert "2 plies" in room_of(app).status_line(), room_of(app).status_line()
+    shots(alice, "shuqi-newcomer-move-limit")
+    key(alice, pygame.K_p, "p")
+    replay = alice.top
+    assert isinstance(replay, ReplayScene)
+    assert replay.result_line() == "Draw: move limit of 2 plies reached"
+    shots(alice, "shuqi-newcomer-move-limit-replay")
+    for app in apps:
+        app.disconnect()
