@@ -173,6 +173,8 @@ class RoomModel:
         self.variant_info = info if isinstance(info, dict) else self.variant_info
         self.needs_resync = False
         self.rebuild()
+        if self.status == "over":  # a finished room's snapshot: what its end was about
+            self.highlight = end_highlight(self.engine, self.state, self.reason, self.result)
         return None
 
     def _on_moved(self, m: dict[str, Any], now: float) -> str | None:
@@ -207,13 +209,7 @@ class RoomModel:
             self.clocks = {**self.clocks, **self.frozen_clocks(now)}
         self.clocks["running"] = None
         self.clocks_at = now
-        if self.engine is not None and self.state is not None:
-            try:
-                outcome = self.engine.outcome(self.state)
-            except Exception:
-                outcome = None
-            if outcome is not None:
-                self.highlight = tuple(outcome.highlight)
+        self.highlight = end_highlight(self.engine, self.state, self.reason, self.result)
         return None
 
     def connection_lost(self) -> None:
@@ -523,6 +519,22 @@ def overline_note(game: str, state: Any) -> str | None:
 
 
 NUMBER_WORDS = {6: "six", 7: "seven", 8: "eight", 9: "nine"}
+
+
+def end_highlight(engine: Any, state: Any, reason: str | None, result: str | None
+                  ) -> tuple[str, ...]:
+    """The points a game's end is about: for a report that won, the reported pieces (the claim
+    judged again on the final position: the ``over`` message does not name them); else what the
+    engine's outcome marks (a five in a row). ``()`` when nothing is known."""
+    if engine is None or state is None:
+        return ()
+    try:
+        if reason == "report" and result in SEATS:
+            return tuple(engine.claim(state, "report", result).highlight)
+        outcome = engine.outcome(state)
+    except Exception:  # a position this client cannot judge: nothing to mark
+        return ()
+    return tuple(outcome.highlight) if outcome is not None else ()
 
 
 REASON_WORDS = {

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from client.end_reasons import why_line
 from client.room_model import OFFER_WORDS, RoomModel
 from client.scenes.dialogs import Dialog
 from client.ui import draw, fonts, theme
@@ -22,6 +23,9 @@ SPECTATOR_ACTIONS = (("Replay", "replay", "P"), ("Close", "close", "Esc"), ("Lea
 """What a spectator can do once the game is over: (label, action, key)."""
 PLAYER_ACTIONS = (("Rematch", "rematch", "M"), *SPECTATOR_ACTIONS)
 """What a player can do: a spectator's actions after Rematch."""
+WHY_LINES, WHY_SIZE, WHY_STEP = 2, 16, 22
+"""Why the game ended (a number chess report): at most two lines of this size, this
+many pixels apart, under the line that says what happened; the card grows to hold them."""
 
 
 class ResultPanel(Dialog):
@@ -29,7 +33,12 @@ class ResultPanel(Dialog):
     or Leave."""
 
     def __init__(self, app: App, room: RoomScene) -> None:
-        super().__init__(app, "Game over", (520, 320))
+        m = room.model
+        you = None if app.seat_connections else m.you  # hot-seat: both seats are the user's
+        self.why = why_line(m, you, lambda seat: fonts.fit(m.name_of(seat), WHY_SIZE, 160))
+        """Why the game ended, when the result alone does not say (see :func:`why_line`)."""
+        self.why_room = WHY_LINES * WHY_STEP if self.why else 0
+        super().__init__(app, "Game over", (520, 320 + self.why_room))
         self.room = room
         actions = PLAYER_ACTIONS if room.seated else SPECTATOR_ACTIONS
         self.buttons = button_row(self.card, actions)
@@ -115,9 +124,14 @@ class ResultPanel(Dialog):
         if detail:
             draw.text(surface, detail, (self.card.centerx, self.card.top + 128), 18, theme.MUTED,
                       "midtop", self.card.width - 40)
+        whys = fonts.wrap(self.why, WHY_SIZE, width)[:WHY_LINES] if self.why else []
+        for n, why in enumerate(whys):
+            draw.text(surface, why, (self.card.centerx, self.card.top + 156 + n * WHY_STEP),
+                      WHY_SIZE, theme.TEXT, "midtop", width)
+        top = self.card.top + len(whys) * WHY_STEP  # what follows the why, moved down
         line = "" if self.app.plays_locally else ratings_line(m, width)  # forgotten on exit
         if line:
-            draw.text(surface, line, (self.card.centerx, self.card.top + 154), 16, theme.TEXT,
+            draw.text(surface, line, (self.card.centerx, top + 154), 16, theme.TEXT,
                       "midtop", width)
         if m.scores:
             # each side gets half the line, so a long first name cannot push the other
@@ -128,7 +142,7 @@ class ResultPanel(Dialog):
                 score = f" {m.scores.get(s, '?')}"
                 parts.append(fonts.fit_keeping(m.name_of(s), score, 18, share))
             draw.text(surface, "Scores:  " + "   ·   ".join(parts),
-                      (self.card.centerx, self.card.top + (176 if line else 164)), 18,
+                      (self.card.centerx, top + (176 if line else 164)), 18,
                       theme.TEXT, "midtop",
                       self.card.width - 40)
         offer = m.pending_offer()
@@ -137,11 +151,11 @@ class ResultPanel(Dialog):
             what = OFFER_WORDS.get(str(offer.get("kind")), str(offer.get("kind")))
             line = fonts.fit_keeping(who, f" offers {what}:  Y accept,  N decline", 16, width)
             draw.text(surface, line,
-                      (self.card.centerx, self.card.top + 198), 16, theme.ACCENT, "midtop",
+                      (self.card.centerx, top + 198), 16, theme.ACCENT, "midtop",
                       self.card.width - 40)
         else:
             draw.text(surface, moves_played(m.game, len(m.moves), len(self.room.move_rows())),
-                      (self.card.centerx, self.card.top + 198),
+                      (self.card.centerx, top + 198),
                       14, theme.FAINT, "midtop")
         if self.rematch is not None:
             self.rematch.label = "Accept" if self.rematch_offered() else "Rematch"

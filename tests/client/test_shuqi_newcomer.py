@@ -105,3 +105,33 @@ def test_a_draw_by_the_move_limit_names_the_limit(tmp_path: Path, server: Embedd
     shots(alice, "shuqi-newcomer-move-limit-replay")
     for app in apps:
         app.disconnect()
+
+
+FIRST_START = "14,7 11,4 11,8 11,6 11,10 12,9 12,7 12,5 13,6 13,8"
+"""First's pieces 0..9 on their home camp (the right one)."""
+SECOND_TWO_HOME = "0,7 5,10 5,6 3,8 5,4 4,5 4,7 4,9 5,8 6,7"
+"""Second's pieces, 0 (on 0,7) and 3 (on 3,8) still in their home camp, the others out."""
+
+
+def test_a_report_says_which_pieces_stayed_home(tmp_path: Path, server: EmbeddedServer) -> None:
+    """Bob (second) has made 30 moves with his 0 and 3 still at home: Alice reports and wins.
+    Both panels say what the rule break was (they read "Alice reported your rule break" and
+    no more) and the board marks the two pieces (it marked nothing)."""
+    position = f"first;60;{FIRST_START};{SECOND_TWO_HOME}"
+    alice, bob = table(tmp_path, server, position=position)
+    apps = [alice, bob]
+    key(alice, pygame.K_p, "p")
+    key(alice, pygame.K_p, "p")  # confirmed
+    pump(apps, lambda: all(isinstance(a.top, ResultPanel) for a in apps))
+    assert room_of(bob).model.reason == "report"
+    why = "pieces 0 and 3 were still at home after 30 moves (home limit 30)"
+    assert f"Your {why}." in " ".join(panel_texts(bob)), panel_texts(bob)
+    assert f"Bob's {why}." in " ".join(panel_texts(alice)), panel_texts(alice)
+    shots(bob, "shuqi-newcomer-report")
+    for app in apps:
+        assert set(room_of(app).model.highlight) == {"0,7", "3,8"}
+        key(app, pygame.K_ESCAPE)  # the panel closes: the board, marked
+        assert set(room_of(app).marks().highlight) == {"0,7", "3,8"}
+    shots(bob, "shuqi-newcomer-report-board")
+    for app in apps:
+        app.disconnect()
