@@ -1,5 +1,6 @@
 """Why a number chess game ended, in its players' words, beyond who won: a report names the
-pieces left at home past the home limit (RULES.md section 3, "report rule").
+pieces left at home past the home limit, a stop who had all ten pieces in the other's camp
+(RULES.md section 3, "End of the game").
 """
 
 from __future__ import annotations
@@ -10,13 +11,17 @@ from client.room_model import SEATS, RoomModel
 
 
 def why_line(m: RoomModel, you: str | None, name: Callable[[str], str]) -> str:
-    """One sentence under the result of a number chess game ended by a report, from
+    """One sentence under the result of a number chess game ended by a report or a stop, from
     the reader's side (``you``: the reader's seat, ``None`` for a spectator); ``""`` otherwise.
 
     "Your pieces 0 and 3 were still at home after 30 moves (home limit 30)."
+    "Alice had all ten pieces in your camp: the higher score wins."
     """
     if m.game != "shuqi" or m.state is None or m.result not in (*SEATS, "draw"):
         return ""
+
+    def who(seat: str) -> str:
+        return "you" if seat == you else name(seat)
 
     def whose(seat: str) -> str:
         return "your" if seat == you else f"{name(seat)}'s"
@@ -24,6 +29,11 @@ def why_line(m: RoomModel, you: str | None, name: Callable[[str], str]) -> str:
     if m.reason == "report" and m.result in SEATS:
         loser = "second" if m.result == "first" else "first"
         return _left_home(m, loser, whose(loser))
+    if m.reason == "stop":
+        caller = m.turn if m.turn in SEATS else "first"  # a stop is called instead of a move
+        other = "second" if caller == "first" else "first"
+        decides = "equal scores draw" if m.result == "draw" else "the higher score wins"
+        return _cap(f"{who(caller)} had all ten pieces in {whose(other)} camp: {decides}.")
     return ""
 
 

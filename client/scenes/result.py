@@ -24,7 +24,7 @@ SPECTATOR_ACTIONS = (("Replay", "replay", "P"), ("Close", "close", "Esc"), ("Lea
 PLAYER_ACTIONS = (("Rematch", "rematch", "M"), *SPECTATOR_ACTIONS)
 """What a player can do: a spectator's actions after Rematch."""
 WHY_LINES, WHY_SIZE, WHY_STEP = 2, 16, 22
-"""Why the game ended (a number chess report): at most two lines of this size, this
+"""Why the game ended (a number chess report or stop): at most two lines of this size, this
 many pixels apart, under the line that says what happened; the card grows to hold them."""
 
 

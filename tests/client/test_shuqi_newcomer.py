@@ -135,3 +135,25 @@ def test_a_report_says_which_pieces_stayed_home(tmp_path: Path, server: Embedded
     shots(bob, "shuqi-newcomer-report-board")
     for app in apps:
         app.disconnect()
+
+
+SECOND_AT_HOME_FIRST_IN = "0,7 3,10 3,6 3,8 3,4 2,5 2,7 2,9 1,8 1,6"
+"""The left camp's points in number order: first's pieces all on their own numbers there."""
+
+
+def test_a_stop_says_who_brought_all_ten_pieces_in(tmp_path: Path, server: EmbeddedServer) -> None:
+    """Alice (first) has all ten pieces in Bob's camp and calls stop: the panels say so, and
+    that the higher score wins (they read "Alice called stop", what allowed it unsaid)."""
+    second = "14,7 11,4 11,8 11,6 11,10 12,9 12,7 7,8 8,9 9,10"  # 0-6 in their target: 91
+    alice, bob = table(tmp_path, server, position=f"first;60;{SECOND_AT_HOME_FIRST_IN};{second}")
+    apps = [alice, bob]
+    key(alice, pygame.K_t, "t")
+    key(alice, pygame.K_t, "t")  # confirmed
+    pump(apps, lambda: all(isinstance(a.top, ResultPanel) for a in apps))
+    assert room_of(bob).model.scores == {"first": 285, "second": 91}
+    bob_lines, alice_lines = " ".join(panel_texts(bob)), " ".join(panel_texts(alice))
+    assert "Alice had all ten pieces in your camp: the higher score wins." in bob_lines, bob_lines
+    assert "You had all ten pieces in Bob's camp: the higher score wins." in alice_lines
+    shots(bob, "shuqi-newcomer-stop")
+    for app in apps:
+        app.disconnect()
