@@ -22,6 +22,7 @@ from client.boards import make_view
 from client.boards.base import BoardView, Marks
 from client.browse import BROWSE_KEYS, Browse
 from client.chat_mute import ChatEntry, can_mute, chat_entries, entry_of
+from client.end_reasons import claim_refusal
 from client.moves import (
     PAIRED_GAMES,
     MoveCell,
@@ -808,6 +809,15 @@ class RoomScene(BesideBoard):
         self.say(question, theme.WARN, CONFIRM_SECONDS)
         return False
 
+    def claim_refusal(self, name: str) -> str:
+        """Why a number chess ``stop`` or ``report`` asked now would be refused (see
+        :func:`claim_refusal`), or ""."""
+        m = self.model
+        if name not in ("stop", "report") or m.status != "playing":
+            return ""
+        claimant = m.turn if self.app.seat_connections else m.you  # hot-seat: the mover's
+        return claim_refusal(m, name, claimant or "", lambda seat: short_name(m, seat))
+
     def forget_asked(self) -> None:
         """The game ended: an action asked once and not confirmed (a report, a resignation,
         leaving a game on) is forgotten, and its question no longer shown: its key may mean
@@ -818,6 +828,11 @@ class RoomScene(BesideBoard):
 
     def _act(self, name: str) -> None:
         m = self.model
+        refusal = self.claim_refusal(name)
+        if refusal:  # said at once, nothing asked or sent
+            self._armed = None
+            self.say(refusal, theme.WARN, 8.0, 3)  # read whole: the pieces still out, say
+            return
         if name in CONFIRM and not self.confirmed(name, CONFIRM[name]):
             return
         if name not in CONFIRM and name != "leave":

@@ -3,6 +3,7 @@ protocol action has a button and a key, and a draughts selection is not lost by 
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pygame
@@ -12,10 +13,22 @@ import engines
 from client.demo import demo_room
 from client.scenes.result import ResultPanel
 from client.scenes.room import ACTIONS, CONFIRM, RoomScene
+from protocol import decode_client
 from tests.client.helpers import running_clock_at_zero
 
 GAMES = ["hexgomoku", "chess", "draughts", "shuqi", "custom"]
 BOARD = pygame.Rect(16, 16, 768, 768)
+STOP_NOW = (
+    "first;60;0,7 3,10 3,6 3,8 3,4 2,5 2,7 2,9 1,8 1,6;"
+    "14,7 11,4 11,8 11,6 11,10 12,9 12,7 12,5 13,6 13,8"
+)
+"""Number chess: first's ten pieces in its target camp, first to move: first may call stop.
+(Where a stop or report would be refused the room says why at once and sends nothing.)"""
+REPORT_NOW = (
+    "first;60;14,7 11,4 11,8 11,6 11,10 12,9 12,7 12,5 13,6 13,8;"
+    "0,7 5,10 5,6 3,8 5,4 4,5 4,7 4,9 5,8 6,7"
+)
+"""Number chess: second has made 30 moves with its 0 and 3 at home: first may report."""
 
 
 def open_room(ui: Any, snapshot: dict[str, Any]) -> RoomScene:
@@ -74,9 +87,7 @@ def test_every_protocol_action_has_a_button_and_a_key(ui: Any, game: str) -> Non
     shown = {b.action for b in room.buttons()}
     assert shown == expected
     keys = {a.name: a for a in ACTIONS}
-    for name in ("resign", "abort", "draw", "undo", "timeout") + (
-        ("stop", "report") if game == "shuqi" else ()
-    ):
+    for name in ("resign", "abort", "draw", "undo", "timeout"):  # shuqi's claims: below
         b = button(room, name)
         assert b.enabled, f"{name} should apply during the game"
         assert b.hint == keys[name].key_text
@@ -91,6 +102,26 @@ def test_every_protocol_action_has_a_button_and_a_key(ui: Any, game: str) -> Non
         by_key = {k: v for k, v in ui.app.sent[-1].items() if k != "id"}
         assert by_click == by_key, name
         assert by_key["room"] == room.model.room
+
+
+@pytest.mark.parametrize(("name", "position"), [("stop", STOP_NOW), ("report", REPORT_NOW)])
+def test_number_chess_claims_button_and_key_send_the_same(
+    ui: Any, name: str, position: str
+) -> None:
+    """Stop (T) and Report (P), where the claim holds: the button and the key each send it,
+    once asked twice."""
+    room = open_room(ui, demo_room("shuqi", position=position, plies=0))
+    b = button(room, name)
+    action = next(a for a in ACTIONS if a.name == name)
+    assert b.enabled and b.hint == action.key_text
+    for _ in range(2):
+        ui.click(b.rect.center)
+    for _ in range(2):
+        ui.key(action.key)
+    clicked, pressed = ({k: v for k, v in m.items() if k != "id"} for m in ui.sent(name))
+    assert clicked == pressed == {"type": name, "room": room.model.room}
+    for message in ui.sent(name):  # as the server decodes it
+        decode_client(json.dumps(message))
 
 
 def test_abort_only_before_both_sides_moved(ui: Any) -> None:
@@ -305,7 +336,7 @@ def test_a_report_half_asked_when_the_game_ends_leaves_p_to_the_result_panel(ui:
     back in the finished room P does nothing."""
     from client.scenes.replay import ReplayScene
 
-    room = open_room(ui, demo_room("shuqi", plies=4, room="SQ9"))
+    room = open_room(ui, demo_room("shuqi", position=REPORT_NOW, plies=0, room="SQ9"))
     ui.key(pygame.K_p)
     assert room.message == CONFIRM["report"]
     ui.message({"type": "over", "room": "SQ9", "game_id": room.model.game_id, "result": "second",

@@ -74,12 +74,13 @@ def panel_texts(app: App) -> list[str]:
     return [t.value for t in texts]
 
 
-def shots(app: App, name: str) -> None:
-    """What the app shows, at 800x600 and 1280x800, under /tmp/boardhall-shots (a minute
-    later on the app's clock: a move's slide has landed and the result panel shows)."""
+def shots(app: App, name: str, later: float = 60.0) -> None:
+    """What the app shows, at 800x600 and 1280x800, under /tmp/boardhall-shots, ``later``
+    seconds on on the app's clock (by default a minute: a move's slide has landed and the result
+    panel shows; 0 keeps a message said just now)."""
     clock = app.clock
     assert isinstance(clock, FakeClock)
-    clock.now += 60
+    clock.now += later
     for size in SIZES:
         save(app, SHOTS / f"{name}-{size[0]}x{size[1]}.png", size)
 
@@ -156,4 +157,57 @@ def test_a_stop_says_who_brought_all_ten_pieces_in(tmp_path: Path, server: Embed
     assert "You had all ten pieces in Bob's camp: the higher score wins." in alice_lines
     shots(bob, "shuqi-newcomer-stop")
     for app in apps:
+        app.disconnect()
+
+
+def sent(app: App, kind: str) -> list[dict[str, Any]]:
+    """Messages of ``kind`` the app has sent."""
+    return [m for m in app.sent if m.get("type") == kind]
+
+
+def test_a_stop_or_report_that_would_be_refused_says_why_in_the_players_terms(
+    tmp_path: Path, server: EmbeddedServer
+) -> None:
+    """At the start, Stop and Report asked to confirm, then the server refused them in the
+    rules' words: 'first may call stop only on its own turn', 'stop needs all ten of first's
+    pieces in its target camp L; not there: 0 on 14,7, ...', 'report refused: second has made
+    0 moves (limit 30); its pieces in its home camp L: ...'. Now the room says at once why, in
+    the player's terms, and asks nothing and sends nothing."""
+    alice, bob = table(tmp_path, server)
+    apps = [alice, bob]
+    room = room_of(alice)
+    key(alice, pygame.K_t, "t")
+    assert room.message == (
+        "You can call stop once all ten of your pieces stand in Bob's camp; not there yet: "
+        "0, 1, 2, 3, 4, 5, 6, 7, 8, 9."
+    )
+    shots(alice, "shuqi-newcomer-stop-refused", later=0)
+    key(alice, pygame.K_t, "t")  # not a confirmation: the same answer
+    assert "Bob's camp" in room.message
+    key(bob, pygame.K_t, "t")
+    assert room_of(bob).message == "You can call stop only on your turn."
+    key(alice, pygame.K_p, "p")
+    assert room.message == (
+        "Nothing to report yet: pieces may stay at home until their side has made 30 moves; "
+        "Bob has made 0."
+    )
+    key(alice, pygame.K_p, "p")
+    assert not sent(alice, "stop") and not sent(alice, "report") and not sent(bob, "stop")
+    play(apps, alice, "11,6", "10,5")  # the game goes on
+    assert room_of(bob).model.moves == ["11,6-10,5"]
+    for app in apps:
+        app.disconnect()
+
+
+def test_a_report_when_no_piece_stayed_home_says_so(tmp_path: Path, server: EmbeddedServer) -> None:
+    """Bob has made 30 moves and none of his pieces is at home: Report says there is nothing
+    to report and why."""
+    second = "5,10 5,6 5,4 4,5 4,7 4,9 5,8 6,7 6,5 6,9"
+    alice, bob = table(tmp_path, server, position=f"first;60;{FIRST_START};{second}")
+    key(alice, pygame.K_p, "p")
+    assert room_of(alice).message == (
+        "Nothing to report: none of Bob's pieces is at home (Bob has made 30 moves, home limit 30)."
+    )
+    assert not sent(alice, "report")
+    for app in (alice, bob):
         app.disconnect()
