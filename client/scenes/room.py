@@ -1633,16 +1633,19 @@ class RoomScene(BesideBoard):
 
     def message_rect(self) -> pygame.Rect:
         """Where the message goes: :data:`MESSAGE_RECT` (:data:`LOCAL_MESSAGE_RECT` in a local
-        game), taller for a message said in more than two lines (what a dropped connection cut
-        off), over more of the chat (locally: of the move list, growing upwards)."""
+        game), taller for a message that needs more lines than it holds (up to the lines it
+        was said in), over more of the chat (locally: of the move list, growing upwards). The
+        lines are counted as the window shows them: in a small window the text is larger than
+        the box's share, and the box holds one line of a two-line message at 800x600."""
         base = LOCAL_MESSAGE_RECT if self.app.plays_locally else MESSAGE_RECT
-        if self.message_lines <= 2 or not self.message:
+        if not self.message:
             return base
-        lines = len(fonts.wrap(self.message, 15, base.width - 24))
-        if lines <= 2:
+        step = fonts.line_step(15)
+        lines = min(len(fonts.wrap(self.message, 15, base.width - 24)), self.message_lines)
+        if lines <= max(1, (base.height - 6) // step):
             return base
         rect = base.copy()
-        rect.height = min(lines, self.message_lines) * fonts.line_step(15) + 14
+        rect.height = lines * step + 14
         if self.app.plays_locally:  # grown upwards: the field is right under the strip
             rect.bottom = base.bottom
         return rect

@@ -63,10 +63,13 @@ def test_room_text_stays_in_its_boxes_in_a_small_window(ui: Any, size: tuple[int
     room = awkward_room(ui)
     assert room.message
     _, recorded = window_shot(ui.app, size, f"audit-room-awkward-{size[0]}x{size[1]}")
+    with fonts.displayed_at(min(size[0] / 1280, size[1] / 800)):
+        message = room.message_rect()  # as tall as the message needs in this window
+    assert message.top == MESSAGE_RECT.top and message.height >= MESSAGE_RECT.height
     chat = CHAT_RECT.copy()
-    chat.top = MESSAGE_RECT.bottom + 6
+    chat.top = message.bottom + 6
     chat.height = CHAT_RECT.bottom - chat.top
-    for box in (chat, MESSAGE_RECT, MOVES_RECT):
+    for box in (chat, message, MOVES_RECT):
         assert not lines_inside(recorded, box, size), box
 
 

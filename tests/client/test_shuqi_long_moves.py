@@ -16,8 +16,8 @@ from client.scenes import room_panel
 from client.scenes.replay import ReplayScene
 from client.scenes.room_panel import MOVES_RECT
 from client.screenshot import save
-from client.ui import draw
 from tests.client.conftest import SHOTS
+from tests.client.window_tools import drawn_whole
 
 START = (
     "first;40;14,7 11,4 11,8 11,6 11,10 12,9 12,7 12,5 13,6 7,0;"
@@ -27,42 +27,6 @@ START = (
 SPAN = "7,0-7,14=(6-5)*(4+3+2)*1"
 """The 9 spans all six pieces in one move: (6-5)*(4+3+2)*1 = 9."""
 SIZE = (800, 600)
-
-
-def drawn_whole(
-    app: Any, area: pygame.Rect, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
-) -> dict[str, bool]:
-    """Render ``app`` as a window of ``size`` shows it: each text drawn in ``area`` (logical),
-    and whether it shows whole (not cut to its width at that window's scale)."""
-    seen: dict[str, bool] = {}
-    real = draw.text
-    scale = min(size[0] / 1280, size[1] / 800)
-
-    def recording(
-        surface: pygame.Surface,
-        value: str,
-        pos: tuple[int, int],
-        size: int = 18,
-        color: Any = (0, 0, 0),
-        anchor: draw.Anchor = "topleft",
-        max_width: int | None = None,
-        *args: Any,
-        **kwargs: Any,
-    ) -> pygame.Rect:
-        if area.collidepoint(pos):
-            seen[value] = max_width is None or draw.text_extent(value, size, scale) <= max_width
-        return real(surface, value, pos, size, color, anchor, max_width, *args, **kwargs)
-
-    app.step(0.0)
-    previous = app.window
-    with monkeypatch.context() as patch:
-        patch.setattr(draw, "text", recording)
-        app.window = pygame.Surface(size)
-        try:
-            app.render()
-        finally:
-            app.window = previous
-    return seen
 
 
 def long_span_room(ui: Any) -> Any:

@@ -13,6 +13,7 @@ import pygame
 import pytest
 
 from client.app import App
+from client.demo import demo_room
 from client.local import EmbeddedServer
 from client.scenes.replay import ReplayScene
 from client.scenes.result import ResultPanel
@@ -20,6 +21,7 @@ from client.screenshot import save
 from client.ui import draw
 from tests.client.conftest import SHOTS, FakeClock
 from tests.client.helpers import click, key, open_app, pump, px, room_of
+from tests.client.window_tools import drawn_whole
 
 SIZES = ((800, 600), (1280, 800))
 
@@ -211,3 +213,19 @@ def test_a_report_when_no_piece_stayed_home_says_so(tmp_path: Path, server: Embe
     assert not sent(alice, "report")
     for app in (alice, bob):
         app.disconnect()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_two_line_message_is_read_whole_at_800x600(
+    ui: Any, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The room's message box held one line at 800x600 (its text is drawn at the window's
+    scale, larger than the logical box's share): a refusal such as Stop's, two lines long,
+    showed 'You can call stop once all ten of your pieces stand in Bob's …'. The box now grows
+    to the lines the message needs there."""
+    room = ui.open_room(demo_room("shuqi", plies=0))
+    ui.key(pygame.K_t, "t")
+    assert room.message.startswith("You can call stop once")
+    shown = drawn_whole(ui.app, pygame.Rect(800, 422, 464, 146), size, monkeypatch)
+    assert room.message in " ".join(shown), list(shown)
+    save(ui.app, SHOTS / f"shuqi-newcomer-message-{size[0]}x{size[1]}.png", size)

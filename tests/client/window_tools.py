@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pygame
+import pytest
 
 from client.app import App
 from client.ui import draw, fonts, theme
@@ -133,3 +134,39 @@ def on_window(rect: pygame.Rect, size: tuple[int, int]) -> pygame.Rect:
         round(rect.width * scale),
         round(rect.height * scale),
     )
+
+
+def drawn_whole(
+    app: Any, area: pygame.Rect, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> dict[str, bool]:
+    """Render ``app`` as a window of ``size`` shows it: each text drawn in ``area`` (logical),
+    and whether it shows whole (not cut to its width at that window's scale)."""
+    seen: dict[str, bool] = {}
+    real = draw.text
+    scale = min(size[0] / 1280, size[1] / 800)
+
+    def recording(
+        surface: pygame.Surface,
+        value: str,
+        pos: tuple[int, int],
+        size: int = 18,
+        color: Any = (0, 0, 0),
+        anchor: draw.Anchor = "topleft",
+        max_width: int | None = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> pygame.Rect:
+        if area.collidepoint(pos):
+            seen[value] = max_width is None or draw.text_extent(value, size, scale) <= max_width
+        return real(surface, value, pos, size, color, anchor, max_width, *args, **kwargs)
+
+    app.step(0.0)
+    previous = app.window
+    with monkeypatch.context() as patch:
+        patch.setattr(draw, "text", recording)
+        app.window = pygame.Surface(size)
+        try:
+            app.render()
+        finally:
+            app.window = previous
+    return seen
