@@ -950,9 +950,13 @@ class RoomScene(BesideBoard):
 
     def type_move(self, text: str) -> None:
         """A move typed as ``/e2e4`` (any notation the server accepts, e.g. SAN ``/Nf3``)."""
-        if not self.seated or self.model.status == "over":
+        m = self.model
+        if not self.seated or m.status == "over":
             self.say("Only a player can move, during the game.", theme.WARN)
             return
+        if m.status == "playing" and not self.app.seat_connections and not m.is_my_turn():
+            self.say(f"Wait for your turn: it is {short_name(m, m.turn)}'s move.", theme.WARN)
+            return  # the server would refuse it ("it is first's turn, not yours")
         self.browse.end()  # a move is played on the live position: show it
         self.send_move(text[: limits.MOVE_CHARS])
 

@@ -229,3 +229,29 @@ def test_a_two_line_message_is_read_whole_at_800x600(
     shown = drawn_whole(ui.app, pygame.Rect(800, 422, 464, 146), size, monkeypatch)
     assert room.message in " ".join(shown), list(shown)
     save(ui.app, SHOTS / f"shuqi-newcomer-message-{size[0]}x{size[1]}.png", size)
+
+
+def test_a_move_typed_out_of_turn_says_whose_turn_it_is(
+    tmp_path: Path, server: EmbeddedServer
+) -> None:
+    """Bob types a move while Alice is to move: the server answered "it is second's turn, not
+    yours"-style words ('first'/'second' are no player's words); now the room says whose move
+    it is, and sends nothing. His move typed on his turn is played."""
+    alice, bob = table(tmp_path, server)
+    apps = [alice, bob]
+    room = room_of(bob)
+    click(bob, room.chat_field.rect.center)
+    for char in "/3,6-4,5":
+        key(bob, 0, char)
+    key(bob, pygame.K_RETURN)
+    assert room.message == "Wait for your turn: it is Alice's move."
+    assert not sent(bob, "move")
+    play(apps, alice, "11,6", "10,5")
+    click(bob, room.chat_field.rect.center)
+    for char in "/3,6-4,5":
+        key(bob, 0, char)
+    key(bob, pygame.K_RETURN)
+    pump(apps, lambda: len(room_of(alice).model.moves) == 2)
+    assert room_of(alice).model.moves[-1] == "3,6-4,5"
+    for app in apps:
+        app.disconnect()
