@@ -55,6 +55,7 @@ from client.scenes.room_panel import (
     PANEL_W,
     PANEL_X,
 )
+from client.shuqi_hints import landing_refusal
 from client.slides import Slides
 from client.sound_cues import RoomSounds
 from client.ui import draw, fonts, theme, widgets
@@ -985,7 +986,13 @@ class RoomScene(BesideBoard):
                 self.say("Wait for your turn.")
             return
         self.refresh_picker()
+        picked = self.picker.selected
         pick = self.picker.click(point)
+        if pick.kind == "none" and m.game == "shuqi" and picked and point and point != picked:
+            why = landing_refusal(m.engine, m.state, picked, point)
+            if why:  # said, and the piece stays picked for another point
+                self.picker.selected = picked
+                pick = Pick("illegal", message=why)
         self.apply_pick(pick)
 
     # ---- premoves -----------------------------------------------------------------------------

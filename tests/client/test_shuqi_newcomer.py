@@ -15,6 +15,7 @@ import pytest
 from client.app import App
 from client.demo import demo_room
 from client.local import EmbeddedServer
+from client.scenes.dialogs import ExpressionDialog
 from client.scenes.replay import ReplayScene
 from client.scenes.result import ResultPanel
 from client.screenshot import save
@@ -253,5 +254,39 @@ def test_a_move_typed_out_of_turn_says_whose_turn_it_is(
     key(bob, pygame.K_RETURN)
     pump(apps, lambda: len(room_of(alice).model.moves) == 2)
     assert room_of(alice).model.moves[-1] == "3,6-4,5"
+    for app in apps:
+        app.disconnect()
+
+
+FIVE_ON_THE_NINES_POINT = "14,7 11,4 11,8 11,6 11,10 13,8 12,7 12,5 13,6 12,9"
+"""First's start with its 5 and 9 swapped: the 5 on 13,8 lines up with 6 (12,7) and 3 (11,6)."""
+
+
+def test_a_click_on_a_point_the_piece_cannot_reach_says_why(
+    tmp_path: Path, server: EmbeddedServer
+) -> None:
+    """With a piece picked, a click on a point it cannot reach dropped the pick without a word
+    (a newcomer could not tell why the 5 does not span 6 and 3 to 10,5, or why a point further
+    along is out). Now the room says why and keeps the piece picked; a legal point then goes
+    on as usual (a span asks for its expression)."""
+    start = f"first;0;{FIVE_ON_THE_NINES_POINT};0,7 3,10 3,6 3,8 3,4 2,5 2,7 2,9 1,8 1,6"
+    alice, bob = table(tmp_path, server, position=start)
+    apps = [alice, bob]
+    room = room_of(alice)
+    click(alice, px(alice, "13,8"))
+    assert room.picker.selected == "13,8" and "10,5" not in room.picker.targets()
+    click(alice, px(alice, "10,5"))
+    assert room.message == (
+        "The 5 cannot span 6 and 3 to 10,5: no arithmetic of 6 and 3, each used once, makes 5."
+    )
+    assert room.picker.selected == "13,8"
+    shots(alice, "shuqi-newcomer-no-span", later=0)
+    click(alice, px(alice, "7,2"))
+    assert room.message == "A jump lands right beyond the last piece it jumps (11,6)."
+    click(alice, px(alice, "3,6"))
+    assert room.message == "3,6 is taken: pieces move only to empty points."
+    assert room.picker.selected == "13,8"
+    click(alice, px(alice, "10,11"))  # still picked: its span over 9 and 4 is asked
+    assert isinstance(alice.top, ExpressionDialog) and alice.top.target == 5
     for app in apps:
         app.disconnect()
