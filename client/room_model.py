@@ -492,7 +492,7 @@ def options_text(options: dict[str, Any] | None, defaults: dict[str, Any] | None
         if name == "exact5":
             parts.append("exactly five wins" if value else "five or more wins")
         elif name == "max_plies":
-            parts.append(f"draw after {value} plies")
+            parts.append(f"draw at ply {value}")
         elif name == "home_limit":
             parts.append(f"home limit {value} moves")
         else:

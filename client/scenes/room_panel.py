@@ -66,22 +66,24 @@ def draw_panel(room: RoomScene, surface: pygame.Surface) -> None:
         variant = ""  # a custom variant's name: said under the title
     draw.text(surface, f"{title}{' · ' + variant if variant else ''}", (x, 18), 24,
               max_width=300)
+    scale = room.app.viewport()[0]
+    beside = 0  # the subtitle's width: the clock line and the room's limits take the rest
     if subtitle and fonts.can_show(subtitle):
         draw.text(surface, subtitle, (x, 58), 20, theme.MUTED, "midleft", 200)
+        beside = min(200, draw.text_extent(subtitle, 20, scale)) + 16
     local = room.app.plays_locally
     if not local:  # nobody can join a game on this computer: no code to tell
         draw.text(surface, f"Room {m.room}{' · private' if m.private else ''}",
                   (x + PANEL_W, 24), 15, theme.MUTED, "topright")
     rules = options_text(m.options, room.option_defaults())
     draw.text(surface, f"Clock: {clock_text(m.clock)}{' · ' + rules if rules else ''}",
-              (x + PANEL_W, 58), 14, theme.MUTED, "midright", PANEL_W - 220)
+              (x + PANEL_W, 58), 14, theme.MUTED, "midright", PANEL_W - beside)
     bottom = room.bottom_seat()
     top = "second" if bottom == "first" else "first"
     draw_player(room, surface, top, pygame.Rect(x, 74, PANEL_W, 72))
     draw_player(room, surface, bottom, pygame.Rect(x, 154, PANEL_W, 72))
     watching = watching_text(room)
     draw.text(surface, watching, (x + PANEL_W, 244), 14, theme.MUTED, "midright")
-    scale = room.app.viewport()[0]
     status_w = PANEL_W - draw.text_extent(watching, 14, scale) - 16
     left = x
     for text, color in status_parts(room, status_w, scale):

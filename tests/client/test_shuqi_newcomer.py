@@ -290,3 +290,19 @@ def test_a_click_on_a_point_the_piece_cannot_reach_says_why(
     assert isinstance(alice.top, ExpressionDialog) and alice.top.target == 5
     for app in apps:
         app.disconnect()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_rooms_limits_are_read_whole_beside_the_clock(
+    ui: Any, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A room with its own move limit and home limit says them beside the clock; at 800x600
+    the line was cut ('Clock: 30 s/move · draw after 2 pl…') though the space beside the
+    short 国际数棋 under the title was free."""
+    snapshot = demo_room("shuqi", plies=2)
+    snapshot["options"] = {"max_plies": 100, "home_limit": 20}
+    ui.open_room(snapshot)
+    shown = drawn_whole(ui.app, pygame.Rect(800, 40, 480, 30), size, monkeypatch)
+    line = next(text for text in shown if text.startswith("Clock:"))
+    assert "100" in line and "20" in line and shown[line], shown
+    save(ui.app, SHOTS / f"shuqi-newcomer-limits-{size[0]}x{size[1]}.png", size)
