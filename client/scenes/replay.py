@@ -20,10 +20,11 @@ from client.analysis import SUFFIX, AnalysisRun, eval_text
 from client.annotations import CaptureTracker, position_highlight
 from client.boards import make_view
 from client.boards.base import BoardView, Marks
+from client.end_reasons import why_line
 from client.http_get import Fetch, FetchFailed, get_text
 from client.moves import MoveCell, PathMemo, display_moves, move_rows, position_name
 from client.record_file import as_typed, downloads_folder, record_kind, save_record
-from client.room_model import SEATS, SHORT_GAME_NAMES, RoomModel
+from client.room_model import SEATS, SHORT_GAME_NAMES, RoomModel, end_highlight
 from client.scenes import analysis_panel, room_panel
 from client.scenes.base import BesideBoard, HeaderLine
 from client.slides import Slides
@@ -363,14 +364,29 @@ class ReplayScene(BesideBoard):
         spectator reads them: "Alice resigned: Bob won", "Bob ran out of time: Alice won"."""
         from client.scenes.room import result_text
 
+        return result_text(self.ending())
+
+    def ending(self) -> RoomModel:
+        """The finished game as a room would hold it at its end (names, result, reason, the
+        last position and what its end marks), for the room's words about it."""
         last = self.states[-1] if self.states else None
         turn = getattr(last, "turn", "first")
-        ending = RoomModel(
+        return RoomModel(
             room="", game=self.game, status="over", result=self.result, reason=self.reason,
             seats={seat: {"name": self.names.get(seat) or f"{seat.capitalize()} player"}
                    for seat in SEATS},
-            turn=turn if turn in SEATS else "first", options=dict(self._options), state=last)
-        return result_text(ending)
+            turn=turn if turn in SEATS else "first", options=dict(self._options), state=last,
+            highlight=end_highlight(engines.get(self.game), last, self.reason, self.result)
+            if self.reason else ())
+
+    def why(self) -> str:
+        """Why the game ended beyond the result line (a number chess report or stop, see
+        :func:`why_line`), shown with the last move; ``""`` elsewhere."""
+        if self.index < len(self.moves) or not (self.result or self.reason):
+            return ""
+        with contextlib.suppress(Exception):  # a game this client has no rules for
+            return why_line(self.ending(), None, lambda seat: self.display_names()[seat])
+        return ""
 
     def handle_event(self, event: pygame.event.Event) -> None:
         """Buttons and arrow keys."""
@@ -481,8 +497,11 @@ class ReplayScene(BesideBoard):
         if index not in self._highlights:
             found: tuple[str, ...] = ()
             with contextlib.suppress(Exception):  # a game this client has no rules for
-                found = position_highlight(self.game, self.variant, engines.get(self.game),
-                                           self.states[index], self.view)
+                if index == len(self.moves) and self.reason:  # the end: what it was about
+                    found = self.ending().highlight
+                found = found or position_highlight(self.game, self.variant,
+                                                    engines.get(self.game), self.states[index],
+                                                    self.view)
             self._highlights[index] = found
         return self._highlights[index]
 
@@ -562,6 +581,13 @@ class ReplayScene(BesideBoard):
                 if verdict:
                     text += SUFFIX[verdict]
                 draw.text(surface, text, (box.left + 60 + k * 200, y), 15, color, max_width=190)
+        why = self.why()
+        if why:  # under the last move, where the game ended
+            shown = min(rows, len(lines) - first_line)
+            draw.paragraph(surface, why, pygame.Rect(box.left + 12, box.top + 12 + shown * 22,
+                                                     box.width - 24, box.bottom - 8
+                                                     - (box.top + 12 + shown * 22)), 15,
+                           theme.TEXT)
         for b in self.buttons:
             b.draw(surface)
 

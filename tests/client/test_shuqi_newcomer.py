@@ -306,3 +306,38 @@ def test_the_rooms_limits_are_read_whole_beside_the_clock(
     line = next(text for text in shown if text.startswith("Clock:"))
     assert "100" in line and "20" in line and shown[line], shown
     save(ui.app, SHOTS / f"shuqi-newcomer-limits-{size[0]}x{size[1]}.png", size)
+
+
+def test_the_replay_of_a_reported_game_shows_the_rule_break(
+    ui: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The replay of a game won by a report read 'Alice reported Bob's rule break: Alice won'
+    and showed nothing of it. At the last move it now marks the pieces left at home and says
+    why under the moves, as the result panel does (a spectator's words)."""
+    start = f"first;60;{FIRST_START};{SECOND_TWO_HOME}"
+    moves = ["11,6-10,5", "4,5-3,4"]  # Bob's 5 goes back home: 0, 3 and 5 are there
+    replay = ReplayScene(
+        ui.app,
+        "shuqi",
+        None,
+        start,
+        moves,
+        {"first": "Alice", "second": "Bob"},
+        {},
+        None,
+        "first",
+        "report",
+    )
+    ui.app.push(replay)
+    assert not replay.error
+    assert set(replay.highlight()) == {"0,7", "3,8", "3,4"}
+    why = "Bob's pieces 0, 3 and 5 were still at home after 31 moves (home limit 30)."
+    for size in SIZES:
+        shown = drawn_whole(ui.app, pygame.Rect(800, 140, 464, 520), size, monkeypatch)
+        assert why in " ".join(shown), list(shown)
+        save(ui.app, SHOTS / f"shuqi-newcomer-replay-report-{size[0]}x{size[1]}.png", size)
+    ui.key(pygame.K_HOME)
+    assert replay.highlight() == ()
+    assert why not in " ".join(
+        drawn_whole(ui.app, pygame.Rect(800, 140, 464, 520), SIZES[0], monkeypatch)
+    )
