@@ -1,5 +1,6 @@
-"""Why a picked number chess piece cannot go to a clicked point, in the player's words
-(RULES.md section 3, "Moves"): the room says it instead of dropping the pick without a word.
+"""A picked number chess piece's moves in the player's words (RULES.md section 3, "Moves"):
+how it can move when picked (step, hop, span and over which numbers), and why it cannot go to a
+clicked point (the room said nothing and dropped the pick).
 """
 
 from __future__ import annotations
@@ -27,6 +28,78 @@ PLAIN_WORDS = (
 them; an unknown reason is shown as the engine gives it."""
 
 
+MOST_WORDS = 120
+"""A picked piece's moves are listed up to this many characters, else counted."""
+
+
+def piece_moves(engine: Any, state: Any, origin: str) -> str:
+    """How the side to move's piece on ``origin`` can move, e.g. "The 9 can span 6 and 3 to
+    10,5 or 5 and 4 to 10,11."; many moves are counted ("The 4 has 9 moves, marked green: 5
+    steps, 2 hops and 2 spans."). ``""`` when it has none or nothing can be said."""
+    try:
+        frm = _point(origin)
+        piece = state.piece_at(frm)
+        if piece is None or piece[0] != state.turn:
+            return ""
+        steps: list[str] = []
+        hops: list[str] = []
+        spans: list[str] = []
+        for move in engine.legal_moves(state):
+            body = move.partition("=")[0]
+            start, _, point = body.partition("-")
+            if start != origin:
+                continue
+            to = _point(point)
+            if "=" in move:
+                numbers, _ = engine.spanned(state, frm, to)
+                spans.append(f"{_and(numbers)} to {point}")
+            elif abs(to[0] - frm[0]) + abs(to[1] - frm[1]) <= 2 and to != frm:
+                steps.append(point)
+            else:
+                over = state.piece_at(((frm[0] + to[0]) // 2, (frm[1] + to[1]) // 2))
+                hops.append(f"over the {over[1]} to {point}")
+    except (IllegalMove, ValueError, AttributeError, TypeError):
+        return ""
+    said = [
+        words
+        for words, found in (
+            (f"step to {_or(steps)}", steps),
+            (f"hop {' or '.join(hops)}", hops),
+            (f"span {' or '.join(spans)}", spans),
+        )
+        if found
+    ]
+    if not said:
+        return ""
+    text = f"The {piece[1]} can {', '.join(said[:-1])}{', or ' if len(said) > 1 else ''}{said[-1]}."
+    if len(text) <= MOST_WORDS:
+        return text
+    counts = [
+        f"{len(found)} {kind}{'' if len(found) == 1 else 's'}"
+        for kind, found in (("step", steps), ("hop", hops), ("span", spans))
+        if found
+    ]
+    total = len(steps) + len(hops) + len(spans)
+    return f"The {piece[1]} has {total} moves, marked green: {_and(counts)}."
+
+
+def _and(items: Any) -> str:
+    """``6 and 3``, ``7, 1 and 3``."""
+    return _listed([str(item) for item in items], "and")
+
+
+def _or(items: list[str]) -> str:
+    """``10,5 or 10,7``."""
+    return _listed(items, "or")
+
+
+def _listed(words: list[str], last: str) -> str:
+    """``words`` one after another, ``last`` ("and", "or") before the last one."""
+    if len(words) < 2:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
 def landing_refusal(engine: Any, state: Any, origin: str, point: str) -> str:
     """Why the piece on ``origin`` cannot go to ``point`` in ``state`` (the side to move's
     piece, ``point`` not one of its destinations): "The 5 cannot span 6 and 3 to 10,5: ...",
@@ -48,7 +121,7 @@ def landing_refusal(engine: Any, state: Any, origin: str, point: str) -> str:
         except IllegalMove:
             engine.play(state, move)  # not a span: its refusal says why
             return ""
-        listed = " and ".join([", ".join(map(str, numbers[:-1])), str(numbers[-1])])
+        listed = _and(numbers)
         return (
             f"The {value} cannot span {listed} to {point}: no arithmetic of {listed}, "
             f"each used once, makes {value}."

@@ -55,7 +55,7 @@ from client.scenes.room_panel import (
     PANEL_W,
     PANEL_X,
 )
-from client.shuqi_hints import landing_refusal
+from client.shuqi_hints import landing_refusal, piece_moves
 from client.slides import Slides
 from client.sound_cues import RoomSounds
 from client.ui import draw, fonts, theme, widgets
@@ -1109,6 +1109,15 @@ class RoomScene(BesideBoard):
         elif pick.kind == "pending" and pick.message:  # a capture path: what comes next
             self.say(pick.message, theme.TEXT, 8)
             self.pick_note = pick.message
+        elif pick.kind == "select" and self.model.game == "shuqi":  # how the piece moves
+            m = self.model
+            self.clear_pick_note()
+            note = piece_moves(m.engine, m.state, self.picker.selected or "")
+            if note:
+                self.say(note, theme.TEXT, 12, 3)
+                self.pick_note = note
+        elif pick.kind == "none":  # the pick dropped: what was said about it goes with it
+            self.clear_pick_note()
 
     def clear_pick_note(self) -> None:
         """Remove the picker's note on a click (e.g. "Several captures end there…") if it is

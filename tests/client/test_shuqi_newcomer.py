@@ -341,3 +341,25 @@ def test_the_replay_of_a_reported_game_shows_the_rule_break(
     assert why not in " ".join(
         drawn_whole(ui.app, pygame.Rect(800, 140, 464, 520), SIZES[0], monkeypatch)
     )
+
+
+def test_a_picked_piece_says_how_it_can_move(tmp_path: Path, server: EmbeddedServer) -> None:
+    """Picking a piece marked its points with small dots and said nothing: which is a step,
+    which a span, and over which numbers, a newcomer could not tell. Now the room says it
+    (the span's arithmetic is left to the player: the expression is asked on the span)."""
+    alice, bob = table(tmp_path, server)
+    apps = [alice, bob]
+    room = room_of(alice)
+    click(alice, px(alice, "13,8"))
+    assert room.message == "The 9 can span 6 and 3 to 10,5 or 5 and 4 to 10,11."
+    shots(alice, "shuqi-newcomer-picked-span", later=0)
+    click(alice, px(alice, "11,6"))
+    assert room.message == "The 3 can step to 10,5 or 10,7."
+    click(alice, px(alice, "12,7"))
+    assert room.message == "The 6 can hop over the 3 to 10,5 or over the 2 to 10,9."
+    click(alice, px(alice, "12,7"))  # dropped: the line goes with it
+    assert room.message == ""
+    play(apps, alice, "11,6", "10,5")
+    assert room.message == ""
+    for app in apps:
+        app.disconnect()
