@@ -184,8 +184,8 @@ class ShuqiView(LatticeView):
             band = max(2, u * 0.1)
             common.ring(surface, LAST_MOVE_LIGHT, target, radius + 1, band)
             common.ring(surface, common.LAST_MOVE, target, radius + 1 + band, max(2, u * 0.12))
-        for point in marks.targets:
-            common.disc(surface, (*common.TARGET, 170), self._xy(*parse_point(point)), u * 0.28)
+        for point in marks.targets:  # big enough to be seen at 640x480 (a third of a piece)
+            common.disc(surface, (*common.TARGET, 190), self._xy(*parse_point(point)), u * 0.44)
         hover = marks.extra.get("hover")
         if isinstance(hover, str) and hover:
             common.ring(surface, (255, 255, 255, 170), self._xy(*parse_point(hover)), radius + 2, 2)

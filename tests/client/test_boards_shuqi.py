@@ -228,3 +228,25 @@ def test_the_last_move_stands_out_by_lightness_on_either_sides_piece(
     shot = pygame.Surface((768, 768))
     view.draw(shot, MID, marks)
     save_png(shot, f"shuqi_last_move_{'red' if target == '10,5' else 'blue'}.png")
+
+
+def test_a_destination_mark_is_seen_in_a_small_window(save_png: SavePng) -> None:
+    """The green mark of a picked piece's destination was a dot of 0.28 units (about 3 pixels
+    across in the 640x480 window's board of 380 pixels), easy to miss on the wood; it now
+    covers at least a quarter of a piece's disc, at any size."""
+    view = new_view()
+    for side in (380, 760):  # the room's board at 640x480 and at 1280x800
+        view.layout(pygame.Rect(0, 0, side, side))
+        plain, marked = pygame.Surface((side, side)), pygame.Surface((side, side))
+        view.draw(plain, START, Marks(selected="11,6"))
+        view.draw(marked, START, Marks(selected="11,6", targets=frozenset({"10,5", "10,7"})))
+        save_png(marked, f"shuqi-targets-{side}.png")
+        x, y = view.pixel_of("10,5")
+        reach = round(view.unit)
+        changed = sum(
+            plain.get_at((x + dx, y + dy)) != marked.get_at((x + dx, y + dy))
+            for dx in range(-reach, reach + 1)
+            for dy in range(-reach, reach + 1)
+        )
+        disc = math.pi * view.piece_radius() ** 2
+        assert changed >= disc / 4, (side, changed, disc)
