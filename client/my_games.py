@@ -22,7 +22,7 @@ from urllib.parse import quote
 
 from client.address import http_url, record_url
 from client.http_get import FetchFailed, get_text, json_list
-from client.room_model import REASON_WORDS, SEATS, change_text, game_label, whole
+from client.room_model import SEATS, change_text, ending_words, game_label, whole
 
 LIST_WORDS = {401: "the server no longer knows your identity: reconnect to get a new one"}
 """What a refusal of the list means."""
@@ -116,7 +116,8 @@ def reason_words(entry: Mapping[str, Any]) -> str:
         return ""
     if reason == "aborted":
         return "before both sides moved"
-    return REASON_WORDS.get(reason, reason.replace("_", " "))
+    variant = entry.get("variant")
+    return ending_words(reason, variant if isinstance(variant, str) else None)
 
 
 def moves_text(game: str, plies: int | None, start: Any) -> str:

@@ -540,7 +540,8 @@ def end_highlight(engine: Any, state: Any, reason: str | None, result: str | Non
 REASON_WORDS = {
     "checkmate": "checkmate", "stalemate": "stalemate", "insufficient": "insufficient material",
     "repetition": "threefold repetition", "fifty_moves": "the fifty-move rule",
-    "kings_only": "25 king moves without capture", "endgame_16": "the 16-move endgame rule",
+    "kings_only": "the 25-move rule (kings only)",
+    "endgame_16": "the 16-move endgame rule",
     "endgame_5": "the 5-move endgame rule", "no_moves": "no legal moves", "five": "five in a row",
     "board_full": "a full board", "captain": "captain captured",
     "stop": "the stop call (scores compared)",
@@ -549,6 +550,22 @@ REASON_WORDS = {
     "agreement": "agreement", "move_limit": "the move limit", "abandoned": "abandonment",
     "aborted": "aborted before both sides moved",
 }
+
+
+def ending_words(reason: str, variant: str | None = None) -> str:
+    """How a game ended, in its players' words: :data:`REASON_WORDS`, except that a draughts
+    kings-only draw counts the moves of ``variant``'s own rule (15 on 8 x 8, 25 on 10 x 10).
+
+    >>> ending_words("kings_only", "russian")
+    'the 15-move rule (kings only)'
+    """
+    if reason == "kings_only" and variant is not None:
+        from engines.draughts import VARIANTS
+
+        spec = VARIANTS.get(variant)
+        if spec is not None:
+            return f"the {spec.kings_only_plies // 2}-move rule (kings only)"
+    return REASON_WORDS.get(reason, reason.replace("_", " "))
 
 
 SHORT_GAME_NAMES = {"chess": "Chess", "draughts": "Draughts", "shuqi": "Number chess",

@@ -372,7 +372,8 @@ class ReplayScene(BesideBoard):
         last = self.states[-1] if self.states else None
         turn = getattr(last, "turn", "first")
         return RoomModel(
-            room="", game=self.game, status="over", result=self.result, reason=self.reason,
+            room="", game=self.game, variant=self.variant, status="over", result=self.result,
+            reason=self.reason,
             seats={seat: {"name": self.names.get(seat) or f"{seat.capitalize()} player"}
                    for seat in SEATS},
             turn=turn if turn in SEATS else "first", options=dict(self._options), state=last,

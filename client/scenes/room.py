@@ -39,10 +39,10 @@ from client.premove import PREMOVE_CANCELLED, PREMOVE_GAMES, Premoves
 from client.room_model import (
     ANSWERED_WORDS,
     OFFER_WORDS,
-    REASON_WORDS,
     SEATS,
     ChatLine,
     RoomModel,
+    ending_words,
     format_clock,
     reply_to,
 )
@@ -1863,7 +1863,7 @@ def _result_parts(m: RoomModel, hotseat: bool, name: Callable[[str], str]
         return "your" if seat == you else f"{name(seat)}'s"
 
     reason = m.reason or ""
-    words = REASON_WORDS.get(reason, reason.replace("_", " "))
+    words = ending_words(reason, m.variant)
     winner = m.result if m.result in ("first", "second") else None
     if winner is None:
         mover = m.turn if m.turn in ("first", "second") else "first"
@@ -1916,7 +1916,7 @@ def result_lines(m: RoomModel, hotseat: bool = False,
     if m.result is None and m.status == "over":
         if m.reason == "aborted":
             return "Game aborted", "before both sides moved"
-        return "Game over", REASON_WORDS.get(m.reason or "", m.reason or "")
+        return "Game over", ending_words(m.reason or "", m.variant)
     named = name or m.name_of
     event, outcome, loser_speaks = _result_parts(m, hotseat, named)
     names = (named("first"), named("second"))
@@ -1936,7 +1936,7 @@ def result_text(m: RoomModel, hotseat: bool = False) -> str:
         if m.status == "over" and m.reason == "aborted":
             return "Game aborted before both sides moved"
         if m.status == "over" and m.reason:
-            return f"Game over: {REASON_WORDS.get(m.reason, m.reason)}"
+            return f"Game over: {ending_words(m.reason, m.variant)}"
         return "Game over"
     event, outcome, _ = _result_parts(m, hotseat, lambda seat: short_name(m, seat))
     names = (short_name(m, "first"), short_name(m, "second"))

@@ -1,0 +1,97 @@
+"""A review by an international draughts player (lidraughts, PlayOK) of Boardhall's draughts,
+played through the real client against a real server, and what it found wrong:
+
+- Russian and Brazilian games drawn by their kings-only rule (15 moves each, RULES.md section 2)
+  said "25 king moves without capture", the international count; each variant's result names
+  its own rule now, in the words draughts players use ("the 25-move rule", "the 15-move rule").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import engines
+from client.app import App
+from client.local import EmbeddedServer
+from client.scenes.replay import ReplayScene
+from client.scenes.result import ResultPanel
+from client.scenes.room import RoomScene, result_lines, result_text
+from client.screenshot import save
+from tests.client.helpers import pump, room_of
+from tests.client.test_playthrough_audit import play, two_players
+
+SHOTS = Path("/tmp/draughts-review")
+SIZES = ((800, 600), (1280, 800))
+
+
+def shot(app: App, name: str) -> None:
+    """Save what the app shows as windows of 800x600 and 1280x800 under /tmp/draughts-review
+    (a room's sliding move landed: a picture of where things end up)."""
+    for room in app.find(RoomScene):
+        room.slides.stop()
+    for size in SIZES:
+        save(app, SHOTS / f"{name}-{size[0]}x{size[1]}.png", size)
+
+
+@pytest.fixture
+def server() -> Any:
+    """A real server on a loopback port."""
+    embedded = EmbeddedServer().start()
+    yield embedded
+    embedded.stop()
+
+
+def fresh_king_move(engine: Any, state: Any, seen: set[str]) -> str:
+    """A king move to a position not seen before that leaves the opponent no capture (so the
+    kings-only count, not repetition or a capture, ends the game)."""
+    for move in engine.legal_moves(state):
+        after = engine.play(state, move)
+        position = engine.position(after)
+        if position not in seen and not any("x" in m for m in engine.legal_moves(after)):
+            return move
+    raise AssertionError(f"no fresh quiet king move in {engine.position(state)} {len(seen)}")
+
+
+@pytest.mark.parametrize(
+    "variant, words",
+    [
+        ("russian", "The 15-move rule (kings only)"),
+        ("international", "The 25-move rule (kings only)"),
+    ],
+)
+def test_a_kings_only_draw_names_its_variants_rule(
+    tmp_path: Path, server: EmbeddedServer, variant: str, words: str
+) -> None:
+    """Two kings move about without capture until the variant's kings-only rule draws: the
+    result panel names that rule with its own count (Russian draughts: 15 moves each)."""
+    start = "W:WK29,K32:BK1,K4" if variant == "russian" else "W:WK46,K47:BK4,K5"
+    alice, bob = two_players(tmp_path, server, "draughts", variant=variant, position=start)
+    apps = [alice, bob]
+    model = room_of(alice).model
+    engine = engines.get("draughts")
+    state: Any = engine.start(variant, position=start)
+    seen = {engine.position(state)}
+    while engine.outcome(state) is None:
+        mover = alice if state.turn == "first" else bob
+        move = fresh_king_move(engine, state, seen)
+        play(apps, mover, *move.split("-"))
+        assert model.moves[-1] == move, (model.moves, move)
+        state = engine.play(state, move)
+        seen.add(engine.position(state))
+    pump(apps, lambda: all(room_of(a).model.reason for a in apps))
+    assert model.reason == "kings_only"
+    assert len(model.moves) == (30 if variant == "russian" else 50)
+    assert result_lines(model) == ("Draw", words)
+    assert result_text(room_of(bob).model) == f"Draw: {words[0].lower()}{words[1:]}"
+    panel = alice.top
+    assert isinstance(panel, ResultPanel)
+    shot(alice, f"kings-only-draw-{variant}")
+    panel.act("replay")
+    replay = alice.top
+    assert isinstance(replay, ReplayScene)
+    assert replay.result_line() == f"Draw: {words[0].lower()}{words[1:]}"
+    for app in apps:
+        app.disconnect()
