@@ -141,6 +141,23 @@ def castling_onto_rooks(fen: str, texts: Iterable[str]) -> list[MoveShape]:
     return found
 
 
+def shorter_captures(engine: Any, state: Any) -> dict[str, int]:
+    """Draughts: the most pieces each piece of the side to move takes in a capture that the
+    majority rule forbids (by point), from the engine's ``shorter_captures``; empty for an
+    engine without them or one that cannot tell."""
+    listed = getattr(engine, "shorter_captures", None)
+    if listed is None:
+        return {}
+    most: dict[str, int] = {}
+    try:
+        for move in listed(state):
+            start = str(move.frm)
+            most[start] = max(most.get(start, 0), len(move.captured))
+    except Exception:  # a position this engine cannot judge: no reason to give
+        return {}
+    return most
+
+
 PickKind = Literal["none", "select", "pending", "send", "choose", "expression", "illegal"]
 
 
@@ -172,6 +189,9 @@ class MovePicker:
         self.own: frozenset[str] = frozenset()
         """Points holding the mover's pieces: a click there keeps the selection and says why
         that piece cannot move (the room sets it from the board)."""
+        self.shorter: dict[str, int] = {}
+        """Draughts: the most pieces each of the mover's pieces could take in a capture the
+        majority rule forbids (the room sets it from the engine), to say why it cannot."""
         self.reset(legal)
 
     def reset(self, legal: Iterable[str | MoveShape]) -> None:
@@ -259,9 +279,19 @@ class MovePicker:
         return Pick("none")
 
     def _no_move_from(self, point: str) -> str:
-        """Why the player's own piece on ``point`` cannot move."""
+        """Why the player's own piece on ``point`` cannot move: in draughts, which piece must
+        capture, and when ``point`` could capture fewer pieces, that the most must be taken."""
         if self.game == "draughts" and self.shapes and all("x" in s.text for s in self.shapes):
-            return f"{point} cannot move: a capture is compulsory."
+            origins = ", ".join(sorted(self.origins(), key=_point_order))
+            taken = self.shorter.get(point)
+            if taken is None:
+                return f"{point} cannot move: a capture is compulsory (from {origins})."
+            most = max(len(s.path) for s in self.shapes)  # a jump per piece taken
+            pieces = "piece" if taken == 1 else "pieces"
+            return (
+                f"{point} takes only {taken} {pieces}: take the most pieces ({most}, from "
+                f"{origins})."
+            )
         return f"No legal move starts at {point}."
 
     def _select(self, point: str) -> Pick:

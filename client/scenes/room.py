@@ -33,6 +33,7 @@ from client.moves import (
     legal_shapes,
     move_path,
     move_rows,
+    shorter_captures,
 )
 from client.net import NO_RECONNECT_CODES
 from client.premove import PREMOVE_CANCELLED, PREMOVE_GAMES, Premoves
@@ -403,6 +404,7 @@ class RoomScene(BesideBoard):
                 self.picker.own = frozenset(
                     point for point, (owner, _) in self.view.pieces_of(self.model.state).items()
                     if owner == mover)
+        self.picker.shorter = shorter_captures(engine, self.model.state)
 
     def pending_state(self) -> Any:
         """The position after our move on its way to the server: the board shows it, and a

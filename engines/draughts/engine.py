@@ -13,6 +13,7 @@ draw rules need.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -30,7 +31,7 @@ from engines.base import (
 )
 from engines.draughts.board import Bitboard, Geometry, MoveGenerator, Rules, bits
 from engines.draughts.fen import Setup, parse_position
-from engines.draughts.notation import LegalMove, name_moves, parse_move
+from engines.draughts.notation import LegalMove, choices_text, name_moves, parse_move
 
 
 @dataclass(frozen=True)
@@ -131,7 +132,13 @@ memory kept growing by some 13.5 MB long after its games settled into a steady s
 def _legal(
     variant: str, white: Bitboard, black: Bitboard, kings: Bitboard, white_to_move: bool
 ) -> tuple[LegalMove, ...]:
-    gen = GENERATORS[variant]
+    return _named(GENERATORS[variant], white, black, kings, white_to_move)
+
+
+def _named(
+    gen: MoveGenerator, white: Bitboard, black: Bitboard, kings: Bitboard, white_to_move: bool
+) -> tuple[LegalMove, ...]:
+    """The moves ``gen`` finds, named in PDN."""
     geo = gen.geo
     sq = geo.square_of
     own, opp = (white, black) if white_to_move else (black, white)
@@ -146,6 +153,15 @@ def _legal(
         for f, t, cap, promotes in gen.quiet_moves(own, opp, kings, white_to_move):
             raw.append((sq[f], sq[t], (), ((sq[f], sq[t]),), (f, t, cap, promotes)))
     return tuple(name_moves(raw))
+
+
+ANY_LENGTH: dict[str, MoveGenerator] = {
+    v.id: MoveGenerator(dataclasses.replace(v.rules, max_capture=False))
+    for v in VARIANTS.values()
+    if v.rules.max_capture
+}
+"""The majority-capture variants' moves without that rule: the captures it forbids, to say why
+one is refused (never to play one)."""
 
 
 @lru_cache(maxsize=4096)
@@ -246,8 +262,39 @@ class DraughtsEngine(Engine):
         return [m.text for m in self.moves(state)]
 
     def parse_move(self, state: DraughtsState, text: str) -> LegalMove:
-        """The legal move ``text`` names; raises :class:`IllegalMove`."""
-        return parse_move(text, self.moves(state), GENERATORS[state.variant].geo.squares)
+        """The legal move ``text`` names; raises :class:`IllegalMove` (for a capture that the
+        majority rule forbids, saying so: how many pieces it takes, how many must be taken)."""
+        squares = GENERATORS[state.variant].geo.squares
+        moves = self.moves(state)
+        try:
+            return parse_move(text, moves, squares)
+        except IllegalMove:
+            try:
+                short = parse_move(text, self.shorter_captures(state), squares)
+            except IllegalMove:
+                short = None
+            if short is None:
+                raise
+        most = len(moves[0].captured)
+        taken = len(short.captured)
+        raise IllegalMove(
+            f"{short.text} takes {taken} piece{'' if taken == 1 else 's'}: the most pieces must "
+            f"be taken, {most} ({choices_text(moves)})"
+        )
+
+    def shorter_captures(self, state: DraughtsState) -> tuple[LegalMove, ...]:
+        """The captures the majority rule forbids in ``state`` (complete captures by the
+        movement rules that take fewer pieces than the legal ones); none in russian draughts,
+        which has no such rule."""
+        gen = ANY_LENGTH.get(state.variant)
+        if gen is None:
+            return ()
+        legal = self.moves(state)
+        if not legal or not legal[0].is_capture:
+            return ()
+        most = len(legal[0].captured)
+        every = _named(gen, state.white, state.black, state.kings, state.turn == "first")
+        return tuple(m for m in every if len(m.captured) < most)
 
     def play(self, state: DraughtsState, move: str) -> DraughtsState:
         """The state after ``move`` (``32-28``, ``28x19`` or a full path ``28x19x10``)."""

@@ -87,10 +87,12 @@ def parse_move(text: str, moves: Sequence[LegalMove], squares: int) -> LegalMove
             if not m.is_capture and m.frm == frm and m.to == to:
                 return m
         if captures:
-            raise IllegalMove(f"{body} is not legal: capture is compulsory ({_choices(captures)})")
-        raise IllegalMove(f"{body} is not legal here (legal: {_choices(moves)})")
+            raise IllegalMove(
+                f"{body} is not legal: capture is compulsory ({choices_text(captures)})"
+            )
+        raise IllegalMove(f"{body} is not legal here (legal: {choices_text(moves)})")
     if not captures:
-        raise IllegalMove(f"{body} is not legal: no capture here (legal: {_choices(moves)})")
+        raise IllegalMove(f"{body} is not legal: no capture here (legal: {choices_text(moves)})")
     if len(numbers) == 2:
         frm, to = numbers
         found = [m for m in captures if m.frm == frm and m.to == to]
@@ -101,15 +103,16 @@ def parse_move(text: str, moves: Sequence[LegalMove], squares: int) -> LegalMove
                 f"{body} is ambiguous: write the full path, one of "
                 + ", ".join(m.text for m in found)
             )
-        raise IllegalMove(f"{body} is not a legal capture here (legal: {_choices(captures)})")
+        raise IllegalMove(f"{body} is not a legal capture here (legal: {choices_text(captures)})")
     path = tuple(numbers)
     for m in captures:
         if path in m.paths:
             return m
-    raise IllegalMove(f"{body} is not a legal capture path here (legal: {_choices(captures)})")
+    raise IllegalMove(f"{body} is not a legal capture path here (legal: {choices_text(captures)})")
 
 
-def _choices(moves: Sequence[LegalMove], limit: int = 12) -> str:
+def choices_text(moves: Sequence[LegalMove], limit: int = 12) -> str:
+    """The moves' texts for an error message, the first ``limit`` of them."""
     texts = [m.text for m in moves]
     if not texts:
         return "none"

@@ -4,6 +4,10 @@ played through the real client against a real server, and what it found wrong:
 - Russian and Brazilian games drawn by their kings-only rule (15 moves each, RULES.md section 2)
   said "25 king moves without capture", the international count; each variant's result names
   its own rule now, in the words draughts players use ("the 25-move rule", "the 15-move rule").
+- The majority rule was never named: a click on a man whose capture is shorter than another
+  piece's said "33 cannot move: a capture is compulsory" (it can capture), and the server
+  refused the typed capture with a bare "not a legal capture here". Both say now that the
+  most pieces must be taken, how many that is and with which piece.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from client.scenes.replay import ReplayScene
 from client.scenes.result import ResultPanel
 from client.scenes.room import RoomScene, result_lines, result_text
 from client.screenshot import save
-from tests.client.helpers import pump, room_of
+from tests.client.helpers import click, drag, pump, px, room_of
 from tests.client.test_playthrough_audit import play, two_players
 
 SHOTS = Path("/tmp/draughts-review")
@@ -93,5 +97,34 @@ def test_a_kings_only_draw_names_its_variants_rule(
     replay = alice.top
     assert isinstance(replay, ReplayScene)
     assert replay.result_line() == f"Draw: {words[0].lower()}{words[1:]}"
+    for app in apps:
+        app.disconnect()
+
+
+def test_a_shorter_capture_says_the_most_pieces_must_be_taken(
+    tmp_path: Path, server: EmbeddedServer
+) -> None:
+    """33 could take one man, 47 takes two: a click on 33 (or a drag from it) says that 33
+    takes only one piece and the most pieces must be taken (two, from 47), not that 33 cannot
+    move; the same capture typed (/33x22) is refused by the server saying so too. A man that
+    cannot capture at all is told which piece must."""
+    alice, bob = two_players(tmp_path, server, "draughts", position="W:W33,47,49:B28,42,32,5")
+    apps = [alice, bob]
+    room = room_of(alice)
+    click(alice, px(alice, "33"))
+    assert room.message == "33 takes only 1 piece: take the most pieces (2, from 47)."
+    assert room.picker.selected is None
+    drag(alice, px(alice, "33"), px(alice, "22"))
+    assert room.message == "33 takes only 1 piece: take the most pieces (2, from 47)."
+    shot(alice, "majority-short-capture")
+    click(alice, px(alice, "49"))
+    assert room.message == "49 cannot move: a capture is compulsory (from 47)."
+    room.chat_field.value = "/33x22"
+    room.send_chat()
+    pump(apps, lambda: room.pending_move is None and "most pieces" in room.message)
+    assert "33x22 takes 1 piece" in room.message and "47x27" in room.message, room.message
+    shot(alice, "majority-short-capture-typed")
+    play(apps, alice, "47", "38", "27")
+    assert room.model.moves == ["47x27"]
     for app in apps:
         app.disconnect()

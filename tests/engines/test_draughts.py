@@ -119,6 +119,25 @@ def test_majority_capture_international_and_brazilian_not_russian() -> None:
     assert ENGINE.legal_moves(ENGINE.start("russian", "W:W23:B18,19,11")) == ["23x7", "23x14"]
 
 
+def test_a_shorter_capture_is_refused_naming_the_majority_rule() -> None:
+    """A capture the movement rules allow but the majority rule forbids is refused saying how
+    many pieces it takes and that the most pieces must be taken, with the legal captures;
+    shorter_captures lists such captures (none in russian draughts, where any capture goes)."""
+    state = ENGINE.start(None, "W:W33,47:B28,42,32,5")
+    assert ENGINE.legal_moves(state) == ["47x27"]
+    assert [(m.text, m.captured) for m in ENGINE.shorter_captures(state)] == [
+        ("33x22", (28,))
+    ]  # not 47x38: a capture goes on while it can, majority rule or not
+    refused = r"33x22 takes 1 piece: the most pieces must be taken, 2 \(47x27\)"
+    with pytest.raises(IllegalMove, match=refused):
+        ENGINE.play(state, "33x22")
+    with pytest.raises(IllegalMove, match=r"28x17 takes 1 piece.*most pieces.*2.*28x8"):
+        ENGINE.play(ENGINE.start(None, "W:W28:B22,23,13"), "28x17")
+    with pytest.raises(IllegalMove, match="not a legal capture here"):
+        ENGINE.play(state, "33x24")  # no capture at all: the plain refusal
+    assert ENGINE.shorter_captures(ENGINE.start("russian", "W:W23:B18,19,11")) == ()
+
+
 def test_majority_counts_pieces_so_a_king_counts_as_one() -> None:
     """Three men outweigh two kings; two kings and two men tie, and the player chooses."""
     more_men = ENGINE.start(None, "W:W33,36:BK28,K17,31,21,11")
@@ -247,7 +266,7 @@ def test_wrong_capture_path_is_refused() -> None:
     with pytest.raises(IllegalMove, match=r"not a legal capture path.*28x8"):
         ENGINE.play(state, "28x17x8")
     with pytest.raises(IllegalMove, match="not a legal capture here"):
-        ENGINE.play(state, "28x17")
+        ENGINE.play(state, "28x26")
 
 
 def test_move_text_is_case_and_space_tolerant() -> None:
