@@ -15,7 +15,7 @@ MoveShape(text='e7e8q', origin='e7', path=('e8',), suffix='q')
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -328,6 +328,24 @@ def _point_order(point: str) -> tuple[int, int, str]:
 MoveCell = tuple[int | None, str]
 """A move in a move list: its ply index (``None`` for the "…" before a first move played by the
 second side) and its text."""
+
+
+def shortened_path(move: str, fits: Callable[[str], bool]) -> str:
+    """A draughts capture path too long for its place with landings left out of its middle:
+    the start, then as many of the last squares as ``fits`` allows (the end square always).
+    Anything that fits, or is not a path of three squares or more, is given back as it is.
+
+    >>> shortened_path("16x49x40x12x21", lambda text: len(text) <= 10)
+    '16x…x12x21'
+    """
+    squares = move.split("x")
+    if len(squares) < 3 or fits(move):
+        return move
+    for kept in range(len(squares) - 2, 1, -1):
+        shorter = "x".join([squares[0], "…", *squares[-kept:]])
+        if fits(shorter):
+            return shorter
+    return "x".join([squares[0], "…", squares[-1]])
 
 
 def first_move_number(game: str, start: str | None) -> int:

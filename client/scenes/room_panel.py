@@ -4,12 +4,14 @@ the move list, the chat and the action buttons. Drawing only: it reads the room 
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pygame
 
 from client.annotations import CaptureTracker, material_edge, sort_key
 from client.chat_mute import can_mute
+from client.moves import shortened_path
 from client.premove import describe
 from client.room_model import RoomModel, clock_text, format_clock, options_text
 from client.ui import draw, fonts, theme
@@ -308,10 +310,17 @@ def draw_moves(room: RoomScene, surface: pygame.Surface, rect: pygame.Rect,
     for number, at, spots in move_spots(room, rect):
         draw.text(surface, number, at, 14, theme.FAINT)
         for ply, text, cell in spots:
+            if room.model.game == "draughts":  # a long capture path keeps its end in view
+                text = shortened_path(text, fits_in(cell.width - 6, 15))
             color = (theme.ACCENT if ply == current else theme.FAINT if ply is None
                      else theme.TEXT)
             draw.text(surface, text, (cell.left, cell.top + 3), 15, color,
                       max_width=cell.width - 6)
+
+
+def fits_in(width: int, size: int) -> Callable[[str], bool]:
+    """Whether a text of ``size`` shows within ``width`` logical pixels (as laid out now)."""
+    return lambda text: fonts.displayed_size(text, size)[0] <= width
 
 
 CHAT_SIZE = 14

@@ -8,6 +8,9 @@ played through the real client against a real server, and what it found wrong:
   piece's said "33 cannot move: a capture is compulsory" (it can capture), and the server
   refused the typed capture with a bare "not a legal capture here". Both say now that the
   most pieces must be taken, how many that is and with which piece.
+- A capture written with its full path (two captures with the same start and end) was cut in
+  the move list to '16x49x40x12x…', hiding the square it ended on; the middle landings are
+  left out instead ('16x…x40x12x21', '16x…x21' in a small window).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from client.scenes.room import RoomScene, result_lines, result_text
 from client.screenshot import save
 from tests.client.helpers import click, drag, pump, px, room_of
 from tests.client.test_playthrough_audit import play, two_players
+from tests.client.window_tools import render_at
 
 SHOTS = Path("/tmp/draughts-review")
 SIZES = ((800, 600), (1280, 800))
@@ -126,5 +130,36 @@ def test_a_shorter_capture_says_the_most_pieces_must_be_taken(
     shot(alice, "majority-short-capture-typed")
     play(apps, alice, "47", "38", "27")
     assert room.model.moves == ["47x27"]
+    for app in apps:
+        app.disconnect()
+
+
+def test_a_long_capture_path_in_the_move_list_keeps_its_end(
+    tmp_path: Path, server: EmbeddedServer
+) -> None:
+    """A king's two captures from 16 to 21 take different men, so the move is written with its
+    full path (16x49x40x12x21), wider than a move list cell: the list read '16x49x40x12x…', the
+    square it ended on cut off. It keeps the start and the end now, leaving out landings from
+    the middle: 16x…x12x21 where that fits (the last landing tells the two paths apart), and
+    at least 16x…x21."""
+    alice, bob = two_players(tmp_path, server, "draughts", position="W:WK16:B23,17,13,44,38")
+    apps = [alice, bob]
+    play(apps, alice, "16", "49", "40", "12", "21")
+    assert room_of(bob).model.moves == ["16x49x40x12x21"]
+    for size in SIZES:
+        for app, name in ((alice, "white"), (bob, "black")):
+            room = room_of(app)
+            room.slides.stop()
+            shown = [
+                value
+                for item, value, _ in render_at(app, size, f"long-path-{name}")
+                if item.size == 15 and value.startswith("16x")
+            ]
+            ending = "x12x21" if size == (1280, 800) else "x21"
+            assert shown and shown[0].startswith("16x…x") and shown[0].endswith(ending), (
+                size,
+                shown,
+            )
+        shot(bob, "long-capture-path-black")
     for app in apps:
         app.disconnect()
