@@ -112,6 +112,7 @@ class Browse:
             self._highlight = (state, position_highlight(model.game, model.variant,
                                                          model.engine, state, view))
         return Marks(last_move=last, highlight=self._highlight[1],
+                     before=model.history[index - 1] if index else None,
                      extra={"coordinates": coordinates})
 
     def lines(self, model: RoomModel, rows: list[tuple[int, list[MoveCell]]]) -> list[str]:

@@ -342,8 +342,11 @@ class RoomModel:
     def last_points(self) -> tuple[str, ...]:
         """Points of the last move, a draughts capture's landings too (its piece slides through
         them) though its text names only its start and end."""
-        before = self.history[-2] if len(self.history) == len(self.moves) + 1 > 1 else None
-        return self._paths.path(self.game, self.engine, before, self.last_move)
+        return self._paths.path(self.game, self.engine, self.before_last(), self.last_move)
+
+    def before_last(self) -> Any:
+        """The position before the last move (``None``: no move, or positions not rebuilt)."""
+        return self.history[-2] if len(self.history) == len(self.moves) + 1 > 1 else None
 
     def name_of(self, seat: str) -> str:
         """The name in ``seat`` (or a placeholder)."""

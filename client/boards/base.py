@@ -69,6 +69,9 @@ class Marks:
     """Game-specific flags (``coordinates``: bool, ``numbers``: bool, ...)."""
     motion: Motion | None = None
     """The last move on its way (see :class:`Motion`); ``None``: every piece at rest."""
+    before: Any = None
+    """The position before :attr:`last_move`, when the board should show what that move took
+    (a draughts renderer draws the pieces it took faded where they stood)."""
 
 
 def fade_in(progress: float) -> float:

@@ -37,6 +37,8 @@ HOVER_EDGE = (250, 246, 236)
 WHITE_MAN = ((222, 214, 198), (255, 253, 246), (128, 116, 100))
 """Rim, highlight and edge colours of a white piece."""
 BLACK_MAN = ((30, 24, 22), (104, 86, 74), (8, 6, 6))
+TAKEN_ALPHA = 90
+"""How opaque (of 255) a piece the last move took is drawn where it stood."""
 GOLD = (236, 190, 64)
 GOLD_EDGE = (120, 82, 20)
 
@@ -192,6 +194,7 @@ class DraughtsView(SquareBoardView):
         numbers = marks.extra.get("numbers", marks.extra.get("coordinates", True))
         surface.blit(self.board_image(bool(numbers)), self.origin)
         self.tint_squares(surface, marks, LAST_MOVE_TINT, SELECT_TINT)
+        self.paint_taken(surface, pieces, marks)
         if len(marks.last_move) >= 3:  # a multi-capture: show the path through its landings
             path = [self.pixel_of(p) for p in marks.last_move]
             for a, b in itertools.pairwise(path):
@@ -216,6 +219,22 @@ class DraughtsView(SquareBoardView):
         self.premove_arrow(surface, marks)
         if drag is not None and drag[0].isdigit() and int(drag[0]) in pieces:
             common.blit_centered(surface, piece_sprite(pieces[int(drag[0])], radius), drag[1])
+
+
+    def paint_taken(self, surface: pygame.Surface, pieces: dict[int, str], marks: Marks) -> None:
+        """The pieces the last move took (on ``marks.before``, gone from ``pieces``), faded
+        where they stood: the board says what the move took."""
+        if marks.before is None or len(marks.last_move) < 2:
+            return
+        fen = common.position_string("draughts", marks.before)
+        was = parse_position(fen, self.count) if fen else {}
+        origin = marks.last_move[0]
+        radius = self.piece_radius()
+        for number, piece in was.items():
+            if number not in pieces and str(number) != origin:
+                ghost = piece_sprite(piece, radius).copy()
+                ghost.set_alpha(TAKEN_ALPHA)
+                common.blit_centered(surface, ghost, self.pixel_of(str(number)))
 
 
 VIEW_CLASS = DraughtsView

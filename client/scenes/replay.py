@@ -544,7 +544,7 @@ class ReplayScene(BesideBoard):
             last = self.moves[self.index - 1] if self.index else None
             before = self.states[self.index - 1] if 0 < self.index <= len(self.states) else None
             path = self._paths.path(self.game, engines.get(self.game), before, last)
-            marks = Marks(last_move=path, highlight=self.highlight(),
+            marks = Marks(last_move=path, highlight=self.highlight(), before=before,
                           extra={"coordinates": self.coordinates})
             self.view.draw(surface, state, self.slides.marks(marks, state))
             found = self.shown_eval()

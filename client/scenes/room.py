@@ -1580,16 +1580,18 @@ class RoomScene(BesideBoard):
                                      self.board_state())
         picker = self.active_picker()
         targets = picker.targets() if picker.selected else frozenset()
-        last = self.model.last_points()
+        last, before = self.model.last_points(), self.model.before_last()
         if self.pending_state() is not None:  # our move on its way, drawn played
             last = self._pending_path.path(self.model.game, self.model.engine, self.model.state,
                                            self.pending_move)
+            before = self.model.state
         if picker.partial and picker.selected:  # a capture path being entered
-            last = (picker.selected, *picker.partial)
+            last, before = (picker.selected, *picker.partial), None
         marks = self.slides.marks(Marks(
             selected=picker.selected,
             targets=targets,
             last_move=last,
+            before=before,
             highlight=self.model.highlight or self.check(),
             premove=self.premoves.points() if self.premove_mode() else (),
             premoving=picker is self.premoves.picker and picker.selected is not None,

@@ -11,6 +11,9 @@ played through the real client against a real server, and what it found wrong:
 - A capture written with its full path (two captures with the same start and end) was cut in
   the move list to '16x49x40x12x…', hiding the square it ended on; the middle landings are
   left out instead ('16x…x40x12x21', '16x…x21' in a small window).
+- The last move's captured pieces left no mark (only a multi-capture's path line crossed their
+  squares; a single capture showed nothing of what it took): they stay faded where they stood
+  until the next move, in the room, a browsed position and the replay.
 """
 
 from __future__ import annotations
@@ -18,16 +21,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pygame
 import pytest
 
 import engines
 from client.app import App
+from client.boards.draughts import DARK_SQUARE, DraughtsView
 from client.local import EmbeddedServer
 from client.scenes.replay import ReplayScene
 from client.scenes.result import ResultPanel
 from client.scenes.room import RoomScene, result_lines, result_text
 from client.screenshot import save
-from tests.client.helpers import click, drag, pump, px, room_of
+from tests.client.helpers import click, drag, key, pump, px, room_of
 from tests.client.test_playthrough_audit import play, two_players
 from tests.client.window_tools import render_at
 
@@ -161,5 +166,65 @@ def test_a_long_capture_path_in_the_move_list_keeps_its_end(
                 shown,
             )
         shot(bob, "long-capture-path-black")
+    for app in apps:
+        app.disconnect()
+
+
+def board_image(app: App) -> pygame.Surface:
+    """The room's board as drawn now, on the logical surface, at rest."""
+    room = room_of(app)
+    room.slides.stop()
+    assert room.view is not None
+    surface = pygame.Surface((1280, 800))
+    room.view.draw(surface, room.board_state(), room.marks())
+    return surface
+
+
+def beside(app: App, square: str, direction: tuple[int, int]) -> tuple[int, int]:
+    """A pixel of ``square`` a fifth of a square from its centre in screen ``direction`` (off
+    the capture's path line through the centre, inside where a piece is drawn)."""
+    view = room_of(app).view
+    assert isinstance(view, DraughtsView)
+    x, y = view.pixel_of(square)
+    step = view.square // 5
+    return (x + direction[0] * step, y + direction[1] * step)
+
+
+def test_the_last_capture_shows_the_pieces_it_took(tmp_path: Path, server: EmbeddedServer) -> None:
+    """47x27 takes the men on 42 and 32: after the move both players' boards show them faded
+    where they stood (their squares were plain, only crossed by the path line), as in a replay
+    and a browsed position; a quiet move leaves no such mark."""
+    alice, bob = two_players(tmp_path, server, "draughts", position="W:W47:B42,32,5")
+    apps = [alice, bob]
+    play(apps, alice, "47", "38", "27")
+    for app in apps:
+        flip = -1 if room_of(app).view.flipped else 1  # type: ignore[union-attr]
+        image = board_image(app)
+        for square, direction in (("42", (flip, flip)), ("32", (flip, -flip))):
+            colour = image.get_at(beside(app, square, direction))[:3]
+            assert colour != DARK_SQUARE and sum(colour) < sum(DARK_SQUARE), (square, colour)
+    shot(alice, "capture-taken-white")
+    shot(bob, "capture-taken-black")
+    play(apps, bob, "5", "10")
+    for app in apps:
+        image = board_image(app)
+        assert all(image.get_at(beside(app, s, (1, 1)))[:3] == DARK_SQUARE for s in ("42", "32"))
+    room = room_of(alice)
+    key(alice, pygame.K_LEFT)  # back to the position after 47x27
+    assert room.browse.active
+    assert board_image(alice).get_at(beside(alice, "42", (1, 1)))[:3] != DARK_SQUARE
+    m = room.model
+    replay = ReplayScene(
+        alice, m.game, m.variant, m.start, list(m.moves), {}, m.options, m.variant_info, None, None
+    )
+    replay.act("home")
+    replay.act("forward")
+    replay.slides.stop()
+    assert isinstance(replay.view, DraughtsView)
+    surface = pygame.Surface((1280, 800))
+    replay.draw(surface)
+    x, y = replay.view.pixel_of("42")
+    step = replay.view.square // 5
+    assert surface.get_at((x + step, y + step))[:3] != DARK_SQUARE
     for app in apps:
         app.disconnect()
