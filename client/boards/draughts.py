@@ -6,7 +6,8 @@ being the second square (RULES.md section 2). Unflipped, White sits at the botto
 
 ``Marks.extra`` flags: ``numbers`` (bool, default true; ``coordinates`` stands in when it is
 absent) writes each dark square's number in its corner; ``hover`` (a square) outlines it;
-``drag`` (``(square, (x, y))``) draws that square's piece at the pixel instead of on its square.
+``drag`` (``(square, (x, y))``) draws that square's piece at the pixel instead of on its square;
+``must_capture`` (squares) rings the pieces that can make the compulsory capture.
 ``Marks.motion`` slides the moved piece through its landing squares.
 """
 
@@ -37,6 +38,8 @@ HOVER_EDGE = (250, 246, 236)
 WHITE_MAN = ((222, 214, 198), (255, 253, 246), (128, 116, 100))
 """Rim, highlight and edge colours of a white piece."""
 BLACK_MAN = ((30, 24, 22), (104, 86, 74), (8, 6, 6))
+MUST_CAPTURE_RING = (120, 220, 120)
+"""The ring round each piece that can make the compulsory capture."""
 TAKEN_ALPHA = 90
 """How opaque (of 255) a piece the last move took is drawn where it stood."""
 GOLD = (236, 190, 64)
@@ -212,6 +215,9 @@ class DraughtsView(SquareBoardView):
                 common.blit_centered(
                     surface, piece_sprite(piece, radius), self.pixel_of(str(number))
                 )
+        for name in marks.extra.get("must_capture", ()):
+            common.ring(surface, MUST_CAPTURE_RING, self.pixel_of(name), radius + max(3, sq // 12),
+                        max(3, sq / 14))
         self.paint_motion(surface, state, marks)
         target = common.PREMOVE_TARGET if marks.premoving else TARGET_MARK
         for name in marks.targets:

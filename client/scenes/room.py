@@ -1596,13 +1596,27 @@ class RoomScene(BesideBoard):
             premove=self.premoves.points() if self.premove_mode() else (),
             premoving=picker is self.premoves.picker and picker.selected is not None,
             extra={"coordinates": self.coordinates, "hover": self.hover_point(),
-                   "drag": self.drag, **({"mover": self.model.you} if self.premove_mode() else {})},
+                   "drag": self.drag, "must_capture": self.must_capture(picker),
+                   **({"mover": self.model.you} if self.premove_mode() else {})},
         ), self.board_state())
         if self.span and self.app.find(ExpressionDialog):  # the span being asked, at once
             marks = dataclasses.replace(marks, selected=self.span[0],
                                         targets=frozenset({self.span[-1]}),
                                         highlight=self.span[1:-1])
         return marks
+
+    def must_capture(self, picker: MovePicker) -> tuple[str, ...]:
+        """Draughts: the pieces that can make the compulsory capture, while the player to move
+        (us, or either side in hot-seat play) has picked none up; else none."""
+        m = self.model
+        if (m.game != "draughts" or picker is not self.picker or picker.selected is not None
+                or not (m.is_my_turn() or self.app.seat_connections)
+                or self.pending_move is not None or self.browse.active):
+            return ()
+        shapes = picker.shapes
+        if not shapes or not all("x" in s.text for s in shapes):
+            return ()
+        return tuple(sorted(picker.origins()))
 
     def hover_point(self) -> str | None:
         """The hovered point when a click there would do something (pick a piece, or play)."""

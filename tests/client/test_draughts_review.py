@@ -14,6 +14,8 @@ played through the real client against a real server, and what it found wrong:
 - The last move's captured pieces left no mark (only a multi-capture's path line crossed their
   squares; a single capture showed nothing of what it took): they stay faded where they stood
   until the next move, in the room, a browsed position and the replay.
+- Nothing showed which pieces had to capture: with a capture compulsory, the pieces that can
+  make it are ringed in green for the player to move.
 """
 
 from __future__ import annotations
@@ -226,5 +228,36 @@ def test_the_last_capture_shows_the_pieces_it_took(tmp_path: Path, server: Embed
     x, y = replay.view.pixel_of("42")
     step = replay.view.square // 5
     assert surface.get_at((x + step, y + step))[:3] != DARK_SQUARE
+    for app in apps:
+        app.disconnect()
+
+
+def ring_pixel(app: App, square: str) -> tuple[int, int, int]:
+    """The colour just outside the edge of the piece on ``square`` (above it), where a ring
+    around the piece shows."""
+    view = room_of(app).view
+    assert isinstance(view, DraughtsView)
+    x, y = view.pixel_of(square)
+    colour = board_image(app).get_at((x, y - view.piece_radius() - 3))
+    return (colour.r, colour.g, colour.b)
+
+
+def test_the_pieces_that_must_capture_are_ringed(tmp_path: Path, server: EmbeddedServer) -> None:
+    """With a capture compulsory the player to move sees which pieces must capture (47 takes
+    two; 33 could take one, 49 none): a ring round 47 only, gone once 47 is picked up and when
+    the opponent, waiting, sees none. Black's reply then must capture with 28: its ring."""
+    alice, bob = two_players(tmp_path, server, "draughts", position="W:W33,47,49:B28,42,32,5")
+    apps = [alice, bob]
+    assert ring_pixel(alice, "47") != DARK_SQUARE
+    assert ring_pixel(alice, "33") == DARK_SQUARE and ring_pixel(alice, "49") == DARK_SQUARE
+    assert ring_pixel(bob, "47") == DARK_SQUARE
+    shot(alice, "must-capture-ring")
+    click(alice, px(alice, "47"))
+    assert ring_pixel(alice, "47") != DARK_SQUARE  # the selected square's tint
+    assert room_of(alice).marks().extra.get("must_capture", ()) == ()
+    click(alice, px(alice, "47"))  # put back
+    play(apps, alice, "47", "38", "27")
+    assert ring_pixel(bob, "28") != DARK_SQUARE and ring_pixel(alice, "28") == DARK_SQUARE
+    shot(bob, "must-capture-ring-black")
     for app in apps:
         app.disconnect()
