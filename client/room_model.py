@@ -344,6 +344,20 @@ class RoomModel:
         them) though its text names only its start and end."""
         return self._paths.path(self.game, self.engine, self.before_last(), self.last_move)
 
+    def has_no_pieces(self, seat: str) -> bool:
+        """True when ``seat`` has no pieces left in the position (a draughts side whose last
+        piece was taken); False when unknown or for other games."""
+        setup = getattr(self.engine, "setup", None)
+        if self.game != "draughts" or setup is None or self.state is None:
+            return False
+        try:
+            pieces = setup(self.state)
+            own = ((pieces.white_men | pieces.white_kings) if seat == "first"
+                   else (pieces.black_men | pieces.black_kings))
+        except Exception:  # a state this client's engine cannot read: no claim
+            return False
+        return not own
+
     def before_last(self) -> Any:
         """The position before the last move (``None``: no move, or positions not rebuilt)."""
         return self.history[-2] if len(self.history) == len(self.moves) + 1 > 1 else None

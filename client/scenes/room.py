@@ -1905,7 +1905,7 @@ def _result_parts(m: RoomModel, hotseat: bool, name: Callable[[str], str]
         "resign": f"{who(loser)} resigned",
         "timeout": f"{who(loser)} ran out of time",
         "abandoned": f"{who(loser)} left the game",
-        "no_moves": f"{who(loser)} had no move left",
+        "no_moves": f"{who(loser)} had no {'pieces' if m.has_no_pieces(loser) else 'move'} left",
         "checkmate": f"{who(winner)} checkmated {who(loser)}",
         "five": f"{who(winner)} made five in a row",
         "captain": f"{who(winner)} captured {whose(loser)} captain",

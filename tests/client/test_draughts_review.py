@@ -16,6 +16,8 @@ played through the real client against a real server, and what it found wrong:
   until the next move, in the room, a browsed position and the replay.
 - Nothing showed which pieces had to capture: with a capture compulsory, the pieces that can
   make it are ringed in green for the player to move.
+- A game won by taking the opponent's last piece said the loser "had no move left"; it says
+  they had no pieces left now (a side blocked with pieces on the board still had no move).
 """
 
 from __future__ import annotations
@@ -260,4 +262,33 @@ def test_the_pieces_that_must_capture_are_ringed(tmp_path: Path, server: Embedde
     assert ring_pixel(bob, "28") != DARK_SQUARE and ring_pixel(alice, "28") == DARK_SQUARE
     shot(bob, "must-capture-ring-black")
     for app in apps:
+        app.disconnect()
+
+
+def test_taking_the_last_piece_says_so(tmp_path: Path, server: EmbeddedServer) -> None:
+    """White takes Black's last man: the result says Black has no pieces left (a draughts
+    player's words for it), not that Black 'had no move left'; the replay's line too. A side
+    left with pieces but no move still reads 'had no move left'."""
+    alice, bob = two_players(tmp_path, server, "draughts", position="W:W28,45:B23")
+    apps = [alice, bob]
+    play(apps, alice, "28", "19")
+    pump(apps, lambda: all(room_of(a).model.status == "over" for a in apps))
+    assert result_lines(room_of(alice).model) == ("You win", "Bob had no pieces left")
+    assert result_lines(room_of(bob).model) == ("You had no pieces left", "Alice won")
+    assert result_text(room_of(bob).model) == "You had no pieces left: Alice won"
+    shot(alice, "no-pieces-left")
+    panel = alice.top
+    assert isinstance(panel, ResultPanel)
+    panel.act("replay")
+    replay = alice.top
+    assert isinstance(replay, ReplayScene)
+    assert replay.result_line() == "Bob had no pieces left: Alice won"
+    for app in apps:
+        app.disconnect()
+    blocked = two_players(tmp_path, server, "draughts", position="W:W41,47,50:B36")
+    play(list(blocked), blocked[0], "50", "44")
+    model = room_of(blocked[1]).model
+    pump(list(blocked), lambda: model.status == "over")
+    assert result_text(model) == "You had no move left: Alice won"
+    for app in blocked:
         app.disconnect()
