@@ -23,12 +23,13 @@ from client.boards.base import BoardView, Marks
 from client.end_reasons import why_line
 from client.http_get import Fetch, FetchFailed, get_text
 from client.moves import MoveCell, PathMemo, display_moves, move_rows, position_name
+from client.record_export import copied_words, format_name, record_text
 from client.record_file import as_typed, downloads_folder, record_kind, save_record
 from client.room_model import SEATS, SHORT_GAME_NAMES, RoomModel, end_highlight
 from client.scenes import analysis_panel, room_panel
 from client.scenes.base import BesideBoard, HeaderLine
 from client.slides import Slides
-from client.ui import draw, fonts, theme
+from client.ui import draw, fonts, theme, widgets
 from client.ui.widgets import Button, plain_key, pressed
 from client.variants import learn_variant
 from engines.base import SIDES, RecordInfo
@@ -305,6 +306,9 @@ class ReplayScene(BesideBoard):
         self.captures = CaptureTracker()
         self._analysis_seen: tuple[int, bool, str] = (0, False, "")
         self._best_shown: dict[int, str] = {}
+        self.notice = ""
+        """What the last Ctrl+C did (shown at the foot of the move list)."""
+        self.notice_colour = theme.WARN
         self.slides = Slides(app.clock)
         """The slide of the move Left or Right stepped through (see :mod:`client.slides`)."""
 
@@ -403,6 +407,10 @@ class ReplayScene(BesideBoard):
                 self.index = ply
                 self.slides.stop()
             return
+        if (event.type == pygame.KEYDOWN and event.key == pygame.K_c
+                and event.mod & pygame.KMOD_CTRL and not event.mod & pygame.KMOD_ALT):
+            self.copy_record()
+            return
         if event.type == pygame.KEYDOWN and plain_key(event):
             keys = {pygame.K_LEFT: "back", pygame.K_RIGHT: "forward", pygame.K_HOME: "home",
                     pygame.K_END: "end", pygame.K_ESCAPE: "close", pygame.K_f: "flip",
@@ -454,6 +462,23 @@ class ReplayScene(BesideBoard):
             self.note, self.error = "", f"Could not save the {record_kind(self.game)}: {exc}"
             return
         self.note = f"Saved the {record_kind(self.game)}: {as_typed(path)}"
+
+    def copy_record(self) -> None:
+        """Put the game's record (PDN, PGN or JSON) on the clipboard, saying what happened."""
+        self.notice_colour = theme.WARN
+        if not self.states:
+            self.notice = "Nothing to copy: the record could not be replayed."
+            return
+        try:
+            text = record_text(self.game, self.variant, self.states[0], self.moves, self.names,
+                               self.result, self.reason, self._options)
+        except Exception as exc:  # an engine that cannot write this game
+            self.notice = f"Cannot write the record: {exc}"
+            return
+        if widgets.copy_text(text):
+            self.notice, self.notice_colour = copied_words(self.game), theme.GOOD
+        else:
+            self.notice = "No clipboard here: nothing was copied."
 
     def step_to(self, index: int) -> None:
         """Show the position one move forward or back, its piece sliding there."""
@@ -564,7 +589,7 @@ class ReplayScene(BesideBoard):
             draw.panel(surface, ERROR_RECT, theme.INPUT_BG, theme.ACCENT)
             draw.paragraph(surface, self.note, ERROR_RECT.inflate(-20, -14), 15, theme.TEXT)
         draw.panel(surface, box, theme.INPUT_BG)
-        rows = (box.height - 12) // 22
+        rows = (box.height - 12) // 22 - 1  # the foot: the Ctrl+C hint or what it did
         lines = self.move_rows()
         at_line = next((j for j, (_, cells) in enumerate(lines)
                         if any(ply == self.index - 1 for ply, _ in cells)), 0)
@@ -589,6 +614,9 @@ class ReplayScene(BesideBoard):
                                                      box.width - 24, box.bottom - 8
                                                      - (box.top + 12 + shown * 22)), 15,
                            theme.TEXT)
+        notice = self.notice or f"Ctrl+C: copy the {format_name(self.game)}"
+        draw.text(surface, notice, (box.left + 12, box.bottom - 26), 15,
+                  self.notice_colour if self.notice else theme.FAINT, max_width=box.width - 24)
         for b in self.buttons:
             b.draw(surface)
 

@@ -18,6 +18,8 @@ played through the real client against a real server, and what it found wrong:
   make it are ringed in green for the player to move.
 - A game won by taking the opponent's last piece said the loser "had no move left"; it says
   they had no pieces left now (a side blocked with pieces on the board still had no move).
+- A replay could not hand the game on: lidraughts has 'Copy PDN'; Ctrl+C in a replay copies the
+  game's PDN (PGN for chess, JSON otherwise), and the foot of its move list says so.
 """
 
 from __future__ import annotations
@@ -32,11 +34,12 @@ import engines
 from client.app import App
 from client.boards.draughts import DARK_SQUARE, DraughtsView
 from client.local import EmbeddedServer
-from client.scenes.replay import ReplayScene
+from client.scenes.replay import ReplayScene, parse_record
 from client.scenes.result import ResultPanel
 from client.scenes.room import RoomScene, result_lines, result_text
 from client.screenshot import save
-from tests.client.helpers import click, drag, key, pump, px, room_of
+from client.ui import widgets
+from tests.client.helpers import click, drag, key, pump, px, replay_lines, room_of
 from tests.client.test_playthrough_audit import play, two_players
 from tests.client.window_tools import render_at
 
@@ -291,4 +294,52 @@ def test_taking_the_last_piece_says_so(tmp_path: Path, server: EmbeddedServer) -
     pump(list(blocked), lambda: model.status == "over")
     assert result_text(model) == "You had no move left: Alice won"
     for app in blocked:
+        app.disconnect()
+
+
+def test_the_replay_copies_the_games_pdn(
+    tmp_path: Path, server: EmbeddedServer, monkeypatch: Any
+) -> None:
+    """A finished game's replay had no way to take the game elsewhere (lidraughts' 'Copy PDN'):
+    Ctrl+C copies its PDN now (the players, the result, GameType 20, the moves), which reads
+    back through the engine to the same final position and through the replay's own reader to
+    the same moves; without a clipboard it says so."""
+    alice, bob = two_players(tmp_path, server, "draughts")
+    apps = [alice, bob]
+    model = room_of(alice).model
+    for n, move in enumerate(("32-28", "19-23", "28x19", "14x23")):
+        play(apps, alice if n % 2 == 0 else bob, *move.replace("x", "-").split("-"))
+    room = room_of(alice)
+    room.act("resign")
+    room.act("resign")
+    pump(apps, lambda: room_of(bob).model.status == "over")
+    panel = bob.top
+    assert isinstance(panel, ResultPanel)
+    panel.act("replay")
+    replay = bob.top
+    assert isinstance(replay, ReplayScene)
+    copied: list[str] = []
+
+    def copy(text: str) -> bool:
+        copied.append(text)
+        return True
+
+    monkeypatch.setattr(widgets, "copy_text", copy)
+    assert "Ctrl+C: copy the PDN" in replay_lines(replay, monkeypatch)
+    key(bob, pygame.K_c, "c", pygame.KMOD_CTRL)
+    assert len(copied) == 1, copied
+    pdn = copied[0]
+    for tag in ('[White "Alice"]', '[Black "Bob"]', '[Result "0-2"]', '[GameType "20"]'):
+        assert tag in pdn, pdn
+    assert "1. 32-28 19-23 2. 28x19 14x23 0-2" in pdn
+    engine = engines.get("draughts")
+    assert engine.position(engine.from_record(pdn)) == engine.position(model.state)
+    assert parse_record(pdn)["moves"] == ["32-28", "19-23", "28x19", "14x23"]
+    assert replay.notice == "PDN copied: paste it into lidraughts or any PDN reader."
+    assert replay.view is not None and replay.view.flipped  # Bob's side at the bottom
+    shot(bob, "replay-pdn-copied")
+    monkeypatch.setattr(widgets, "copy_text", lambda text: False)
+    key(bob, pygame.K_c, "c", pygame.KMOD_CTRL)
+    assert replay.notice.startswith("No clipboard here")
+    for app in apps:
         app.disconnect()
