@@ -7,14 +7,15 @@ being the second square (RULES.md section 2). Unflipped, White sits at the botto
 ``Marks.extra`` flags: ``numbers`` (bool, default true; ``coordinates`` stands in when it is
 absent) writes each dark square's number in its corner; ``hover`` (a square) outlines it;
 ``drag`` (``(square, (x, y))``) draws that square's piece at the pixel instead of on its square;
-``must_capture`` (squares) rings the pieces that can make the compulsory capture.
+``must_capture`` (squares) rings the pieces that can make the compulsory capture; ``capturing``
+(bool) says ``last_move`` is a capture being entered: the pieces it jumps so far are faded.
 ``Marks.motion`` slides the moved piece through its landing squares.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -210,8 +211,11 @@ class DraughtsView(SquareBoardView):
         drag = dragged(marks)
         hidden = {drag[0] if drag else None, *self.moving(marks)}
         radius = self.piece_radius()
+        jumped = self.jumped(pieces, marks.last_move) if marks.extra.get("capturing") else set()
         for number, piece in pieces.items():
-            if str(number) not in hidden:
+            if number in jumped:
+                self.paint_ghost(surface, piece, number)
+            elif str(number) not in hidden:
                 common.blit_centered(
                     surface, piece_sprite(piece, radius), self.pixel_of(str(number))
                 )
@@ -235,12 +239,30 @@ class DraughtsView(SquareBoardView):
         fen = common.position_string("draughts", marks.before)
         was = parse_position(fen, self.count) if fen else {}
         origin = marks.last_move[0]
-        radius = self.piece_radius()
         for number, piece in was.items():
             if number not in pieces and str(number) != origin:
-                ghost = piece_sprite(piece, radius).copy()
-                ghost.set_alpha(TAKEN_ALPHA)
-                common.blit_centered(surface, ghost, self.pixel_of(str(number)))
+                self.paint_ghost(surface, piece, number)
+
+    def paint_ghost(self, surface: pygame.Surface, piece: str, number: int) -> None:
+        """``piece`` faded on square ``number``: taken, or being jumped."""
+        ghost = piece_sprite(piece, self.piece_radius()).copy()
+        ghost.set_alpha(TAKEN_ALPHA)
+        common.blit_centered(surface, ghost, self.pixel_of(str(number)))
+
+    def jumped(self, pieces: dict[int, str], path: Sequence[str]) -> set[int]:
+        """The squares of ``pieces`` that a capture along ``path`` (its start, then its
+        landing squares) jumps: on each leg, those between its two squares."""
+        found: set[int] = set()
+        for a, b in itertools.pairwise(path):
+            (c1, r1), (c2, r2) = self.cell_of(a), self.cell_of(b)
+            if abs(c2 - c1) != abs(r2 - r1) or c1 == c2:
+                continue  # not a diagonal leg
+            dc, dr = (1 if c2 > c1 else -1), (1 if r2 > r1 else -1)
+            for step in range(1, abs(c2 - c1)):
+                square = self.point_in_cell(c1 + dc * step, r1 + dr * step)
+                if square is not None and int(square) in pieces:
+                    found.add(int(square))
+        return found
 
 
 VIEW_CLASS = DraughtsView

@@ -1597,6 +1597,7 @@ class RoomScene(BesideBoard):
             premoving=picker is self.premoves.picker and picker.selected is not None,
             extra={"coordinates": self.coordinates, "hover": self.hover_point(),
                    "drag": self.drag, "must_capture": self.must_capture(picker),
+                   "capturing": bool(picker.partial and picker.selected),
                    **({"mover": self.model.you} if self.premove_mode() else {})},
         ), self.board_state())
         if self.span and self.app.find(ExpressionDialog):  # the span being asked, at once

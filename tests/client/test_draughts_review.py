@@ -14,6 +14,8 @@ played through the real client against a real server, and what it found wrong:
 - The last move's captured pieces left no mark (only a multi-capture's path line crossed their
   squares; a single capture showed nothing of what it took): they stay faded where they stood
   until the next move, in the room, a browsed position and the replay.
+- A capture entered landing square by landing square did not show which men that path takes
+  (two captures from 16 to 21 take different men): the men jumped so far are faded now.
 - Nothing showed which pieces had to capture: with a capture compulsory, the pieces that can
   make it are ringed in green for the player to move.
 - A game won by taking the opponent's last piece said the loser "had no move left"; it says
@@ -342,4 +344,30 @@ def test_the_replay_copies_the_games_pdn(
     key(bob, pygame.K_c, "c", pygame.KMOD_CTRL)
     assert replay.notice.startswith("No clipboard here")
     for app in apps:
+        app.disconnect()
+
+
+def test_a_capture_being_entered_fades_the_pieces_it_jumps(
+    tmp_path: Path, server: EmbeddedServer
+) -> None:
+    """The king on 16 has two ways to 21 taking different men. Clicking its landing squares one
+    by one (16, 49, 40) showed only the squares: which men this path takes was not shown. The
+    men jumped so far (38, then 44) are drawn faded as on lidraughts, the others (23) stay whole,
+    so the player sees which of the two captures is being entered."""
+    alice, bob = two_players(tmp_path, server, "draughts", position="W:WK16:B23,17,13,44,38")
+    off_path = {"23": (1, 1), "38": (1, -1), "44": (1, 1)}  # off the path line drawn
+    before = board_image(alice)
+    solid = {s: before.get_at(beside(alice, s, d)) for s, d in off_path.items()}
+    for point in ("16", "49", "40"):
+        click(alice, px(alice, point))
+    image = board_image(alice)
+    assert image.get_at(beside(alice, "23", off_path["23"])) == solid["23"]
+    for square in ("38", "44"):
+        faded = image.get_at(beside(alice, square, off_path[square]))
+        assert sum(faded[:3]) > sum(solid[square][:3]) + 60, (square, faded, solid[square])
+    shot(alice, "capture-entry-faded")
+    click(alice, px(alice, "12"))
+    click(alice, px(alice, "21"))
+    pump([alice, bob], lambda: room_of(bob).model.moves == ["16x49x40x12x21"])
+    for app in (alice, bob):
         app.disconnect()
