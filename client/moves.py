@@ -205,6 +205,12 @@ class MovePicker:
         self.partial = []
 
     @property
+    def at(self) -> str | None:
+        """Where the selected piece stands while its move is entered: its origin, or the last
+        landing square of a capture being entered (a press there drags it on)."""
+        return self.partial[-1] if self.partial else self.selected
+
+    @property
     def placement(self) -> bool:
         """True when moves put a stone on a point (no origin)."""
         return bool(self.shapes) and all(s.origin is None for s in self.shapes)
@@ -252,6 +258,8 @@ class MovePicker:
         n = len(self.partial)
         continuing = [s for s in self._candidates() if len(s.path) > n + 1 and s.path[n] == point]
         ending = {s.text for s in ends}
+        if not ends and self.partial and point == self.partial[-1]:  # the piece stands there
+            return Pick("pending", message="Click the next landing square.")
         if ends and any(s.text not in ending for s in continuing):
             # A capture ends here and another only passes (37x28 in a circle, 37x26 through
             # 28): playing the first would take the choice away. Wait for the next square.

@@ -211,7 +211,15 @@ class DraughtsView(SquareBoardView):
         drag = dragged(marks)
         hidden = {drag[0] if drag else None, *self.moving(marks)}
         radius = self.piece_radius()
-        jumped = self.jumped(pieces, marks.last_move) if marks.extra.get("capturing") else set()
+        jumped: set[int] = set()
+        capturing = bool(marks.extra.get("capturing")) and len(marks.last_move) >= 2
+        if capturing:  # the piece stands on its last landing square, the men it jumped fade
+            jumped = self.jumped(pieces, marks.last_move)
+            hidden.add(marks.last_move[0])
+            mover = pieces.get(int(marks.last_move[0]))
+            if mover is not None and (drag is None or drag[0] != marks.last_move[-1]):
+                common.blit_centered(surface, piece_sprite(mover, radius),
+                                     self.pixel_of(marks.last_move[-1]))
         for number, piece in pieces.items():
             if number in jumped:
                 self.paint_ghost(surface, piece, number)
@@ -227,8 +235,11 @@ class DraughtsView(SquareBoardView):
         for name in marks.targets:
             common.disc(surface, target, self.pixel_of(name), sq * 0.16)
         self.premove_arrow(surface, marks)
-        if drag is not None and drag[0].isdigit() and int(drag[0]) in pieces:
-            common.blit_centered(surface, piece_sprite(pieces[int(drag[0])], radius), drag[1])
+        held = drag[0] if drag is not None else None
+        if capturing and held == marks.last_move[-1]:
+            held = marks.last_move[0]  # dragged on from its last landing square
+        if drag is not None and held is not None and held.isdigit() and int(held) in pieces:
+            common.blit_centered(surface, piece_sprite(pieces[int(held)], radius), drag[1])
 
 
     def paint_taken(self, surface: pygame.Surface, pieces: dict[int, str], marks: Marks) -> None:

@@ -513,7 +513,7 @@ class RoomScene(BesideBoard):
             if self.browse.active:  # stepped back while holding the piece: no move there
                 return
             target = self.view.point_at(event.pos) if self.view else None
-            if target is not None and target != origin and self.active_picker().selected == origin:
+            if target is not None and target != origin and self.active_picker().at == origin:
                 self.click_board(target)  # dropped on another point: the second click
             return
         if self.model.pending_offer() is not None:
@@ -544,7 +544,7 @@ class RoomScene(BesideBoard):
                 return
             point = self.view.point_at(event.pos)
             self.click_board(point)
-            if point is not None and self.active_picker().selected == point:
+            if point is not None and self.active_picker().at == point:
                 self.drag = (point, event.pos)  # a press on a piece may become a drag
                 self.slides.lift(point)
             return

@@ -15,7 +15,10 @@ played through the real client against a real server, and what it found wrong:
   squares; a single capture showed nothing of what it took): they stay faded where they stood
   until the next move, in the room, a browsed position and the replay.
 - A capture entered landing square by landing square did not show which men that path takes
-  (two captures from 16 to 21 take different men): the men jumped so far are faded now.
+  (two captures from 16 to 21 take different men): the men jumped so far are faded now. The
+  piece stayed drawn on its origin meanwhile, so a capture could not be dragged leg by leg (a
+  drag from the origin took the capture back); it stands on its last landing square now and is
+  dragged on from there.
 - Nothing showed which pieces had to capture: with a capture compulsory, the pieces that can
   make it are ringed in green for the player to move.
 - A game won by taking the opponent's last piece said the loser "had no move left"; it says
@@ -368,6 +371,31 @@ def test_a_capture_being_entered_fades_the_pieces_it_jumps(
     shot(alice, "capture-entry-faded")
     click(alice, px(alice, "12"))
     click(alice, px(alice, "21"))
+    pump([alice, bob], lambda: room_of(bob).model.moves == ["16x49x40x12x21"])
+    for app in (alice, bob):
+        app.disconnect()
+
+
+def test_a_capture_is_dragged_through_its_landing_squares(
+    tmp_path: Path, server: EmbeddedServer
+) -> None:
+    """Dragging the king 16 to 49 entered the first landing, but the king stayed drawn on 16
+    and a drag from there took the capture back; a drag from 49 did nothing. The king now stands
+    on each landing square as it is entered, and is dragged on from there, leg by leg, to 21:
+    the capture through 40 and 12 is played."""
+    alice, bob = two_players(tmp_path, server, "draughts", position="W:WK16:B23,17,13,44,38")
+    room = room_of(alice)
+    drag(alice, px(alice, "16"), px(alice, "49"))
+    assert room.picker.partial == ["49"]
+    image = board_image(alice)
+    king = image.get_at(beside(alice, "49", (1, 1)))
+    assert sum(king[:3]) > 600, king  # the white king stands on 49
+    assert sum(image.get_at(beside(alice, "16", (1, -1)))[:3]) < 600  # not on 16 any more
+    shot(alice, "capture-dragged-49")
+    for start, end in (("49", "40"), ("40", "12")):
+        drag(alice, px(alice, start), px(alice, end))
+        assert room.picker.partial[-1] == end, (room.picker.partial, room.message)
+    drag(alice, px(alice, "12"), px(alice, "21"))
     pump([alice, bob], lambda: room_of(bob).model.moves == ["16x49x40x12x21"])
     for app in (alice, bob):
         app.disconnect()
