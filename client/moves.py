@@ -141,21 +141,20 @@ def castling_onto_rooks(fen: str, texts: Iterable[str]) -> list[MoveShape]:
     return found
 
 
-def shorter_captures(engine: Any, state: Any) -> dict[str, int]:
-    """Draughts: the most pieces each piece of the side to move takes in a capture that the
-    majority rule forbids (by point), from the engine's ``shorter_captures``; empty for an
-    engine without them or one that cannot tell."""
+def shorter_captures(engine: Any, state: Any) -> list[MoveShape]:
+    """Draughts: every path of the captures the majority rule forbids in ``state``, from the
+    engine's ``shorter_captures``; empty for an engine without them or one that cannot tell."""
     listed = getattr(engine, "shorter_captures", None)
     if listed is None:
-        return {}
-    most: dict[str, int] = {}
+        return []
     try:
-        for move in listed(state):
-            start = str(move.frm)
-            most[start] = max(most.get(start, 0), len(move.captured))
+        return [
+            MoveShape(move.text, str(path[0]), tuple(str(p) for p in path[1:]))
+            for move in listed(state)
+            for path in move.paths
+        ]
     except Exception:  # a position this engine cannot judge: no reason to give
-        return {}
-    return most
+        return []
 
 
 PickKind = Literal["none", "select", "pending", "send", "choose", "expression", "illegal"]
@@ -189,9 +188,9 @@ class MovePicker:
         self.own: frozenset[str] = frozenset()
         """Points holding the mover's pieces: a click there keeps the selection and says why
         that piece cannot move (the room sets it from the board)."""
-        self.shorter: dict[str, int] = {}
-        """Draughts: the most pieces each of the mover's pieces could take in a capture the
-        majority rule forbids (the room sets it from the engine), to say why it cannot."""
+        self.shorter: list[MoveShape] = []
+        """Draughts: the captures the majority rule forbids (the room sets them from the
+        engine), to say why a click that would play one does not."""
         self.reset(legal)
 
     def reset(self, legal: Iterable[str | MoveShape]) -> None:
@@ -283,6 +282,9 @@ class MovePicker:
                         f"{', '.join(sorted(self.targets(), key=_point_order))}.")
         if point in self.own:
             return Pick("illegal", message=self._no_move_from(point))
+        short = [s for s in self.shorter if s.origin == self.selected and s.target == point]
+        if short:  # the selection stays: the longer capture is still to be entered
+            return Pick("illegal", message=self._too_few(f"{self.selected}x{point}", short))
         self.clear()
         return Pick("none")
 
@@ -290,17 +292,21 @@ class MovePicker:
         """Why the player's own piece on ``point`` cannot move: in draughts, which piece must
         capture, and when ``point`` could capture fewer pieces, that the most must be taken."""
         if self.game == "draughts" and self.shapes and all("x" in s.text for s in self.shapes):
+            short = [s for s in self.shorter if s.origin == point]
+            if short:
+                return self._too_few(point, short)
             origins = ", ".join(sorted(self.origins(), key=_point_order))
-            taken = self.shorter.get(point)
-            if taken is None:
-                return f"{point} cannot move: a capture is compulsory (from {origins})."
-            most = max(len(s.path) for s in self.shapes)  # a jump per piece taken
-            pieces = "piece" if taken == 1 else "pieces"
-            return (
-                f"{point} takes only {taken} {pieces}: take the most pieces ({most}, from "
-                f"{origins})."
-            )
+            return f"{point} cannot move: a capture is compulsory (from {origins})."
         return f"No legal move starts at {point}."
+
+    def _too_few(self, what: str, short: list[MoveShape]) -> str:
+        """Why ``what`` (a piece, or a capture written start x end) does not play: the captures
+        ``short`` it would make take fewer pieces than the majority rule demands."""
+        taken = max(len(s.path) for s in short)  # a jump per piece taken
+        most = max(len(s.path) for s in self.shapes)
+        origins = ", ".join(sorted(self.origins(), key=_point_order))
+        pieces = "piece" if taken == 1 else "pieces"
+        return f"{what} takes only {taken} {pieces}: take the most pieces ({most}, from {origins})."
 
     def _select(self, point: str) -> Pick:
         if self.selected == point:

@@ -7,7 +7,9 @@ played through the real client against a real server, and what it found wrong:
 - The majority rule was never named: a click on a man whose capture is shorter than another
   piece's said "33 cannot move: a capture is compulsory" (it can capture), and the server
   refused the typed capture with a bare "not a legal capture here". Both say now that the
-  most pieces must be taken, how many that is and with which piece.
+  most pieces must be taken, how many that is and with which piece. The right piece taken to
+  the end of its shorter capture (28 to 17 when 28x8 takes two) dropped the selection without a
+  word; it keeps it and says the same.
 - A capture written with its full path (two captures with the same start and end) was cut in
   the move list to '16x49x40x12x…', hiding the square it ended on; the middle landings are
   left out instead ('16x…x40x12x21', '16x…x21' in a small window).
@@ -147,6 +149,27 @@ def test_a_shorter_capture_says_the_most_pieces_must_be_taken(
     shot(alice, "majority-short-capture-typed")
     play(apps, alice, "47", "38", "27")
     assert room.model.moves == ["47x27"]
+    for app in apps:
+        app.disconnect()
+
+
+def test_the_shorter_capture_of_the_right_piece_says_why(
+    tmp_path: Path, server: EmbeddedServer
+) -> None:
+    """28 can take 22 (one man, landing on 17) or 23 and 13 (two, landing on 8): dragging 28 to
+    17, or clicking 28 then 17, dropped the selection without a word. It keeps the selection
+    and says the most pieces must be taken; the longer capture then plays."""
+    alice, bob = two_players(tmp_path, server, "draughts", position="W:W28,45:B22,23,13")
+    apps = [alice, bob]
+    room = room_of(alice)
+    why = "28x17 takes only 1 piece: take the most pieces (2, from 28)."
+    drag(alice, px(alice, "28"), px(alice, "17"))
+    assert room.message == why and room.picker.selected == "28"
+    click(alice, px(alice, "17"))
+    assert room.message == why and room.picker.selected == "28"
+    shot(alice, "majority-shorter-path")
+    play(apps, alice, "19", "8")
+    assert room.model.moves == ["28x8"]
     for app in apps:
         app.disconnect()
 
