@@ -296,6 +296,8 @@ class MovePicker:
             if short:
                 return self._too_few(point, short)
             origins = ", ".join(sorted(self.origins(), key=_point_order))
+            if self.own and point not in self.own:  # an empty square or an opponent's piece
+                return f"A capture is compulsory (from {origins})."
             return f"{point} cannot move: a capture is compulsory (from {origins})."
         return f"No legal move starts at {point}."
 

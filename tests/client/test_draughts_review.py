@@ -142,6 +142,8 @@ def test_a_shorter_capture_says_the_most_pieces_must_be_taken(
     shot(alice, "majority-short-capture")
     click(alice, px(alice, "49"))
     assert room.message == "49 cannot move: a capture is compulsory (from 47)."
+    click(alice, px(alice, "39"))  # an empty square: no piece there to say 'cannot move' of
+    assert room.message == "A capture is compulsory (from 47)."
     room.chat_field.value = "/33x22"
     room.send_chat()
     pump(apps, lambda: room.pending_move is None and "most pieces" in room.message)
