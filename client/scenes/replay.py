@@ -25,7 +25,7 @@ from client.http_get import Fetch, FetchFailed, get_text
 from client.moves import MoveCell, PathMemo, display_moves, move_rows, position_name
 from client.record_export import copied_words, format_name, record_text
 from client.record_file import as_typed, downloads_folder, record_kind, save_record
-from client.room_model import SEATS, SHORT_GAME_NAMES, RoomModel, end_highlight
+from client.room_model import SEATS, SHORT_GAME_NAMES, RoomModel, end_highlight, game_label
 from client.scenes import analysis_panel, room_panel
 from client.scenes.base import BesideBoard, HeaderLine
 from client.slides import Slides
@@ -648,11 +648,15 @@ class ReplayScene(BesideBoard):
         return lines
 
     def game_label(self) -> str:
-        """What game this is, beside the title: ``Chess · 国际象棋``; a custom game's by its
-        variant's own name (``Custom · Xiangqi (JBQ rules)``)."""
-        subtitle = theme.game_subtitle(self.game, self.variant_info)
+        """What game this is, beside the title: ``Chess · 国际象棋``, a variant by its name
+        (``Russian draughts · 俄罗斯跳棋``); a custom game's by its variant's own name
+        (``Custom · Xiangqi (JBQ rules)``)."""
+        subtitle = theme.game_subtitle(self.game, self.variant_info, self.variant)
         shown = subtitle if subtitle and fonts.can_show(subtitle) else ""
-        return " · ".join(t for t in (SHORT_GAME_NAMES.get(self.game, self.game), shown) if t)
+        name = SHORT_GAME_NAMES.get(self.game, self.game)
+        if self.game != "custom":  # a custom game is named by its subtitle
+            name = game_label(self.game, self.variant, self.app.games)
+        return " · ".join(t for t in (name, shown) if t)
 
     def display_names(self) -> dict[str, str]:
         """The players' names as the replay shows them."""

@@ -63,7 +63,7 @@ def draw_panel(room: RoomScene, surface: pygame.Surface) -> None:
     m = room.model
     x = PANEL_X
     title, variant = room.titles()
-    subtitle = theme.game_subtitle(m.game, m.variant_info)
+    subtitle = theme.game_subtitle(m.game, m.variant_info, m.variant)
     if variant == subtitle:
         variant = ""  # a custom variant's name: said under the title
     draw.text(surface, f"{title}{' · ' + variant if variant else ''}", (x, 18), 24,

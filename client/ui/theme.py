@@ -63,18 +63,29 @@ CJK_GAME_NAMES: dict[str, str] = {
 none: each variant has its own name (see :func:`game_subtitle`)."""
 
 
-def game_subtitle(game: str, variant_info: Mapping[str, Any] | None = None) -> str:
-    """The line under (or beside) a game's name: its Chinese name; for a custom game the name
-    its variant gives itself in ``variant_info`` (``Xiangqi (JBQ rules)``, ``standard(7x7)``),
-    or nothing when it is not known (never one fixed name for every variant).
+CJK_VARIANT_NAMES: dict[tuple[str, str], str] = {
+    ("draughts", "russian"): "俄罗斯跳棋", ("draughts", "brazilian"): "巴西跳棋",
+}
+"""Chinese names of variants that are not what the game's own name says (国际跳棋 is the
+international game)."""
+
+
+def game_subtitle(game: str, variant_info: Mapping[str, Any] | None = None,
+                  variant: str | None = None) -> str:
+    """The line under (or beside) a game's name: its Chinese name (its ``variant``'s, where
+    that has its own); for a custom game the name its variant gives itself in ``variant_info``
+    (``Xiangqi (JBQ rules)``, ``standard(7x7)``), or nothing when it is not known (never one
+    fixed name for every variant).
 
     >>> game_subtitle("chess"), game_subtitle("custom"), game_subtitle("custom", {"name": "A"})
     ('国际象棋', '', 'A')
+    >>> game_subtitle("draughts", None, "russian")
+    '俄罗斯跳棋'
     """
     if game == "custom":
         name = (variant_info or {}).get("name")
         return name.strip() if isinstance(name, str) else ""
-    return CJK_GAME_NAMES.get(game, "")
+    return CJK_VARIANT_NAMES.get((game, variant or ""), CJK_GAME_NAMES.get(game, ""))
 
 RADIUS = 6
 PAD = 12

@@ -4,6 +4,9 @@ played through the real client against a real server, and what it found wrong:
 - Russian and Brazilian games drawn by their kings-only rule (15 moves each, RULES.md section 2)
   said "25 king moves without capture", the international count; each variant's result names
   its own rule now, in the words draughts players use ("the 25-move rule", "the 15-move rule").
+- A Russian or Brazilian game's replay was labelled "Draughts · 国际跳棋" (international
+  draughts), and the room's Chinese subtitle said 国际跳棋 too: the replay names the variant
+  ("Russian draughts · 俄罗斯跳棋") and both give each 8 x 8 variant its own Chinese name.
 - The majority rule was never named: a click on a man whose capture is shorter than another
   piece's said "33 cannot move: a capture is compulsory" (it can capture), and the server
   refused the typed capture with a bare "not a legal capture here". Both say now that the
@@ -45,7 +48,7 @@ from client.scenes.replay import ReplayScene, parse_record
 from client.scenes.result import ResultPanel
 from client.scenes.room import RoomScene, result_lines, result_text
 from client.screenshot import save
-from client.ui import widgets
+from client.ui import theme, widgets
 from tests.client.helpers import click, drag, key, pump, px, replay_lines, room_of
 from tests.client.test_playthrough_audit import play, two_players
 from tests.client.window_tools import render_at
@@ -120,6 +123,12 @@ def test_a_kings_only_draw_names_its_variants_rule(
     replay = alice.top
     assert isinstance(replay, ReplayScene)
     assert replay.result_line() == f"Draw: {words[0].lower()}{words[1:]}"
+    label, cjk = (
+        ("Russian draughts", "俄罗斯跳棋") if variant == "russian" else ("Draughts", "国际跳棋")
+    )
+    assert replay.game_label().startswith(label), replay.game_label()
+    assert theme.game_subtitle("draughts", None, variant) == cjk
+    shot(alice, f"kings-only-replay-{variant}")
     for app in apps:
         app.disconnect()
 
