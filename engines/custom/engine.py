@@ -11,7 +11,7 @@ import functools
 import os
 import re
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
@@ -29,6 +29,7 @@ from engines.base import (
 from engines.custom import catalog
 from engines.custom.definition import Variant, VariantError
 from engines.custom.rules import Board, Compiled
+from engines.custom.safety import MoveTest, move_safety
 
 _MOVE = re.compile(r"\s*([0-9]{1,2})\s*,\s*([0-9]{1,2})\s*-\s*([0-9]{1,2})\s*,\s*([0-9]{1,2})\s*")
 MAX_POSITION_CHARS = 4096
@@ -108,6 +109,7 @@ class CustomEngine(Engine):
 
         All or nothing: raises :class:`VariantError` listing every problem of every file.
         """
+
         def clash(v: Variant) -> str | None:
             known = self._variants.get(v.id)
             if known is None or known == v:
@@ -345,7 +347,7 @@ class CustomEngine(Engine):
         state._memo["pairs"] = pairs
         return pairs
 
-    def _safety(self, state: CustomState) -> Callable[[tuple[int, int]], bool]:
+    def _safety(self, state: CustomState) -> MoveTest:
         """:meth:`_safe_moves` of ``state``, made once per state (a move is checked against the
         state before it, and the state after it is asked whether any move is left). The check
         keeps the board, not the state, so the memo makes no reference cycle."""
@@ -355,51 +357,25 @@ class CustomEngine(Engine):
             safe = memo["safety"] = self._safe_moves(state)
         return safe
 
-    def _safe_moves(self, state: CustomState) -> Callable[[tuple[int, int]], bool]:
+    def _safe_moves(self, state: CustomState) -> MoveTest:
         """Whether a pseudo-legal move of ``state`` neither faces the generals nor leaves a
-        captain attacked (always true without the self-check rule). The board is scanned for
-        captains, enemies and generals once, not once per move.
-
-        A move only empties its first square and fills its second, and promotion never changes
-        a piece's side, captain flag or role, so after the move the captains are among the old
-        ones plus the second square, the attackers are the old enemies less a captured one, and
-        the generals are the old ones moved or captured.
-        """
-        table = state.rules
-        if not table.variant.rules.self_check:
-            return _always_safe
-        side_of, captain, role = table.side_of, table.captain, table.role
+        captain attacked (always true without the self-check rule)."""
         side = _side_number(state.turn)
-        enemy = 3 - side
-        board = state.board
-        captains = [sq for sq, v in enumerate(board) if v and captain[v] and side_of[v] == side]
-        enemies = [sq for sq, v in enumerate(board) if v and side_of[v] == enemy]
-        generals = (
-            [sq for sq, v in enumerate(board) if v and role[v] == "general"]
-            if table.xiangqi
-            else []
-        )
+        return move_safety(state.rules, state.board, side, self.settled(state))
 
-        promotes = table.variant.rules.promotion and table.static_promotion
-        settled = promotes and table.promote_all(board) == board
-
-        def safe(move: tuple[int, int]) -> bool:
-            a, b = move
-            after = table.board_after(board, move, settled)
-            if generals:
-                moved = sorted(b if sq == a else sq for sq in generals if sq != b)
-                if table.facing_among(after, moved) is not None:
-                    return False
-            attackers = [sq for sq in enemies if sq != b]
-            for sq in {b if sq == a else sq for sq in captains} | {b}:
-                v = after[sq]
-                if v and captain[v] and side_of[v] == side and table.attacked_from(
-                    after, sq, attackers
-                ):
-                    return False
-            return True
-
-        return safe
+    def settled(self, state: CustomState) -> bool:
+        """Whether a move from ``state`` changes no square but its two: promotions depend on
+        the square alone and no piece of ``state`` would promote where it stands (so a move
+        promotes at most the moved piece). Every state a move made is settled; a loaded one is
+        looked at once. False when the variant has no promotion or board-dependent ones."""
+        table = state.rules
+        if not (table.variant.rules.promotion and table.static_promotion):
+            return False
+        memo = state._memo
+        found = memo.get("settled")
+        if found is None:
+            found = memo["settled"] = table.promote_all(state.board) == state.board
+        return bool(found)
 
     def _is_legal(self, state: CustomState, pair: tuple[int, int]) -> bool:
         """``pair in self._pairs(state)`` without building every move when not memoised."""
@@ -505,7 +481,8 @@ class CustomEngine(Engine):
             neutral[mover - 1] += 1
         else:
             neutral[mover - 1] = 0
-        board = table.board_after(state.board, pair)
+        settled = self.settled(state)
+        board = table.board_after(state.board, pair, settled)
         finished = None
         if captured and table.captain[captured]:
             finished = Outcome(
@@ -517,7 +494,7 @@ class CustomEngine(Engine):
                 finished = Outcome(
                     winner=other(state.turn), reason="captain", highlight=self._names(table, facing)
                 )
-        return CustomState(
+        after = CustomState(
             state.variant,
             board,
             other(state.turn),
@@ -528,6 +505,9 @@ class CustomEngine(Engine):
             finished=finished,
             max_plies=state.max_plies,
         )
+        if rules.promotion and table.static_promotion:
+            after._memo["settled"] = True  # every piece that could promote has
+        return after
 
     def outcome(self, state: CustomState) -> Outcome | None:
         """Captain captured / generals left facing, no legal move, or the ply limit."""
@@ -577,7 +557,3 @@ class CustomEngine(Engine):
         if depth == 1:
             return len(pairs)
         return sum(self.perft(self._apply(state, m), depth - 1) for m in pairs)
-
-
-def _always_safe(move: tuple[int, int]) -> bool:
-    return True

@@ -104,6 +104,16 @@ class Compiled:
                 self.steps[code], self.slides[code] = self._tables(rule)
                 self.promote[code] = self._promotion_table(p, promoted)
         self._reach_tables: dict[int, list[int]] = {}
+        self._paths: dict[int, int] = {}
+        self.static_moves = all(
+            e.dynamic is None
+            for tables in (self.steps, self.slides)
+            for t in tables
+            for es in t
+            for e in es
+        )
+        """Whether every move rule depends on the square alone (no board-dependent condition),
+        so a piece's moves change only with the squares on its way."""
         self.static_promotion = all(
             test is True or test is False for table in self.promote for test in table
         )
@@ -479,6 +489,30 @@ class Compiled:
             return any(t(census, sq) for t in e.dynamic)
         return False
 
+    def path_mask(self, sq: int, target: int) -> int:
+        """Bit mask of the squares besides ``target`` whose contents :meth:`reaches` reads for a
+        piece on ``sq`` when :attr:`static_moves` holds: those strictly between the two on a
+        line, or the leg of a horse's jump (made once per pair of squares)."""
+        key = sq * self.size + target
+        mask = self._paths.get(key)
+        if mask is None:
+            mask = self._paths[key] = self._path(sq, target)
+        return mask
+
+    def _path(self, sq: int, target: int) -> int:
+        cols = self.cols
+        row, col = divmod(sq, cols)
+        trow, tcol = divmod(target, cols)
+        dr, dc = trow - row, tcol - col
+        mask = 0
+        if abs(dr) + abs(dc) == 3 and dr and dc:
+            mask |= 1 << (sq + (dr // 2) * cols if abs(dr) == 2 else sq + dc // 2)
+        elif (dr or dc) and (dr == 0 or dc == 0 or abs(dr) == abs(dc)):
+            d = _DIRECTION_OF[(dr > 0) - (dr < 0), (dc > 0) - (dc < 0)]
+            for s in self.rays[sq][d][: max(abs(dr), abs(dc)) - 1]:
+                mask |= 1 << s
+        return mask
+
     def reach_masks(self, code: int) -> list[int]:
         """Per square, a bit mask of every square a piece ``code`` could ever move to (built on
         first use; bit masks keep large boards small)."""
@@ -596,7 +630,6 @@ def playability_problems(variant: Variant) -> list[str]:
         ]
     if not problems and next(table.iter_moves(start, 1, True), None) is None:
         problems.append(
-            "red has no legal move in the start position: every game would be over before it"
-            " starts"
+            "red has no legal move in the start position: every game would be over before it starts"
         )
     return problems

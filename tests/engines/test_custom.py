@@ -534,21 +534,29 @@ CONDITIONS = ["X[1]", "X[-1]", "Y[2|-2]", "P[1|1|-1|-1]", "NP[2|2]", "C[0|2|9]",
 CONDITIONS += ["D[1|-1|3]", "D[2|1|2]", "R[1|1|0|1|2|3]", "T[3]", "T[5]", "X[0]"]
 
 
-def random_rule(rng: random.Random) -> str:
+STATIC_CONDITIONS = ["X[1]", "X[-1]", "Y[2|-2]", "P[1|1|-1|-1]", "NP[2|2]", "X[2|3]", "Y[1]"]
+"""Conditions on the square alone (the self-check's fast path is for these)."""
+
+
+def random_rule(rng: random.Random, conditions: list[str] | None = None) -> str:
+    conditions = conditions or CONDITIONS
     groups = []
     for _ in range(2):
         dirs = []
         for d in rng.sample(range(1, 9), rng.randint(0, 4)):
             if rng.random() < 0.4:
-                dirs.append(f"{d}({'&'.join(rng.sample(CONDITIONS, rng.randint(1, 2)))})")
+                dirs.append(f"{d}({'&'.join(rng.sample(conditions, rng.randint(1, 2)))})")
             else:
                 dirs.append(str(d))
         groups.append(",".join(dirs))
     return ";".join(groups)
 
 
-def random_definition(rng: random.Random, vid: str) -> dict[str, Any]:
+def random_definition(
+    rng: random.Random, vid: str, conditions: list[str] | None = None
+) -> dict[str, Any]:
     # At least 5 piece types: CONDITIONS name types up to 5 (a missing type is refused).
+    conditions = conditions or CONDITIONS
     rows, cols, n = rng.randint(2, 7), rng.randint(2, 7), rng.randint(5, 7)
     pieces: list[dict[str, Any]] = []
     for i in range(n):
@@ -557,11 +565,11 @@ def random_definition(rng: random.Random, vid: str) -> dict[str, Any]:
             "name": f"p{i}",
             "side": side,
             "captain": i < 2 or (side != "neutral" and rng.random() < 0.2),
-            "moves": random_rule(rng),
+            "moves": random_rule(rng, conditions),
         }
         if rng.random() < 0.4:
-            piece["promote_when"] = rng.choice(CONDITIONS)
-            piece["promoted_moves"] = random_rule(rng)
+            piece["promote_when"] = rng.choice(conditions)
+            piece["promoted_moves"] = random_rule(rng, conditions)
         if side != "neutral" and rng.random() < 0.3:
             piece["role"] = rng.choice(["horse", "cannon", "elephant", "general"])
         pieces.append(piece)
@@ -666,6 +674,56 @@ def test_xiangqi_moves_match_the_plain_self_check_filter_on_long_games(
             checks += len(engine._pseudo(state)) - len(reference)
             state = engine.play(state, rng.choice(engine.legal_moves(state)))
     assert checks > 0  # some pseudo-legal moves were refused
+
+
+def test_the_self_check_by_touched_squares_keeps_what_the_plain_filter_keeps(
+    engine: CustomEngine,
+) -> None:
+    """Random self-check variants whose moves and promotions depend on the square alone (the
+    fast path: attacks and open files judged once per position, a move by the squares it
+    touches): horses' legs, elephants' eyes, cannons' screens, several captains, neutral
+    pieces, generals of either side, starts with pieces on their promotion squares. Every
+    reachable position keeps exactly the moves the plain definition keeps."""
+    rng = random.Random(25)
+    touched = refused = 0
+    for i in range(150):
+        data = random_definition(rng, f"s{i}", STATIC_CONDITIONS)
+        data["rules"]["self_check"] = True
+        try:
+            vid = engine.load_data(data)
+        except BadPosition:
+            continue  # a layout the rules refuse (e.g. red can never move)
+        table = engine.compiled(vid)
+        assert table.static_moves
+        state = engine.start(vid)
+        for _ in range(40):
+            if engine.outcome(state) is not None:
+                break
+            legal = set(engine._pairs(state))
+            reference = reference_pairs(engine, state)
+            assert legal == reference, engine.position(state)
+            refused += len(engine._pseudo(state)) - len(reference)
+            promotes = table.variant.rules.promotion
+            touched += not promotes or engine.settled(state)
+            state = engine.play_pair(state, rng.choice(sorted(legal)))
+    assert touched > 1000 and refused > 500
+
+
+def test_xiangqi_positions_with_soldiers_yet_to_promote_are_checked_by_scanning(
+    engine: CustomEngine,
+) -> None:
+    """A loaded Xiangqi position may hold an unpromoted soldier across the river (it promotes
+    after any move): such a position is not settled, and its moves are still the plain
+    definition's, and the position after a move is settled."""
+    rows = [". . . 4 2 4 . . .", ". . . . . . . . .", ". . . . 6 . . . ."]
+    rows += [". . . . . . . . .", "7 . . . . . . . .", ". . . . . . . . ."]
+    rows += [". . . . . . . . .", ". . . . 14 . . . .", ". . . . . . . . .", ". . . 1 . . . . ."]
+    state = engine.start("xiangqi", position=place("xiangqi", rows))
+    assert not engine.settled(state)
+    assert set(engine._pairs(state)) == reference_pairs(engine, state)
+    after = engine.play(state, "10,4-10,5")
+    assert engine.settled(after) and "14*" in engine.position(after)
+    assert set(engine._pairs(after)) == reference_pairs(engine, after)
 
 
 def test_a_state_and_its_memoised_checks_are_freed_without_the_collector(

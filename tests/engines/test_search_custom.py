@@ -8,7 +8,7 @@ import itertools
 import os
 import random
 import re
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +16,8 @@ import pytest
 
 import engines
 from engines.base import Engine
-from engines.custom import CustomEngine
-from engines.search.adapter import EngineAdapter
+from engines.custom import CustomEngine, CustomState
+from engines.search.adapter import EngineAdapter, SearchAdapter
 from engines.search.analysis import analyse, judge
 from engines.search.core import Limits, Searcher
 from engines.search.evaluate.custom import CustomAdapter, evaluate_state, piece_values
@@ -69,6 +69,12 @@ def random_states(engine: Engine, variant: str, seed: int, plies: int) -> list[A
     return states
 
 
+def searched(adapter: SearchAdapter) -> tuple[str | None, int, int, int]:
+    """What a 1500-node search of ``adapter`` answers: best move, score, depth and nodes."""
+    found = Searcher().search(adapter, Limits(nodes=1500))
+    return (found.notation, found.score, found.depth, found.nodes)
+
+
 @pytest.mark.parametrize("variant", ["xiangqi", "guards", "stones", "xiangqi-jbq"])
 def test_the_pair_adapter_searches_as_the_notation_would(variant: str) -> None:
     """Self-check (xiangqi), board-dependent conditions (guards), neutral pieces (stones) and a
@@ -82,14 +88,52 @@ def test_the_pair_adapter_searches_as_the_notation_would(variant: str) -> None:
         for state in random_states(engine, variant, seed, 14)[6::4]:
             if engine.outcome(state) is not None:
                 continue
-            fast = Searcher().search(make_adapter(engine, state), Limits(nodes=1500))
-            slow = Searcher().search(by_notation(engine, state), Limits(nodes=1500))
-            assert (fast.notation, fast.score, fast.depth, fast.nodes) == (
-                slow.notation,
-                slow.score,
-                slow.depth,
-                slow.nodes,
-            ), engine.position(state)
+            fast = searched(make_adapter(engine, state))
+            assert fast == searched(by_notation(engine, state)), engine.position(state)
+
+
+class PlainSelfCheck(CustomEngine):
+    """The engine with the self-check as the rules define it: every move played on a fresh
+    board with every square's promotion, then every enemy asked whether it reaches a captain and
+    every pair of generals whether they face (what the one-look-per-position test replaced)."""
+
+    def settled(self, state: CustomState) -> bool:
+        return False
+
+    def _safe_moves(self, state: CustomState) -> Callable[[tuple[int, int]], bool]:
+        table = state.rules
+        if not table.variant.rules.self_check:
+            return lambda move: True
+        side = 1 if state.turn == "first" else 2
+
+        def safe(move: tuple[int, int]) -> bool:
+            after = table.board_after(state.board, move)
+            if table.facing_generals(after) is not None:
+                return False
+            captains = table.captains(after, side)
+            return not any(table.attacked(after, sq, 3 - side) for sq in captains)
+
+        return safe
+
+
+@pytest.mark.parametrize("variant", ["xiangqi", "guards"])
+def test_the_self_check_by_touched_squares_searches_as_the_plain_one(variant: str) -> None:
+    """The built-in Xiangqi (the fast self-check) and a variant with board-dependent conditions
+    (the scanning one): the same best move, score, depth and node count as the plain rules, on
+    positions from random games, each read afresh from its position string for each engine."""
+    fast_engine, plain_engine = custom(), PlainSelfCheck()
+    compared = 0
+    for seed in (1, 2, 3):
+        for state in random_states(fast_engine, variant, seed, 30)[4::5]:
+            if fast_engine.outcome(state) is not None:
+                continue
+            text = fast_engine.position(state)
+            fast_state = fast_engine.start(variant, position=text)
+            plain_state = plain_engine.start(variant, position=text)
+            fast = searched(make_adapter(fast_engine, fast_state))
+            assert fast == searched(make_adapter(plain_engine, plain_state)), text
+            compared += 1
+    assert compared >= 12
 
 
 def test_the_pair_adapter_keys_moves_and_captures_follow_the_engine() -> None:

@@ -158,8 +158,10 @@ class CustomAdapter:
         key ^= _Z[("turn", before.turn)] ^ _Z[("turn", state.turn)]
         if before.neutral != state.neutral:
             key ^= _Z[("neutral", before.neutral)] ^ _Z[("neutral", state.neutral)]
-        # A move changes its two squares; a promotion rule may change any other square.
-        squares = range(len(state.board)) if self._promotes else pair
+        # A move changes its two squares; a promotion rule may change any other square, unless
+        # no piece but the moved one can promote.
+        only_pair = not self._promotes or self.engine.settled(before)
+        squares = pair if only_pair else range(len(state.board))
         old_board, new_board = before.board, state.board
         for sq in squares:
             old, new = old_board[sq], new_board[sq]
