@@ -419,6 +419,18 @@ class CustomEngine(Engine):
             return []
         return list(self._pairs(state))
 
+    def legal_captures(self, state: CustomState) -> list[tuple[int, int]]:
+        """The moves of :meth:`legal_pairs` that take a piece, in the same order; only they are
+        put to the self-check (a searcher's quiescence asks for nothing else)."""
+        if self.outcome(state) is not None:
+            return []
+        board = state.board
+        memo = state._memo.get("pairs")
+        if memo is not None:
+            return [move for move in memo if board[move[1]]]
+        safe = self._safety(state)
+        return [move for move in self._pseudo(state) if board[move[1]] and safe(move)]
+
     def play_pair(self, state: CustomState, pair: tuple[int, int]) -> CustomState:
         """The state after ``pair``, which must be one of :meth:`legal_pairs` of ``state`` (not
         checked again: a searcher plays only the moves it was given)."""

@@ -726,6 +726,28 @@ def test_xiangqi_positions_with_soldiers_yet_to_promote_are_checked_by_scanning(
     assert set(engine._pairs(after)) == reference_pairs(engine, after)
 
 
+@pytest.mark.parametrize("vid", ["xiangqi", "stones", "guards"])
+def test_legal_captures_are_the_legal_moves_that_take(engine: CustomEngine, vid: str) -> None:
+    """What the searcher's quiescence asks for, with and without the move list made first, and
+    nothing once the game is over."""
+    rng = random.Random(5)
+    takes = 0
+    state = engine.start(vid, options={"max_plies": 80})
+    while engine.outcome(state) is None:
+        text = engine.position(state)
+        cold = engine.start(vid, position=text)
+        captures = engine.legal_captures(cold)
+        assert "pairs" not in cold._memo  # the move list was not made for them
+        full = engine.legal_pairs(engine.start(vid, position=text))
+        assert captures == [m for m in full if state.board[m[1]]]
+        moves = engine.legal_moves(state)
+        assert "pairs" in state._memo
+        assert engine.legal_captures(state) == captures  # from the memoised move list
+        takes += len(captures)
+        state = engine.play(state, rng.choice(moves))
+    assert engine.legal_captures(state) == [] and takes > 0
+
+
 def test_a_state_and_its_memoised_checks_are_freed_without_the_collector(
     engine: CustomEngine,
 ) -> None:

@@ -95,10 +95,14 @@ def test_the_pair_adapter_searches_as_the_notation_would(variant: str) -> None:
 class PlainSelfCheck(CustomEngine):
     """The engine with the self-check as the rules define it: every move played on a fresh
     board with every square's promotion, then every enemy asked whether it reaches a captain and
-    every pair of generals whether they face (what the one-look-per-position test replaced)."""
+    every pair of generals whether they face (what the one-look-per-position test replaced);
+    captures picked from the whole move list."""
 
     def settled(self, state: CustomState) -> bool:
         return False
+
+    def legal_captures(self, state: CustomState) -> list[tuple[int, int]]:
+        return [move for move in self.legal_pairs(state) if state.board[move[1]]]
 
     def _safe_moves(self, state: CustomState) -> Callable[[tuple[int, int]], bool]:
         table = state.rules
@@ -119,8 +123,9 @@ class PlainSelfCheck(CustomEngine):
 @pytest.mark.parametrize("variant", ["xiangqi", "guards"])
 def test_the_self_check_by_touched_squares_searches_as_the_plain_one(variant: str) -> None:
     """The built-in Xiangqi (the fast self-check) and a variant with board-dependent conditions
-    (the scanning one): the same best move, score, depth and node count as the plain rules, on
-    positions from random games, each read afresh from its position string for each engine."""
+    (the scanning one): the same best move, score, depth and node count as the plain rules (and
+    the quiescence's captures picked from the whole move list), on positions from random games,
+    each read afresh from its position string for each engine."""
     fast_engine, plain_engine = custom(), PlainSelfCheck()
     compared = 0
     for seed in (1, 2, 3):

@@ -131,7 +131,8 @@ class CustomAdapter:
         state = self.state
         board, side_of = state.board, self.table.side_of
         spared = (3, _side_number(state.turn))
-        return [m for m in self.moves() if board[m[1]] and side_of[board[m[1]]] not in spared]
+        taking = self.engine.legal_captures(state)
+        return [m for m in taking if side_of[board[m[1]]] not in spared]
 
     def is_noisy(self, move: Hashable) -> bool:
         """Whether ``move`` takes a piece of the side not to move (neutrals are never taken)."""
