@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engines
-from client.moves import PathMemo
+from client.moves import PathMemo, display_moves
 from client.variants import learn_variant
 from protocol import PROVISIONAL_RD
 
@@ -140,6 +140,7 @@ class RoomModel:
         return result
 
     def _on_room(self, m: dict[str, Any], now: float) -> str | None:
+        game_was, moves_was = self.game_id, self.moves
         if m.get("re") is not None or self.chat_follows:
             # the server sends the room's chat lines after this snapshot: they refill the chat
             self.chat.clear()
@@ -175,7 +176,18 @@ class RoomModel:
         self.rebuild()
         if self.status == "over":  # a finished room's snapshot: what its end was about
             self.highlight = end_highlight(self.engine, self.state, self.reason, self.result)
+        if self.game_id == game_was and self.status == "playing":
+            return self.takeback_words(moves_was)
         return None
+
+    def takeback_words(self, moves_was: list[str]) -> str | None:
+        """What a snapshot that ends ``moves_was`` early (a takeback) took back, in words, or
+        ``None`` when it took nothing back: "Takeback: Nf3 taken back · Alice to move"."""
+        kept = len(self.moves)
+        if kept >= len(moves_was) or moves_was[:kept] != self.moves:
+            return None
+        shown = display_moves(self.game, self.start, moves_was)[kept:]
+        return f"Takeback: {' and '.join(shown)} taken back · {self.name_of(self.turn)} to move"
 
     def _on_moved(self, m: dict[str, Any], now: float) -> str | None:
         ply, move = whole(m.get("ply")), m.get("move")

@@ -1,0 +1,68 @@
+"""A takeback seen by a spectator: the server sends everyone a snapshot with fewer moves, and
+the spectator is told in words which moves went and whose turn it is again (it used to see the
+moves vanish from the board and the list without a word)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from client.app import App
+from client.scenes.lobby import LobbyScene
+from client.scenes.room import RoomScene
+from tests.client.conftest import shoot
+from tests.client.helpers import open_app, pump, room_of
+
+
+def _move(apps: list[App], mover: App, watcher: App, code: str, move: str) -> None:
+    """``mover`` plays ``move`` and ``watcher`` has seen it."""
+    ply = len(room_of(watcher).model.moves)
+    mover.send({"type": "move", "room": code, "ply": ply, "move": move})
+    pump(apps, lambda: len(room_of(watcher).model.moves) == ply + 1)
+
+
+def test_a_spectator_is_told_of_a_takeback(tmp_path: Path, embedded: Any) -> None:
+    """Alice plays e4 and Nf3, Bob e5; Alice asks to take Nf3 back and Bob agrees: Carol,
+    watching, reads "Takeback: Nf3 taken back · Alice to move"; when Bob takes back his Nc6
+    after Alice's Nc3, both moves his offer undoes are named."""
+    alice = open_app(tmp_path, "Alice", embedded.url)
+    bob = open_app(tmp_path, "Bob", embedded.url)
+    carol = open_app(tmp_path, "Carol", embedded.url)
+    apps = [alice, bob, carol]
+    try:
+        pump(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
+        alice.send(
+            {
+                "type": "create",
+                "game": "chess",
+                "color": "first",
+                "clock": {"initial": 300, "increment": 3},
+            }
+        )
+        pump(apps, lambda: bool(alice.find(RoomScene)) and room_of(alice).model.game == "chess")
+        code = room_of(alice).model.room
+        bob.send({"type": "join", "room": code})
+        carol.send({"type": "join", "room": code, "role": "spectator"})
+        pump(apps, lambda: bool(carol.find(RoomScene)) and room_of(carol).model.status == "playing")
+        for mover, move in ((alice, "e2e4"), (bob, "e7e5"), (alice, "g1f3")):
+            _move(apps, mover, carol, code, move)
+        watched = room_of(carol)
+        assert "taken back" not in watched.message
+
+        alice.send({"type": "offer", "room": code, "kind": "undo"})
+        pump(apps, lambda: bool(room_of(bob).model.offers))
+        bob.send({"type": "answer", "room": code, "kind": "undo", "accept": True})
+        pump(apps, lambda: len(watched.model.moves) == 2)
+        assert watched.message == "Takeback: Nf3 taken back · Alice to move", watched.message
+        shoot(carol, tmp_path, "spectator-takeback")
+
+        for mover, move in ((alice, "b1c3"), (bob, "b8c6"), (alice, "d2d4")):
+            _move(apps, mover, carol, code, move)
+        bob.send({"type": "offer", "room": code, "kind": "undo"})
+        pump(apps, lambda: bool(room_of(alice).model.offers))
+        alice.send({"type": "answer", "room": code, "kind": "undo", "accept": True})
+        pump(apps, lambda: len(watched.model.moves) == 3)
+        assert watched.message == "Takeback: Nc6 and d4 taken back · Bob to move", watched.message
+    finally:
+        for app in apps:
+            app.disconnect()
