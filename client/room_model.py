@@ -207,6 +207,7 @@ class RoomModel:
         return overline_note(self.game, self.state)
 
     def _on_over(self, m: dict[str, Any], now: float) -> str | None:
+        self._stop_clocks(now, _str(m.get("reason")))
         self.status = "over"
         result = m.get("result")
         self.result = result if result in ("first", "second", "draw") else None
@@ -216,13 +217,33 @@ class RoomModel:
         self.game_id = _str(m.get("game_id"), self.game_id)
         self.ratings = _ratings(m)
         self.offers = []
-        running = self.clocks.get("running")
-        if running in SEATS:
-            self.clocks = {**self.clocks, **self.frozen_clocks(now)}
-        self.clocks["running"] = None
-        self.clocks_at = now
         self.highlight = end_highlight(self.engine, self.state, self.reason, self.result)
         return None
+
+    def _stop_clocks(self, now: float, reason: str) -> None:
+        """The game ends now: the running clock keeps what it shows (its main time and what
+        was left of the move), and the mover's reads zero where it ran out (``reason``
+        ``timeout``)."""
+        self.freeze_clocks(now)
+        if reason in ("timeout", "timeout_vs_insufficient") and self.turn in SEATS:
+            main, move = whole(self.clocks.get(self.turn)), whole(self.clocks.get("move"))
+            if move is not None and (main is None or move <= main):
+                self.clocks["move"] = 0
+            elif main is not None:
+                self.clocks[self.turn] = 0
+        self.clocks["running"] = None
+        self.clocks_at = now
+
+    def freeze_clocks(self, now: float) -> None:
+        """Stop the running clock where it stands now: its main time and what is left of the
+        move."""
+        if self.status != "playing" or self.clocks.get("running") not in SEATS:
+            return
+        frozen: dict[str, Any] = {**self.clocks, **self.frozen_clocks(now), "running": None}
+        move = self.move_ms(now)
+        if move is not None:
+            frozen["move"] = move
+        self.clocks, self.clocks_at = frozen, now
 
     def connection_lost(self) -> None:
         """The connection dropped: what the server counts is unknown until it says it again (its

@@ -1454,14 +1454,7 @@ class RoomScene(BesideBoard):
     def freeze_clocks(self) -> None:
         """Stop the running clock where it stands: with the connection down nobody here knows
         the server's time (it may be charged to nobody while the server restarts)."""
-        m, now = self.model, self.now
-        if m.status != "playing" or m.clocks.get("running") not in ("first", "second"):
-            return
-        frozen: dict[str, Any] = {**m.clocks, **m.frozen_clocks(now), "running": None}
-        move = m.move_ms(now)
-        if move is not None:
-            frozen["move"] = move
-        m.clocks, m.clocks_at = frozen, now
+        self.model.freeze_clocks(self.now)
 
     def fetch_end(self) -> None:
         """The room has closed under a game still on here: it ended while this client was away

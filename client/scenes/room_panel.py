@@ -193,8 +193,10 @@ def draw_player(room: RoomScene, surface: pygame.Surface, seat: str, rect: pygam
     remaining = m.remaining_ms(seat, now)
     per_move_limit = m.clock.get("per_move") if isinstance(m.clock, dict) else None
     if remaining is None and isinstance(per_move_limit, int) and per_move_limit > 0:
-        # Per-move clock only: the mover's clock shows what is left of this move.
-        remaining = m.move_ms(now) if active else per_move_limit * 1000
+        # Per-move clock only: the mover's clock shows what is left of this move (at the end,
+        # what was left when it ended).
+        moving = active or (m.status == "over" and seat == m.turn and m.move_ms(now) is not None)
+        remaining = m.move_ms(now) if moving else per_move_limit * 1000
     clock = format_clock(remaining) if m.clocks else "—"
     low = remaining is not None and remaining < 10_000 and active
     clock_rect = pygame.Rect(rect.right - 140, rect.top + 10, 128, rect.height - 20)
