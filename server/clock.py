@@ -92,6 +92,9 @@ class GameClock:
     quota: dict[Side, int] = field(default_factory=dict)
     running: Side | None = None
     turn_start: float = 0.0
+    stopped_move: int | None = None
+    """What was left of the per-move limit when :meth:`stop` ended the game (``None``: none
+    ran)."""
 
     def __post_init__(self) -> None:
         for side in SIDES:
@@ -104,13 +107,16 @@ class GameClock:
         """``side`` is to move from ``now``."""
         self.running = side
         self.turn_start = now
+        self.stopped_move = None
 
     def stop(self, now: float) -> None:
         """Freeze both clocks (game over): the running side is charged up to ``now``."""
         side = self.running
+        used = int((now - self.turn_start) * 1000)
         if side is not None and self._counts(side) and self.control.initial_ms:
-            used = int((now - self.turn_start) * 1000)
             self.remaining[side] = max(0, self.remaining[side] - used)
+        if side is not None and self._counts(side) and self.control.per_move_ms:
+            self.stopped_move = max(0, self.control.per_move_ms - used)
         self.running = None
 
     def _counts(self, side: Side) -> bool:
@@ -192,7 +198,7 @@ class GameClock:
             if main is not None and s == side and self._counts(s):
                 main = max(0, main - elapsed)
             left[s] = main
-        move: int | None = None
+        move = self.stopped_move if side is None else None
         if side is not None:
             if self._in_abort_phase(side):
                 move = max(0, self.abort_ms - elapsed)

@@ -207,3 +207,26 @@ def test_after_a_storage_failure_only_the_turns_after_held_moves_begin_again() -
     driver.hall.restart_turns_of({driver.hall.rooms[held].game_id}, driver.now)
     assert driver.hall.rooms[seen].clock.turn_start == began
     assert driver.hall.rooms[held].clock.turn_start == driver.now
+
+
+def test_the_room_after_the_end_keeps_what_was_left_of_the_move() -> None:
+    """20 s per move: the room snapshot after the end says what was left of the move it ended
+    in (0 for a flag, 12 s for a resignation 8 s into the move), not nothing (clients then
+    showed both faces at the whole limit beside "ran out of time"); it stays so later on."""
+    d = HallDriver()
+    a, b, code = d.table(clock={"per_move": 20})
+    _opening(d, a, b, code)
+    d.advance(21)
+    flagged = d.last(b, "room")
+    assert flagged["status"] == "over" and flagged["reason"] == "timeout"
+    assert flagged["clocks"]["move"] == 0 and flagged["clocks"]["running"] is None
+
+    d2 = HallDriver()
+    a, b, code = d2.table(clock={"per_move": 20})
+    _opening(d2, a, b, code)
+    d2.advance(8)
+    d2.request(a, type="resign", room=code)
+    d2.advance(30)
+    watcher = d2.player("wat")
+    again = d2.request(watcher, type="join", room=code, role="spectator")
+    assert again["status"] == "over" and again["clocks"]["move"] == 12_000, again["clocks"]
