@@ -1771,15 +1771,20 @@ class RoomScene(BesideBoard):
         left = self.first_move_left_s()
         if line == "Your move" and left is not None:
             return [f"{line} · {left} s left for your first move", f"{line} · {left} s", line]
+        mover = f"{short_name(self.model, self.model.turn)} to move"
+        if line == f"{mover} · you are watching" and left is not None:
+            return [f"{mover} · {left} s left for a first move · you are watching",
+                    f"{mover} · {left} s left for a first move", f"{mover} · {left} s", line]
         return [line]
 
     def first_move_left_s(self) -> int | None:
-        """Whole seconds left for the user's first move before the server aborts the game, while
-        that deadline runs and only the status line can say so (a per-move clock's face shows
-        it; a main time stands still until the first move)."""
+        """Whole seconds left for the mover's first move (the user's; to a spectator, either
+        player's) before the server aborts the game, while that deadline runs and only the
+        status line can say so (a per-move clock's face shows it; a main time stands still
+        until the first move)."""
         m = self.model
-        if (m.status != "playing" or not m.is_my_turn() or self.app.seat_connections
-                or m.clock.get("per_move") or m.has_moved(m.you)):
+        if (m.status != "playing" or not (m.is_my_turn() or m.you is None)
+                or self.app.seat_connections or m.clock.get("per_move") or m.has_moved(m.turn)):
             return None
         move = m.move_ms(self.now)
         return None if move is None else math.ceil(move / 1000)

@@ -395,3 +395,29 @@ def arrived(fetch: Any, timeout: float = 10.0) -> Any:
     found = fetch.result()
     assert found is not None
     return found
+
+
+@contextlib.contextmanager
+def watched_table(tmp_path: Path, url: str, clock: dict[str, int],
+                  carol_clock: Callable[[], float] = time.monotonic
+                  ) -> Iterator[tuple[App, App, App, str]]:
+    """Alice (first) and Bob at a chess table with ``clock`` on the server at ``url``, watched
+    by Carol (her app on ``carol_clock``), before any move; yields the three apps and the room
+    code, and disconnects them at the end."""
+    alice = open_app(tmp_path, "Alice", url)
+    bob = open_app(tmp_path, "Bob", url)
+    carol = open_app(tmp_path, "Carol", url, clock=carol_clock)
+    apps = [alice, bob, carol]
+    try:
+        pump(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
+        alice.send({"type": "create", "game": "chess", "color": "first", "clock": clock})
+        pump(apps, lambda: bool(alice.find(RoomScene)) and room_of(alice).model.game == "chess")
+        code = room_of(alice).model.room
+        bob.send({"type": "join", "room": code})
+        pump(apps, lambda: bool(bob.find(RoomScene)))
+        carol.send({"type": "join", "room": code, "role": "spectator"})
+        pump(apps, lambda: bool(carol.find(RoomScene)) and room_of(carol).model.status == "playing")
+        yield alice, bob, carol, code
+    finally:
+        for app in apps:
+            app.disconnect()

@@ -8,10 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from client.app import App
-from client.scenes.lobby import LobbyScene
-from client.scenes.room import RoomScene
 from tests.client.conftest import shoot
-from tests.client.helpers import open_app, pump, room_of
+from tests.client.helpers import pump, room_of, watched_table
 
 
 def _move(apps: list[App], mover: App, watcher: App, code: str, move: str) -> None:
@@ -25,25 +23,9 @@ def test_a_spectator_is_told_of_a_takeback(tmp_path: Path, embedded: Any) -> Non
     """Alice plays e4 and Nf3, Bob e5; Alice asks to take Nf3 back and Bob agrees: Carol,
     watching, reads "Takeback: Nf3 taken back · Alice to move"; when Bob takes back his Nc6
     after Alice's Nc3, both moves his offer undoes are named."""
-    alice = open_app(tmp_path, "Alice", embedded.url)
-    bob = open_app(tmp_path, "Bob", embedded.url)
-    carol = open_app(tmp_path, "Carol", embedded.url)
-    apps = [alice, bob, carol]
-    try:
-        pump(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
-        alice.send(
-            {
-                "type": "create",
-                "game": "chess",
-                "color": "first",
-                "clock": {"initial": 300, "increment": 3},
-            }
-        )
-        pump(apps, lambda: bool(alice.find(RoomScene)) and room_of(alice).model.game == "chess")
-        code = room_of(alice).model.room
-        bob.send({"type": "join", "room": code})
-        carol.send({"type": "join", "room": code, "role": "spectator"})
-        pump(apps, lambda: bool(carol.find(RoomScene)) and room_of(carol).model.status == "playing")
+    fischer = {"initial": 300, "increment": 3}
+    with watched_table(tmp_path, embedded.url, fischer) as (alice, bob, carol, code):
+        apps = [alice, bob, carol]
         for mover, move in ((alice, "e2e4"), (bob, "e7e5"), (alice, "g1f3")):
             _move(apps, mover, carol, code, move)
         watched = room_of(carol)
@@ -63,6 +45,3 @@ def test_a_spectator_is_told_of_a_takeback(tmp_path: Path, embedded: Any) -> Non
         alice.send({"type": "answer", "room": code, "kind": "undo", "accept": True})
         pump(apps, lambda: len(watched.model.moves) == 3)
         assert watched.message == "Takeback: Nc6 and d4 taken back · Bob to move", watched.message
-    finally:
-        for app in apps:
-            app.disconnect()
