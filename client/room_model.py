@@ -182,12 +182,15 @@ class RoomModel:
 
     def takeback_words(self, moves_was: list[str]) -> str | None:
         """What a snapshot that ends ``moves_was`` early (a takeback) took back, in words, or
-        ``None`` when it took nothing back: "Takeback: Nf3 taken back · Alice to move"."""
+        ``None`` when it took nothing back: "Takeback: Nf3 taken back · Alice to move" ("· your
+        move" to Alice herself)."""
         kept = len(self.moves)
         if kept >= len(moves_was) or moves_was[:kept] != self.moves:
             return None
         shown = display_moves(self.game, self.start, moves_was)[kept:]
-        return f"Takeback: {' and '.join(shown)} taken back · {self.name_of(self.turn)} to move"
+        yours = self.turn == self.you and not self.hotseat
+        mover = "your move" if yours else f"{self.name_of(self.turn)} to move"
+        return f"Takeback: {' and '.join(shown)} taken back · {mover}"
 
     def _on_moved(self, m: dict[str, Any], now: float) -> str | None:
         ply, move = whole(m.get("ply")), m.get("move")

@@ -21,8 +21,8 @@ def _move(apps: list[App], mover: App, watcher: App, code: str, move: str) -> No
 
 def test_a_spectator_is_told_of_a_takeback(tmp_path: Path, embedded: Any) -> None:
     """Alice plays e4 and Nf3, Bob e5; Alice asks to take Nf3 back and Bob agrees: Carol,
-    watching, reads "Takeback: Nf3 taken back · Alice to move"; when Bob takes back his Nc6
-    after Alice's Nc3, both moves his offer undoes are named."""
+    watching, reads "Takeback: Nf3 taken back · Alice to move" (Alice: "· your move"); when
+    Bob takes back his Nc6 after Alice's Nc3, both moves his offer undoes are named."""
     fischer = {"initial": 300, "increment": 3}
     with watched_table(tmp_path, embedded.url, fischer) as (alice, bob, carol, code):
         apps = [alice, bob, carol]
@@ -36,6 +36,9 @@ def test_a_spectator_is_told_of_a_takeback(tmp_path: Path, embedded: Any) -> Non
         bob.send({"type": "answer", "room": code, "kind": "undo", "accept": True})
         pump(apps, lambda: len(watched.model.moves) == 2)
         assert watched.message == "Takeback: Nf3 taken back · Alice to move", watched.message
+        pump(apps, lambda: len(room_of(alice).model.moves) == 2)
+        said = room_of(alice).message  # to the player whose move it is again: "your move"
+        assert said == "Takeback: Nf3 taken back · your move", said
         shoot(carol, tmp_path, "spectator-takeback")
 
         for mover, move in ((alice, "b1c3"), (bob, "b8c6"), (alice, "d2d4")):
