@@ -53,8 +53,8 @@ def test_the_flagged_side_reads_zero(ui: Any, you: str | None) -> None:
 
 
 def test_a_resignation_keeps_what_was_left_of_the_move(ui: Any) -> None:
-    """The mover resigns with 11.4 s of the move left: their face keeps it (0:12), however
-    long the finished room stays open."""
+    """The mover resigns with 11.4 s of the move left: their face keeps it (0:11), however
+    long the finished room stays open (a face rounds down, as lichess's)."""
     ui.open_room(demo_room("shuqi", plies=2, you=None))
     ui.clock.now += 10.0
     mover = ui.app.top.model.turn
@@ -70,14 +70,14 @@ def test_a_resignation_keeps_what_was_left_of_the_move(ui: Any) -> None:
     )
     ui.app.pop()
     ui.clock.now += 60.0
-    assert sorted(_faces(ui, "per-move-resigned")) == ["0:12", "0:30"]
+    assert sorted(_faces(ui, "per-move-resigned")) == ["0:11", "0:30"]
 
 
-@pytest.mark.parametrize(("reason", "shown"), [("resign", "3:08"), ("timeout", "0.0")])
+@pytest.mark.parametrize(("reason", "shown"), [("resign", "3:07"), ("timeout", "0.0")])
 def test_a_main_time_keeps_what_it_showed(ui: Any, reason: str, shown: str) -> None:
-    """Chess 5+3, the mover at 4:48 (287.4 s): 100 s later the game ends. A resignation
-    leaves 3:08 on the mover's face (not 4:48 again), a flag fall 0.0; the other clock
-    keeps its 4:24 (263.9 s)."""
+    """Chess 5+3, the mover at 4:47 (287.4 s, a face rounding down): 100 s later the game ends. A resignation
+    leaves 3:07 on the mover's face (not 4:47 again), a flag fall 0.0; the other clock
+    keeps its 4:23 (263.9 s)."""
     ui.open_room(demo_room("chess", plies=2, you=None))
     mover = ui.app.top.model.turn
     ui.clock.now += 100.0 if reason == "resign" else 287.0  # the server's word comes first
@@ -96,4 +96,4 @@ def test_a_main_time_keeps_what_it_showed(ui: Any, reason: str, shown: str) -> N
     room = ui.app.top
     assert isinstance(room, RoomScene)
     texts = [value for _, value, _ in render_at(ui.app, (1280, 800), f"main-time-{reason}")]
-    assert shown in texts and "4:24" in texts and "4:48" not in texts, texts
+    assert shown in texts and "4:23" in texts and "4:47" not in texts, texts
