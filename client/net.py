@@ -15,6 +15,7 @@ import queue
 import socket
 import ssl
 import threading
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any, Literal
@@ -167,6 +168,9 @@ class Connection:
         reconnect: try again after a drop (never after close code 4001 or a refused hello).
         ssl: an ``ssl.SSLContext`` for ``wss://`` with a private certificate authority.
         patience: how long to wait for each step (:class:`Patience`).
+        clock: monotonic seconds for the reconnection schedule (default: the event loop's).
+        pause: waits between reconnection attempts (default: a wait that :meth:`close` cuts
+            short); tests inject a clock and a pause that only moves it on.
     """
 
     def __init__(
@@ -177,6 +181,8 @@ class Connection:
         reconnect: bool = True,
         ssl: Any = None,
         patience: Patience = Patience(),
+        clock: Callable[[], float] | None = None,
+        pause: Callable[[float], Awaitable[None]] | None = None,
     ) -> None:
         self.url = url
         self.name = name
@@ -184,6 +190,8 @@ class Connection:
         self.reconnect = reconnect
         self.ssl = ssl
         self.patience = patience
+        self._clock = clock
+        self._pause = pause or self._sleep
         self._answered = False
         """The server answered this session's ``hello`` (``welcome`` or an ``error``)."""
         self._greeted = False
@@ -250,7 +258,7 @@ class Connection:
     async def _main(self) -> None:
         self._outbox = asyncio.Queue()
         self._ready.set()
-        loop = asyncio.get_running_loop()
+        now = self._clock or asyncio.get_running_loop().time
         attempt = 0
         down_since: float | None = None
         """When the last session that got ``welcome`` ended (None before the first one)."""
@@ -271,7 +279,7 @@ class Connection:
                     self.inbox.put(NetEvent("closed", code=code, text=text))
                     return
                 if self._greeted:  # a session to resume: start counting the time down
-                    down_since, attempt = loop.time(), 0
+                    down_since, attempt = now(), 0
                 if not self._no_welcome:
                     self.inbox.put(NetEvent("closed", code=code, text=text))
                     if down_since is None or not self.reconnect or code in NO_RECONNECT_CODES:
@@ -279,7 +287,7 @@ class Connection:
                     if self._greeted:
                         self.inbox.put(NetEvent("reconnecting",
                                                 text="Connection lost; reconnecting…"))
-                        await self._sleep(RECONNECT_DELAYS[0])
+                        await self._pause(RECONNECT_DELAYS[0])
                         continue
                 if self._no_welcome:
                     reason = no_welcome_text(self.url, self.patience.welcome_timeout)
@@ -289,14 +297,14 @@ class Connection:
             if down_since is None or not self.reconnect:
                 self.inbox.put(NetEvent("failed", text=reason))
                 return
-            if loop.time() - down_since >= self.patience.reconnect_for:
+            if now() - down_since >= self.patience.reconnect_for:
                 self.inbox.put(NetEvent("failed",
-                                        text=gave_up_text(reason, loop.time() - down_since)))
+                                        text=gave_up_text(reason, now() - down_since)))
                 return
             delay = RECONNECT_DELAYS[min(attempt, len(RECONNECT_DELAYS) - 1)]
             attempt += 1
             self.inbox.put(NetEvent("reconnecting", text=retry_text(reason, delay, attempt)))
-            await self._sleep(delay)
+            await self._pause(delay)
 
     async def _sleep(self, seconds: float) -> None:
         assert self._outbox is not None

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pygame
+from websockets.sync.server import ServerConnection, serve
 
 from client.app import App
 from client.config import Config
@@ -421,3 +422,16 @@ def watched_table(tmp_path: Path, url: str, clock: dict[str, int],
     finally:
         for app in apps:
             app.disconnect()
+
+
+@contextlib.contextmanager
+def websocket_server(handler: Callable[[ServerConnection], None]) -> Iterator[int]:
+    """A plain WebSocket server (not Boardhall) on a free port."""
+    server = serve(handler, "127.0.0.1", 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server.socket.getsockname()[1]
+    finally:
+        server.shutdown()
+        thread.join(5)

@@ -12,14 +12,12 @@ import contextlib
 import json
 import socket
 import ssl
-import threading
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pygame
 import pytest
-from websockets.sync.server import ServerConnection, serve
+from websockets.sync.server import ServerConnection
 
 from client.app import RENEWED, RENEWED_FOR_S, App
 from client.config import Config
@@ -42,6 +40,7 @@ from tests.client.helpers import (
     record_events,
     room_of,
     table,
+    websocket_server,
 )
 
 QUICK: dict[str, Any] = {"reconnect_for": 1.0, "welcome_timeout": 2.0}
@@ -314,19 +313,6 @@ def test_another_window_with_the_same_identity_takes_over_without_a_fight(
 
 
 # ---- connecting fails ------------------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def websocket_server(handler: Callable[[ServerConnection], None]) -> Iterator[int]:
-    """A plain WebSocket server (not Boardhall) on a free port."""
-    server = serve(handler, "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield server.socket.getsockname()[1]
-    finally:
-        server.shutdown()
-        thread.join(5)
 
 
 def echo(ws: ServerConnection) -> None:
