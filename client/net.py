@@ -50,6 +50,10 @@ class Patience:
     """How long the server may take to answer ``hello``: a WebSocket server that never does is
     not a Boardhall server (or a hung one), and waiting longer would only show "Connecting…"
     for ever."""
+    stable_after: float = 30.0
+    """A session welcomed this long before it dropped held: the waits between attempts start
+    again from the shortest. A shorter one (a server that hangs up after each welcome) does not
+    reset them, or the client would reconnect twice a second for ever."""
     ping_interval: float = 5.0
     ping_timeout: float = 10.0
     """WebSocket pings every ``ping_interval``; a pong missing for ``ping_timeout`` means the
@@ -196,6 +200,8 @@ class Connection:
         """The server answered this session's ``hello`` (``welcome`` or an ``error``)."""
         self._greeted = False
         """This session got ``welcome``: there is an identity (and seats) to resume."""
+        self._welcomed_at = 0.0
+        """When this session got ``welcome`` (on the schedule's clock)."""
         self._no_welcome = False
         self.inbox: queue.Queue[NetEvent] = queue.Queue()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -258,7 +264,6 @@ class Connection:
     async def _main(self) -> None:
         self._outbox = asyncio.Queue()
         self._ready.set()
-        now = self._clock or asyncio.get_running_loop().time
         attempt = 0
         down_since: float | None = None
         """When the last session that got ``welcome`` ended (None before the first one)."""
@@ -279,14 +284,17 @@ class Connection:
                     self.inbox.put(NetEvent("closed", code=code, text=text))
                     return
                 if self._greeted:  # a session to resume: start counting the time down
-                    down_since, attempt = now(), 0
+                    down_since = self._now()
+                    if down_since - self._welcomed_at >= self.patience.stable_after:
+                        attempt = 0
                 if not self._no_welcome:
                     self.inbox.put(NetEvent("closed", code=code, text=text))
                     if down_since is None or not self.reconnect or code in NO_RECONNECT_CODES:
                         return  # nothing to resume, or another window has taken over
-                    if self._greeted:
+                    if self._greeted and attempt == 0:
                         self.inbox.put(NetEvent("reconnecting",
                                                 text="Connection lost; reconnecting…"))
+                        attempt = 1
                         await self._pause(RECONNECT_DELAYS[0])
                         continue
                 if self._no_welcome:
@@ -297,14 +305,18 @@ class Connection:
             if down_since is None or not self.reconnect:
                 self.inbox.put(NetEvent("failed", text=reason))
                 return
-            if now() - down_since >= self.patience.reconnect_for:
+            if self._now() - down_since >= self.patience.reconnect_for:
                 self.inbox.put(NetEvent("failed",
-                                        text=gave_up_text(reason, now() - down_since)))
+                                        text=gave_up_text(reason, self._now() - down_since)))
                 return
             delay = RECONNECT_DELAYS[min(attempt, len(RECONNECT_DELAYS) - 1)]
             attempt += 1
             self.inbox.put(NetEvent("reconnecting", text=retry_text(reason, delay, attempt)))
             await self._pause(delay)
+
+    def _now(self) -> float:
+        """The reconnection schedule's time (on the background thread)."""
+        return self._clock() if self._clock is not None else asyncio.get_running_loop().time()
 
     async def _sleep(self, seconds: float) -> None:
         assert self._outbox is not None
@@ -381,6 +393,7 @@ class Connection:
             return
         if data["type"] == "welcome":
             self._answered = self._greeted = True
+            self._welcomed_at = self._now()
             if isinstance(data.get("token"), str):
                 self.token = data["token"]
         elif data["type"] == "error" and not self._answered:
