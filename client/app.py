@@ -36,6 +36,10 @@ MAX_EVENTS_PER_FRAME = 200
 NET_BUDGET_S = 0.004
 """Time per frame spent on network events (the rest waits for the next frame)."""
 
+WAKE_GAP_S = 5.0
+"""A gap this long between two frames, on either clock, is a sleep or a freeze (a laptop's lid
+closed: the wall clock jumps, the monotonic one may not): the scenes catch up from the server."""
+
 SceneT = TypeVar("SceneT", bound=Scene)
 
 MOUSE_EVENTS = (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION)
@@ -176,6 +180,8 @@ class App:
         self._keep_claim: Claim | None = None
         """Set by a refused token: the next :meth:`connect` renews that same identity slot."""
         self._told_unsaved = False
+        self._last_frame: tuple[float, float] | None = None
+        """(monotonic, wall) clocks at the last frame (see :meth:`catch_up_after_sleep`)."""
 
     # ---- scene stack --------------------------------------------------------------------------
 
@@ -489,6 +495,7 @@ class App:
         Returns True when the frame was drawn. Nothing is drawn when no event, message or scene
         asked for it (a scene's ``update`` calls :meth:`invalidate`, e.g. when a clock ticks).
         """
+        self.catch_up_after_sleep()
         for event in events:
             self.handle_event(event)
             self.dirty = True
@@ -518,6 +525,18 @@ class App:
         for work in after:
             work()
         return drawn
+
+    def catch_up_after_sleep(self) -> None:
+        """After :data:`WAKE_GAP_S` or more without a frame, let every scene catch up (before
+        the messages that waited are read) and measure the round trip again at once."""
+        now, wall = self.clock(), self.wall_clock()
+        last, self._last_frame = self._last_frame, (now, wall)
+        if last is None or max(now - last[0], wall - last[1]) < WAKE_GAP_S:
+            return
+        self.dirty = True
+        self._ping_due = now
+        for scene in list(self.stack):
+            scene.on_wake(last[0])
 
     def after_frame(self, work: Callable[[], None]) -> None:
         """Call ``work`` once at the end of this frame, after it is drawn and presented: what

@@ -73,6 +73,10 @@ class Scene:
     def on_net(self, event: NetEvent) -> None:
         """React to a connection change (``open``, ``closed``, ``reconnecting``, ``failed``)."""
 
+    def on_wake(self, slept_at: float) -> None:
+        """Catch up after a sleep: no frame ran since ``slept_at`` (the app's clock), so what
+        was counted across the gap is a guess."""
+
     def update(self, dt: float) -> None:
         """Advance by ``dt`` seconds."""
 

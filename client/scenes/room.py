@@ -1451,10 +1451,23 @@ class RoomScene(BesideBoard):
             role = "player" if self.model.you is not None else "spectator"
             self.app.send({"type": "join", "room": self.model.room, "role": role})
 
-    def freeze_clocks(self) -> None:
-        """Stop the running clock where it stands: with the connection down nobody here knows
-        the server's time (it may be charged to nobody while the server restarts)."""
-        self.model.freeze_clocks(self.now)
+    def on_wake(self, slept_at: float) -> None:
+        """After a sleep the clocks stop where they stood when the frames stopped (counting on
+        across the gap could show a flag the server never saw) and the room asks the server
+        for its snapshot, which sets them to the server's time. Offline, the snapshot after the
+        reconnect does the same."""
+        if self.model.status != "playing":
+            return
+        self.freeze_clocks(slept_at)
+        if self.app.net_status == "online":
+            role = "player" if self.model.you is not None else "spectator"
+            self.app.send({"type": "join", "room": self.model.room, "role": role})
+
+    def freeze_clocks(self, at: float | None = None) -> None:
+        """Stop the running clock where it stands (or stood ``at`` that time): with the
+        connection down nobody here knows the server's time (it may be charged to nobody while
+        the server restarts)."""
+        self.model.freeze_clocks(self.now if at is None else at)
 
     def fetch_end(self) -> None:
         """The room has closed under a game still on here: it ended while this client was away

@@ -274,11 +274,12 @@ def proxied(server: EmbeddedServer) -> Iterator[Proxy]:
 
 
 @contextlib.contextmanager
-def table(tmp_path: Path, alice_url: str, bob_url: str) -> Iterator[tuple[App, App]]:
-    """Alice (first) and Bob (second) at a hexgomoku table with a 5+3 clock, after Alice's
-    first move 0,0."""
+def table(tmp_path: Path, alice_url: str, bob_url: str,
+          bob_clock: Callable[[], float] = time.monotonic) -> Iterator[tuple[App, App]]:
+    """Alice (first) and Bob (second, his app on ``bob_clock``) at a hexgomoku table with a 5+3
+    clock, after Alice's first move 0,0."""
     alice = open_app(tmp_path, "Alice", alice_url)
-    bob = open_app(tmp_path, "Bob", bob_url)
+    bob = open_app(tmp_path, "Bob", bob_url, clock=bob_clock)
     apps = [alice, bob]
     try:
         pump(apps, lambda: all(isinstance(a.top, LobbyScene) for a in apps))
