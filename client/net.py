@@ -116,6 +116,10 @@ def describe_failure(exc: BaseException, url: str) -> str:
         refusal = HTTPStatus(exc.response.status_code)
         said = _said(exc.response)
         return f"{url} refused the connection (HTTP {refusal.value} {refusal.phrase}){said}"
+    web = _web_server_status(exc)
+    if web:
+        return (f"{url} is a web server (it answered {web}), not a Boardhall server: check "
+                "the port.")
     if isinstance(exc, InvalidHandshake):
         hint = ""
         status = getattr(getattr(exc, "response", None), "status_code", None)
@@ -128,6 +132,17 @@ def describe_failure(exc: BaseException, url: str) -> str:
         detail = exc.strerror or str(exc) or type(exc).__name__
         return f"Cannot reach {url}: {detail}"
     return f"Cannot connect to {url}: {exc or type(exc).__name__}"
+
+
+def _web_server_status(exc: BaseException) -> str:
+    """The status line of an answer in an HTTP version the WebSocket handshake cannot take
+    (``HTTP/1.0 200 OK``: a simple web server), or "" for any other failure."""
+    cause = exc.__cause__
+    if not isinstance(exc, InvalidMessage) or not isinstance(cause, ValueError):
+        return ""
+    _, _, line = str(cause).partition("expected HTTP/1.1: ")
+    line = "".join(ch for ch in line if ch.isprintable())[:80]
+    return line if line.startswith("HTTP/") else ""
 
 
 _REFUSALS = (HTTPStatus.TOO_MANY_REQUESTS, HTTPStatus.SERVICE_UNAVAILABLE)

@@ -30,8 +30,10 @@ from client.scenes.lobby import LobbyScene
 from client.scenes.room import RoomScene
 from client.ui import draw, theme
 from tests.client.helpers import (
+    FixedAnswer,
     click,
     first_move_at_a_table,
+    fixed_http,
     kinds,
     open_app,
     proxied,
@@ -410,6 +412,21 @@ def test_an_address_nobody_answers_is_given_up_in_bounded_time(tmp_path: Path) -
         wait_for_failure(app, scene)
         app.disconnect()
     assert "timed out" in scene.message and scene.connect_button.enabled
+
+
+def test_a_plain_web_server_is_named_as_one_without_a_tls_hint(tmp_path: Path) -> None:
+    """A web server on the port (``python -m http.server`` answers in HTTP/1.0): the line says
+    a web server answered, with its status line, and does not tell the user to type wss://
+    (that hint is for a TLS server, which hangs up on plain text instead of answering)."""
+    with fixed_http(FixedAnswer(200, b"<html>files</html>", "text/html")) as answer:
+        app = open_app(tmp_path, "Alice", f"127.0.0.1:{answer.port}", **QUICK)
+        scene = app.top
+        assert isinstance(scene, ConnectScene)
+        wait_for_failure(app, scene)
+        app.disconnect()
+    assert "a web server" in scene.message and "HTTP/1.0 200 OK" in scene.message, scene.message
+    assert "wss://" not in scene.message and "TLS" not in scene.message
+    assert scene.connect_button.enabled
 
 
 # ---- a slow server ---------------------------------------------------------------------------
