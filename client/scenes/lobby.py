@@ -242,6 +242,9 @@ class LobbyScene(Scene):
         self.game_index = 0
         self.rooms: list[dict[str, Any]] = []
         self.queued: dict[str, Any] | None = None
+        self.seeking: dict[str, Any] | None = None
+        """The quick-game search asked for (until it finds a game, is cancelled or refused): a
+        dropped connection ends it on the server, so it is asked again once back."""
         self.status = ""
         self.status_color = theme.MUTED
         self.my_requests: set[int] = set()
@@ -639,10 +642,11 @@ class LobbyScene(Scene):
             if options:
                 seek["options"] = options
             self.request(seek)
+            self.seeking = seek
             self.say(f"Looking for an opponent: {self.game.get('name', game)}, {presets[i][0]}…")
         elif action == "cancel":
             self.request({"type": "leave"})
-            self.queued = None
+            self.queued = self.seeking = None
             self.say("Search cancelled.")
         elif action == "create":
             self.create_room(game)
@@ -944,7 +948,7 @@ class LobbyScene(Scene):
             if self.tab == "top":
                 self.reload_top()
         elif kind == "room":
-            self.queued = None
+            self.queued = self.seeking = None
             self.say("")
             code = message.get("room")
             if self.hotseat_pending and isinstance(code, str) and message.get("you") == "first":
@@ -963,17 +967,32 @@ class LobbyScene(Scene):
                 for code in resumed:
                     if isinstance(code, str) and code not in open_rooms:
                         self.app.send({"type": "join", "room": code})
+                        self.seeking = None  # perhaps the game it found: no second one
+            self.search_again()
         elif kind == "error" and reply_to(message) in self.my_requests:
             self.say(str(message.get("message") or message.get("code")), theme.BAD)
             if self.queued and message.get("code") != "not_allowed":
                 self.queued = None
+            if message.get("code") != "not_allowed":
+                self.seeking = None
+
+    def search_again(self) -> None:
+        """Ask again for the search a dropped connection ended, and say so."""
+        if self.seeking is None:
+            return
+        self.request(self.seeking)
+        self.say("Connection back: looking for an opponent again…")
 
     def on_net(self, event: NetEvent) -> None:
-        """Forget the queue on a drop (the server forgets it too)."""
+        """Forget the queue on a drop (the server forgets it too; :meth:`search_again` asks
+        for it once back)."""
         if event.kind in ("closed", "failed"):
             self.queued = None
             self.creating = None  # the answer went with the connection
+            if self.seeking is not None:
+                self.say("Connection lost: the search goes on once it is back…", theme.WARN)
         if event.kind == "failed" or (event.kind == "closed" and event.code in NO_RECONNECT_CODES):
+            self.seeking = None
             # The connection is gone for good: an offline lobby has only dead buttons. Leave
             # it, also from under a room, so leaving the room goes back to the connect scene
             # (with the reason) to connect again.
