@@ -81,7 +81,7 @@ def test_unknown_messages_and_values_in_a_room_say_nothing_and_break_nothing(ui:
     room = ui.open_room(demo_room("chess", plies=4))
     assert isinstance(room, RoomScene)
     moves = list(room.model.moves)
-    for message in (
+    odd: list[dict[str, object]] = [
         {"type": "tournament", "room": room.model.room, "round": 2},
         {"type": "offer", "room": room.model.room, "kind": "pause", "by": "second"},
         {
@@ -91,7 +91,8 @@ def test_unknown_messages_and_values_in_a_room_say_nothing_and_break_nothing(ui:
             "room": room.model.room,
         },
         {"type": "presence", "room": room.model.room, "seat": "third", "connected": "maybe"},
-    ):
+    ]
+    for message in odd:
         ui.message(message)
         ui.app.step(0.0)
         assert "could not read" not in ui.app.notice, (message, ui.app.notice)
