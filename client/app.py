@@ -37,8 +37,9 @@ NET_BUDGET_S = 0.004
 """Time per frame spent on network events (the rest waits for the next frame)."""
 
 WAKE_GAP_S = 5.0
-"""A gap this long between two frames, on either clock, is a sleep or a freeze (a laptop's lid
-closed: the wall clock jumps, the monotonic one may not): the scenes catch up from the server."""
+"""The wall clock running this far ahead of the monotonic one between two frames is a sleep (a
+laptop's lid closed: the monotonic clock stops while suspended, the wall clock does not): what
+the scenes counted on the monotonic clock missed it, so they catch up from the server."""
 
 SceneT = TypeVar("SceneT", bound=Scene)
 
@@ -527,11 +528,11 @@ class App:
         return drawn
 
     def catch_up_after_sleep(self) -> None:
-        """After :data:`WAKE_GAP_S` or more without a frame, let every scene catch up (before
-        the messages that waited are read) and measure the round trip again at once."""
+        """After a sleep (see :data:`WAKE_GAP_S`), let every scene catch up (before the
+        messages that waited are read) and measure the round trip again at once."""
         now, wall = self.clock(), self.wall_clock()
         last, self._last_frame = self._last_frame, (now, wall)
-        if last is None or max(now - last[0], wall - last[1]) < WAKE_GAP_S:
+        if last is None or (wall - last[1]) - (now - last[0]) < WAKE_GAP_S:
             return
         self.dirty = True
         self._ping_due = now

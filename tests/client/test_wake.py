@@ -1,9 +1,11 @@
-"""A laptop that sleeps mid-game: its window is not pumped for a long while (an injected clock
-jumps), the server's game goes on. On wake the room must not trust its own count across the
-gap: it asks the server for the room and shows the server's clocks."""
+"""A laptop that sleeps mid-game: its window is not pumped for a long while, and on wake its
+wall clock has jumped while its monotonic clock has not (suspended time is not counted on it),
+so the room's own count of the clocks missed the sleep. The app's clocks are injected: the room
+must ask the server for the room and show the server's clocks."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from client.local import EmbeddedServer
@@ -12,10 +14,10 @@ from tests.client.helpers import click, kinds, pump, px, record_events, room_of,
 
 
 class Clock:
-    """A monotonic clock the test moves by hand (a sleeping laptop's jumps with its sleep)."""
+    """A clock the test moves by hand."""
 
-    def __init__(self) -> None:
-        self.now = 1000.0
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
 
     def __call__(self) -> float:
         return self.now
@@ -24,11 +26,13 @@ class Clock:
 def test_after_a_long_sleep_the_room_shows_the_servers_clocks_not_its_own_count(
     tmp_path: Path, embedded: EmbeddedServer
 ) -> None:
-    """Bob's laptop sleeps ten minutes while Alice is to move. On wake his clocks stop where
-    they stood (no 0:00 for Alice, no claim of her time offered on a guess), his room asks the
-    server for its snapshot, and then shows the server's clocks with Alice's running."""
+    """Bob's laptop sleeps ten minutes while Alice is to move. On wake his room asks the
+    server for its snapshot (the server's clocks ran on while his did not) and then shows the
+    server's clocks with Alice's running; until it comes his clocks stand still."""
     clock = Clock()
     with table(tmp_path, embedded.url, embedded.url, bob_clock=clock) as (alice, bob):
+        wall = Clock(time.time())
+        bob.wall_clock = wall
         apps = [alice, bob]
         scene = room_of(bob)
         click(bob, px(scene, "0,1"))
@@ -37,7 +41,8 @@ def test_after_a_long_sleep_the_room_shows_the_servers_clocks_not_its_own_count(
         assert scene.model.clocks["running"] == "first"
         before = format_clock(scene.model.remaining_ms("first", clock.now))
         events = record_events(bob)
-        clock.now += 600.0  # asleep: not one frame for ten minutes
+        wall.now += 600.0  # asleep ten minutes: not one frame, and no monotonic time
+        clock.now += 0.5
 
         bob.step(0.0)
         assert format_clock(scene.model.remaining_ms("first", clock.now)) == before
