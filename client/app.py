@@ -274,6 +274,9 @@ class App:
                 conn.close()
         self.connection = None
         self.seat_connections = {}
+        if self.net_status in ("connecting", "reconnecting") and (
+                self.notice_severity is Severity.WARNING):
+            self.notice = ""  # "reconnecting…" is not true any more
         self.net_status = "offline"
         if self.claim is not None:  # another window may use this identity now
             self.claim.release()

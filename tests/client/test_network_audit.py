@@ -34,6 +34,7 @@ from tests.client.helpers import (
     click,
     first_move_at_a_table,
     fixed_http,
+    key,
     kinds,
     open_app,
     proxied,
@@ -219,6 +220,32 @@ def test_a_server_gone_for_good_is_given_up_and_esc_goes_back_with_the_reason(
         top = alice.top
         assert isinstance(top, ConnectScene)
         assert top.message.startswith("Could not reconnect") and top.connect_button.enabled
+    finally:
+        alice.disconnect()
+
+
+def test_leaving_while_reconnecting_stops_it_and_its_notice_goes(tmp_path: Path) -> None:
+    """The server is down and the client is still trying: Esc leaves the room, Ctrl+D (the
+    lobby's Disconnect) goes to the connect scene and stops trying. The notice "Connection lost;
+    reconnecting…" goes with it (it stayed over the connect scene, saying something nothing
+    was doing any more)."""
+    server = EmbeddedServer().start()
+    alice = open_app(tmp_path, "Alice", server.url)
+    try:
+        pump([alice], lambda: isinstance(alice.top, LobbyScene))
+        alice.send({"type": "create", "game": "hexgomoku", "color": "first"})
+        pump([alice], lambda: bool(alice.find(RoomScene)))
+        server.stop()
+        pump([alice], lambda: alice.net_status == "reconnecting")
+        assert "reconnecting" in alice.notice
+        key(alice, pygame.K_ESCAPE)
+        alice.step(0.0)
+        assert isinstance(alice.top, LobbyScene)
+        key(alice, pygame.K_d, mod=pygame.KMOD_CTRL)
+        alice.step(0.0)
+        assert isinstance(alice.top, ConnectScene) and alice.connection is None
+        assert alice.net_status == "offline"
+        assert "reconnecting" not in alice.notice.lower(), alice.notice
     finally:
         alice.disconnect()
 
