@@ -36,7 +36,7 @@ from client.moves import (
     shorter_captures,
 )
 from client.net import NO_RECONNECT_CODES
-from client.premove import PREMOVE_CANCELLED, PREMOVE_GAMES, Premoves
+from client.premove import PREMOVE_CANCELLED, PREMOVE_GAMES, Premoves, describe
 from client.room_model import (
     ANSWERED_WORDS,
     OFFER_WORDS,
@@ -1429,7 +1429,12 @@ class RoomScene(BesideBoard):
         if event.kind == "closed":
             self.model.connection_lost()
             self.freeze_clocks()
-            self.cancel_premove()  # nothing can be played before the snapshot after the drop
+            # nothing can be played before the snapshot after the drop, whose position may not
+            # be the one a premove was entered for
+            premove = self.premoves.move
+            if self.cancel_premove() and premove is not None:
+                self.say(f"Your premove {describe(self.model.game, premove)} was cancelled: "
+                         "the connection dropped. Play it again once back.", theme.WARN, 20.0)
             self.pending_cut = self.pending_move is not None
             self.cut_off.extend(self.asked.values())  # their replies will never come
             self.asked.clear()

@@ -243,6 +243,26 @@ def test_a_drop_and_the_game_end_clear_the_premove(tmp_path: Path) -> None:
         assert b.premoves.move is None and moves_sent(bob) == []
 
 
+def test_a_premove_dropped_with_the_connection_is_said_not_lost_silently(tmp_path: Path) -> None:
+    """Bob's premove goes with the connection (the position it was for may not come back): the
+    room says so, and the line is still there once he is back, so he knows to play it again."""
+    with seated(tmp_path, "hexgomoku") as (_, alice, bob):
+        apps = [alice, bob]
+        b = room_of(bob)
+        play(bob, "1,0")
+        assert b.premoves.points() == ("1,0",)
+        assert bob.connection is not None
+        bob.connection.drop()
+        pump(apps, lambda: bob.net_status != "online")
+        assert b.premoves.move is None
+        assert b.message.startswith("Your premove 1,0 was cancelled"), b.message
+        pump(apps, lambda: bob.net_status == "online"
+             and (b.model.seats.get("second") or {}).get("connected") is True)
+        bob.step(0.0)
+        assert b.message.startswith("Your premove 1,0 was cancelled"), b.message
+        shoot(bob, tmp_path, "premove_dropped_with_the_connection")
+
+
 def test_a_premove_is_entered_while_our_own_move_is_on_its_way(tmp_path: Path) -> None:
     """Alice plays e2-e4 and, before the server has confirmed it, enters e4xd5 (a premove from
     the square her pawn is going to): the board shows her move played, nothing more is sent.
