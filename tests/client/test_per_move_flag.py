@@ -75,9 +75,9 @@ def test_a_resignation_keeps_what_was_left_of_the_move(ui: Any) -> None:
 
 @pytest.mark.parametrize(("reason", "shown"), [("resign", "3:07"), ("timeout", "0.0")])
 def test_a_main_time_keeps_what_it_showed(ui: Any, reason: str, shown: str) -> None:
-    """Chess 5+3, the mover at 4:47 (287.4 s, a face rounding down): 100 s later the game ends. A resignation
-    leaves 3:07 on the mover's face (not 4:47 again), a flag fall 0.0; the other clock
-    keeps its 4:23 (263.9 s)."""
+    """Chess 5+3, the mover at 4:47 (287.4 s, a face rounding down): 100 s later the game
+    ends. A resignation leaves 3:07 on the mover's face (not 4:47 again), a flag fall 0.0;
+    the other clock keeps its 4:23 (263.9 s)."""
     ui.open_room(demo_room("chess", plies=2, you=None))
     mover = ui.app.top.model.turn
     ui.clock.now += 100.0 if reason == "resign" else 287.0  # the server's word comes first
