@@ -65,6 +65,9 @@ RECONNECT_FOR = 300.0
 """After losing the server, keep trying to reconnect (with its token) for this long."""
 RECONNECT_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
 """Waits between reconnection attempts (the last one repeats)."""
+RECONNECT_STABLE_AFTER = 30.0
+"""A welcomed session that lasted this long starts the waits over; a shorter one (a server
+that hangs up right after each welcome) keeps them growing, as the pygame client does."""
 ABSENCE_CLAIM_EVERY = 5.0
 """In an untimed game whose opponent has gone, claim the game (``timeout``) this often: the server
 grants it once its absence grace has run out."""
@@ -119,6 +122,7 @@ class BotOptions:
     idle_exit: float = IDLE_EXIT_SECONDS
     reconnect_for: float = RECONNECT_FOR
     reconnect_delays: tuple[float, ...] = RECONNECT_DELAYS
+    reconnect_stable_after: float = RECONNECT_STABLE_AFTER
     absence_claim_every: float = ABSENCE_CLAIM_EVERY
     announce: Callable[[str], None] | None = None
     """Told once, when the server first welcomes the bot, what it does there ("connected to
@@ -191,6 +195,8 @@ class BotClient:
         self._idle_since: float | None = None
         self._done = asyncio.Event()
         self._welcomed = False
+        self._welcomed_at = 0.0
+        """When the last welcome came (`time.monotonic`)."""
         self._fatal: str | None = None
         """Set with the reason when the bot must stop (a refused room, game or token)."""
         self.token: str | None = None
@@ -296,7 +302,9 @@ class BotClient:
                 return
             now = time.monotonic()
             if self._welcomed:
-                lost_at, attempt = now, 0
+                lost_at = now
+                if now - self._welcomed_at >= self.options.reconnect_stable_after:
+                    attempt = 0
                 self._welcomed = False
             lost_at = now if lost_at is None else lost_at
             if now - lost_at > self.options.reconnect_for:
@@ -407,7 +415,7 @@ class BotClient:
     async def _on_welcome(self, message: dict[str, Any]) -> None:
         first = self.token is None
         self.token = str(message.get("token") or "") or self.token
-        self._welcomed = True
+        self._welcomed, self._welcomed_at = True, time.monotonic()
         resumed = [str(code) for code in message.get("resumed") or []]
         view = self.view
         if not first:
