@@ -44,6 +44,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from client import flags
 from client.address import BadAddress, to_url
+from client.backoff import spread
 from client.clocks import FISCHER, PER_MOVE, clock_presets, parse_clock
 from client.variants import learn_variant
 from engines import EngineError, get
@@ -316,7 +317,7 @@ class BotClient:
             delay = delays[min(attempt, len(delays) - 1)]
             attempt += 1
             log.warning("connection to %s lost (%s); reconnecting in %.1f s", url, reason, delay)
-            await asyncio.sleep(delay)
+            await asyncio.sleep(spread(delay))
 
     async def _session(self, ws: ClientConnection) -> None:
         """One connection: hello, then react to messages until it closes or the bot is done."""

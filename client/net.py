@@ -31,6 +31,7 @@ from websockets.exceptions import (
 )
 from websockets.http11 import Response
 
+from client.backoff import spread
 from protocol import CURRENT_VERSION, limits
 
 PROTOCOL_VERSION = CURRENT_VERSION
@@ -338,7 +339,7 @@ class Connection:
         # Waiting on the outbox lets close() interrupt the pause (messages sent meanwhile are
         # stale and dropped).
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + seconds
+        deadline = loop.time() + spread(seconds)
         with contextlib.suppress(asyncio.TimeoutError):
             while not self._stopping and loop.time() < deadline:
                 text = await asyncio.wait_for(self._outbox.get(), deadline - loop.time())
