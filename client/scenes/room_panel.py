@@ -267,7 +267,8 @@ def move_spots(room: RoomScene, rect: pygame.Rect) -> list[tuple[str, tuple[int,
     lines = room.move_rows()
     per_col, cols = move_rows_in(rect), move_columns(room.model.game)
     end = len(lines) - room.move_scroll
-    shown = lines[max(0, end - per_col * cols):end]
+    room_for = per_col * cols - result_rows(room)
+    shown = lines[max(0, end - room_for):end]
     col_w = rect.width // cols
     # the numbers' column fits the widest number as drawn (wider in a small window), and each
     # move keeps a gap before the next, so "9,8=0*3" and "6,7-5,8" never read as one
@@ -275,12 +276,31 @@ def move_spots(room: RoomScene, rect: pygame.Rect) -> list[tuple[str, tuple[int,
     move_w = (col_w - num_w - 12) // 2
     laid = []
     for j, (n, cells) in enumerate(shown):
-        cx = rect.left + 10 + (j // per_col) * col_w
-        cy = rect.top + 8 + (j % per_col) * MOVE_STEP
+        cx, cy = line_origin(rect, per_col, col_w, j)
         spots = [(ply, text, pygame.Rect(cx + num_w + k * move_w, cy - 3, move_w - 4, MOVE_STEP))
                  for k, (ply, text) in enumerate(cells)]
         laid.append((f"{n}.", (cx, cy), spots))
     return laid
+
+
+def line_origin(rect: pygame.Rect, per_col: int, col_w: int, line: int) -> tuple[int, int]:
+    """Where the move list's ``line`` (counted from the first shown) starts."""
+    return rect.left + 10 + (line // per_col) * col_w, rect.top + 8 + (line % per_col) * MOVE_STEP
+
+
+def result_rows(room: RoomScene) -> int:
+    """Lines the move list keeps under its last move for the result: one once the game is over
+    and the list shows its end, else none."""
+    return int(room.model.status == "over" and room.move_scroll == 0 and bool(room.shown_moves()))
+
+
+def score_text(game: str, result: str | None, reason: str | None) -> str:
+    """The result as records write it: 1-0, 0-1, 1/2-1/2 (PGN; draughts counts a win 2, as
+    PDN does: 2-0, 0-2, 1-1), "aborted" for an aborted game, else "*"."""
+    if result not in ("first", "second", "draw"):
+        return "aborted" if reason == "aborted" else "*"
+    win, half = ("2", "1") if game == "draughts" else ("1", "1/2")
+    return {"first": f"{win}-0", "second": f"0-{win}", "draw": f"{half}-{half}"}[result]
 
 
 def ply_at(room: RoomScene, pos: tuple[int, int]) -> int | None:
@@ -309,7 +329,8 @@ def draw_moves(room: RoomScene, surface: pygame.Surface, rect: pygame.Rect,
         current = room.browse.index(room.model) - 1
     else:
         current = len(moves) - 1 if room.move_scroll == 0 else -1
-    for number, at, spots in move_spots(room, rect):
+    laid = move_spots(room, rect)
+    for number, at, spots in laid:
         draw.text(surface, number, at, 14, theme.FAINT)
         for ply, text, cell in spots:
             if room.model.game == "draughts":  # a long capture path keeps its end in view
@@ -318,6 +339,13 @@ def draw_moves(room: RoomScene, surface: pygame.Surface, rect: pygame.Rect,
                      else theme.TEXT)
             draw.text(surface, text, (cell.left, cell.top + 3), 15, color,
                       max_width=cell.width - 6)
+    if result_rows(room):  # the line after the last move
+        per_col, cols = move_rows_in(rect), move_columns(room.model.game)
+        x, y = line_origin(rect, per_col, rect.width // cols, len(laid))
+        if laid and laid[-1][2] and len(laid) % per_col:  # under the moves, not the numbers
+            x = laid[-1][2][0][2].left
+        m = room.model
+        draw.text(surface, score_text(m.game, m.result, m.reason), (x, y), 15, theme.MUTED)
 
 
 def fits_in(width: int, size: int) -> Callable[[str], bool]:
