@@ -113,7 +113,43 @@ class NoCaptures:
         return False
 
 
-class EngineAdapter:
+class StateStack:
+    """What adapters over an engine's immutable states share: the states walked so far on a
+    stack, each with its position key, and the engine's outcome as a score."""
+
+    def __init__(self, engine: Any, state: Any, key: int) -> None:
+        self.engine = engine
+        self.stack: list[Any] = [state]
+        self._keys: list[int] = [key]
+
+    @property
+    def state(self) -> Any:
+        """The current engine state."""
+        return self.stack[-1]
+
+    def key(self) -> int:
+        """The current position's key."""
+        return self._keys[-1]
+
+    def _pushed(self, state: Any, key: int) -> None:
+        self.stack.append(state)
+        self._keys.append(key)
+
+    def pop(self) -> None:
+        """Back to the previous state."""
+        self.stack.pop()
+        self._keys.pop()
+
+    def terminal(self, ply: int) -> int | None:
+        """Score of the engine's outcome, if any."""
+        state = self.state
+        outcome = self.engine.outcome(state)
+        if outcome is None:
+            return None
+        return outcome_score(outcome.winner, state.turn, ply)
+
+
+class EngineAdapter(StateStack):
     """A :class:`SearchAdapter` over any engine's public interface.
 
     Moves are the engine's notation strings. The key hashes the engine's position string (not
@@ -128,25 +164,15 @@ class EngineAdapter:
         evaluate: Evaluator,
         noisy: Callable[[Engine, Any, str], bool] | None = None,
     ) -> None:
-        self.engine = engine
-        self.stack: list[Any] = [state]
+        super().__init__(engine, state, hash(engine.position(state)))
         self._evaluate = evaluate
         self._noisy = noisy
         self.has_captures = noisy is not None
-        self._keys: list[int] = [self._key_of(state)]
         self._moves_cache: dict[int, Sequence[Hashable]] = {}
 
-    @property
-    def state(self) -> Any:
-        """The current engine state."""
-        return self.stack[-1]
-
     def _key_of(self, state: Any) -> int:
-        return hash(self.engine.position(state))
-
-    def key(self) -> int:
         """Hash of the position string."""
-        return self._keys[-1]
+        return hash(self.engine.position(state))
 
     def moves(self) -> list[Hashable]:
         """The engine's legal moves."""
@@ -172,20 +198,7 @@ class EngineAdapter:
     def push(self, move: Hashable) -> None:
         """Play ``move`` through the engine."""
         state = self.engine.play(self.state, str(move))
-        self.stack.append(state)
-        self._keys.append(self._key_of(state))
-
-    def pop(self) -> None:
-        """Back to the previous state."""
-        self.stack.pop()
-        self._keys.pop()
-
-    def terminal(self, ply: int) -> int | None:
-        """Score of the engine's outcome, if any."""
-        outcome = self.engine.outcome(self.state)
-        if outcome is None:
-            return None
-        return outcome_score(outcome.winner, self.state.turn, ply)
+        self._pushed(state, self._key_of(state))
 
     def evaluate(self) -> int:
         """The game's evaluation from the side to move's view."""

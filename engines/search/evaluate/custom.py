@@ -12,7 +12,7 @@ from typing import Any
 from engines.base import Engine
 from engines.custom.engine import CustomEngine, CustomState
 from engines.custom.rules import Board, Compiled
-from engines.search.adapter import ZobristTable, outcome_score, remembered
+from engines.search.adapter import StateStack, ZobristTable, remembered
 
 _Z = ZobristTable(seed=91)
 Pair = tuple[int, int]
@@ -91,7 +91,7 @@ def _guards(table: Compiled, board: Board, sq: int, owner: int) -> int:
     return guards
 
 
-class CustomAdapter:
+class CustomAdapter(StateStack):
     """The searcher's view of a custom variant's position: moves are ``(from, to)`` square pairs
     (spelled only for the answer), captures and their victims read off the board, and the key
     a Zobrist hash updated from the squares the move changed."""
@@ -99,12 +99,11 @@ class CustomAdapter:
     has_captures = True
 
     def __init__(self, engine: CustomEngine, state: CustomState) -> None:
-        self.engine = engine
-        self.stack: list[CustomState] = [state]
+        super().__init__(engine, state, _full_key(state))
+        self.engine: CustomEngine = engine
         self.table = state.rules
         self.values = piece_values(self.table)
         self._promotes = self.table.variant.rules.promotion
-        self._keys: list[int] = [_full_key(state)]
         self._moves_cache: dict[int, Sequence[Pair]] = {}
         self._noisy_cache: dict[int, Sequence[Pair]] = {}
 
@@ -112,10 +111,6 @@ class CustomAdapter:
     def state(self) -> CustomState:
         """The current engine state."""
         return self.stack[-1]
-
-    def key(self) -> int:
-        """Zobrist hash of the side to move, the neutral counters and the pieces."""
-        return self._keys[-1]
 
     def moves(self) -> list[Pair]:
         """The legal moves (made once per position key)."""
@@ -154,7 +149,6 @@ class CustomAdapter:
         before = self.state
         pair: Pair = move  # type: ignore[assignment]
         state = self.engine.play_pair(before, pair)
-        self.stack.append(state)
         key = self._keys[-1]
         key ^= _Z[("turn", before.turn)] ^ _Z[("turn", state.turn)]
         if before.neutral != state.neutral:
@@ -171,20 +165,7 @@ class CustomAdapter:
                     key ^= _Z[(sq, old)]
                 if new:
                     key ^= _Z[(sq, new)]
-        self._keys.append(key)
-
-    def pop(self) -> None:
-        """Take back the last move."""
-        self.stack.pop()
-        self._keys.pop()
-
-    def terminal(self, ply: int) -> int | None:
-        """Score of the engine's outcome, if any."""
-        state = self.state
-        outcome = self.engine.outcome(state)
-        if outcome is None:
-            return None
-        return outcome_score(outcome.winner, state.turn, ply)
+        self._pushed(state, key)
 
     def evaluate(self) -> int:
         """Material by mobility and captain safety from the side to move's view."""
