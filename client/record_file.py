@@ -1,6 +1,6 @@
-"""A game's record saved as a file the player can take elsewhere: PGN for chess (lichess and every
-chess program read it), PDN for draughts, Boardhall's JSON record for the other games. Each is
-written by the game's engine, so the lobby's *Replay* reads the file back."""
+"""A game's record saved as a file (or copied) for the player to take elsewhere: PGN for chess
+(lichess and every chess program read it), PDN for draughts, Boardhall's JSON record for the
+other games. Each is written by the game's engine, so the lobby's *Replay* reads the file back."""
 
 from __future__ import annotations
 
@@ -14,9 +14,18 @@ EXTENSIONS = {"chess": "pgn", "draughts": "pdn"}
 """The file type of a game's record (any other game: ``json``)."""
 
 
+READERS = {"chess": "lichess or any PGN reader", "draughts": "lidraughts or any PDN reader"}
+"""Where a player pastes a copied record (any other game: Boardhall's own replay)."""
+
+
 def record_kind(game: str) -> str:
     """``PGN``, ``PDN`` or ``JSON``: what a saved record of ``game`` is, as a button names it."""
     return EXTENSIONS.get(game, "json").upper()
+
+
+def copied_words(game: str) -> str:
+    """What to say once the record of ``game`` is on the clipboard."""
+    return f"{record_kind(game)} copied: paste it into {READERS.get(game, 'a Boardhall replay')}."
 
 
 def downloads_folder() -> Path:

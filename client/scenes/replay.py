@@ -23,8 +23,13 @@ from client.boards.base import BoardView, Marks
 from client.end_reasons import why_line
 from client.http_get import Fetch, FetchFailed, get_text
 from client.moves import MoveCell, PathMemo, display_moves, move_rows, position_name
-from client.record_export import copied_words, format_name, record_text
-from client.record_file import as_typed, downloads_folder, record_kind, save_record
+from client.record_file import (
+    as_typed,
+    copied_words,
+    downloads_folder,
+    record_kind,
+    save_record,
+)
 from client.room_model import SEATS, SHORT_GAME_NAMES, RoomModel, end_highlight, game_label
 from client.scenes import analysis_panel, room_panel
 from client.scenes.base import BesideBoard, HeaderLine
@@ -32,7 +37,7 @@ from client.slides import Slides
 from client.ui import draw, fonts, theme, widgets
 from client.ui.widgets import Button, plain_key, pressed
 from client.variants import learn_variant
-from engines.base import SIDES, RecordInfo
+from engines.base import SIDES, Engine, RecordInfo
 from engines.search.analysis import MoveJudgement, PositionEval, accuracy, summary
 
 if TYPE_CHECKING:
@@ -445,19 +450,22 @@ class ReplayScene(BesideBoard):
         elif action == "close":
             self.app.pop(self)
 
-    def save_record(self) -> None:
-        """Write the game's record (PGN, PDN or JSON: what its engine writes, which the lobby's
-        Replay reads back) into the player's Downloads folder and say where, or why not."""
+    def record_info(self) -> tuple[Engine, RecordInfo]:
+        """The game's engine and what its record is written from (the players as shown)."""
         engine = engines.get(self.game)
         names = self.display_names()
-        info = RecordInfo(
+        return engine, RecordInfo(
             variant=engine.resolve_variant(self.variant),
             start=engine.position(self.states[0]) if self.states else (self.start or ""),
             moves=tuple(self.moves), first_name=names["first"], second_name=names["second"],
             result=next((r for r in (*SIDES, "draw") if r == self.result), None),
             reason=self.reason, options=self._options)
+
+    def save_record(self) -> None:
+        """Write the game's record (PGN, PDN or JSON: what its engine writes, which the lobby's
+        Replay reads back) into the player's Downloads folder and say where, or why not."""
         try:
-            path = save_record(engine, info, downloads_folder(), datetime.now())
+            path = save_record(*self.record_info(), downloads_folder(), datetime.now())
         except Exception as exc:  # a folder it cannot write, a record the engine refuses
             self.note, self.error = "", f"Could not save the {record_kind(self.game)}: {exc}"
             return
@@ -470,8 +478,8 @@ class ReplayScene(BesideBoard):
             self.notice = "Nothing to copy: the record could not be replayed."
             return
         try:
-            text = record_text(self.game, self.variant, self.states[0], self.moves, self.names,
-                               self.result, self.reason, self._options)
+            engine, info = self.record_info()
+            text = engine.record(info)
         except Exception as exc:  # an engine that cannot write this game
             self.notice = f"Cannot write the record: {exc}"
             return
@@ -614,7 +622,7 @@ class ReplayScene(BesideBoard):
                                                      box.width - 24, box.bottom - 8
                                                      - (box.top + 12 + shown * 22)), 15,
                            theme.TEXT)
-        notice = self.notice or f"Ctrl+C: copy the {format_name(self.game)}"
+        notice = self.notice or f"Ctrl+C: copy the {record_kind(self.game)}"
         draw.text(surface, notice, (box.left + 12, box.bottom - 26), 15,
                   self.notice_colour if self.notice else theme.FAINT, max_width=box.width - 24)
         for b in self.buttons:

@@ -9,7 +9,14 @@ from pathlib import Path
 import pytest
 
 import engines
-from client.record_file import as_typed, downloads_folder, file_name, record_kind, save_record
+from client.record_file import (
+    as_typed,
+    copied_words,
+    downloads_folder,
+    file_name,
+    record_kind,
+    save_record,
+)
 from client.scenes.replay import parse_record
 from engines.base import RecordInfo
 
@@ -48,6 +55,11 @@ def test_names_kinds_and_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     )
     assert file_name("draughts", ("", "?"), WHEN).startswith("boardhall-draughts-player-vs-player")
     assert [record_kind(g) for g in ("chess", "draughts", "shuqi")] == ["PGN", "PDN", "JSON"]
+    assert [copied_words(g) for g in ("chess", "draughts", "shuqi")] == [
+        "PGN copied: paste it into lichess or any PGN reader.",
+        "PDN copied: paste it into lidraughts or any PDN reader.",
+        "JSON copied: paste it into a Boardhall replay.",
+    ]
     monkeypatch.setenv("HOME", str(tmp_path))
     assert downloads_folder() == tmp_path
     (tmp_path / "Downloads").mkdir()
