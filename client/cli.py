@@ -81,11 +81,15 @@ def _connect(args: argparse.Namespace) -> int:
     return 0
 
 
+VARIANT_HELP = "variant id, or for --game custom a variant file (.toml, or a JBQ .xlsx map)"
+"""The ``--variant`` help of ``local`` and ``screenshot``, which both read a file too."""
+
+
 # ---- local --------------------------------------------------------------------------------------
 
 def _local_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", default="hexgomoku", help="game id (default hexgomoku)")
-    p.add_argument("--variant", help="variant id")
+    p.add_argument("--variant", help=VARIANT_HELP)
     p.add_argument("--bot", type=flags.bot_level,
                    help="play the computer at this level (1-8) instead of hot-seat")
     p.add_argument("--size", type=flags.size, default=(1280, 800), help="window size, e.g. 900x600")
@@ -102,7 +106,7 @@ def _local(args: argparse.Namespace) -> int:
 
 def _screenshot_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", default="hexgomoku", help="game id (default hexgomoku)")
-    p.add_argument("--variant", help="variant id")
+    p.add_argument("--variant", help=VARIANT_HELP)
     p.add_argument("--position", help="start position string")
     p.add_argument("--scene", choices=("room", "lobby", "connect"), default="room",
                    help="what to render: a room with the board (default), the lobby or the "
